@@ -1,0 +1,20 @@
+#pragma once
+
+#include "collectives/detail/request.hpp"
+
+namespace collectives {
+
+/// Every rank receives in `recv` the element-wise x0 ∘ x1 ∘ … ∘ x(p−1) of every rank's `send`
+/// (any n, the same on every rank); every rank holds identical bits. Passing the same range
+/// as `send` and `recv` reduces in place. Algorithms: naive and recursive_doubling (keep rank
+/// order), ring and rabenseifner (commutative ops only), vendor.
+template <detail::buffer S, detail::buffer R, class Op>
+void allreduce(S&& send, R&& recv, const Op& op, MPI_Comm comm, algorithm alg = algorithm::automatic) {
+  detail::check_buffer_types<S, R>();
+  using T = detail::element_of<R>;
+  const detail::reduction red = detail::make_reduction<T>(op);
+  detail::run({collective::allreduce, std::ranges::data(send), std::ranges::size(send), std::ranges::data(recv),
+               std::ranges::size(recv), detail::element_type_of<T>(), &red, 0, comm, alg});
+}
+
+}  // namespace collectives

@@ -1,0 +1,17 @@
+#pragma once
+
+#include "collectives/detail/request.hpp"
+
+namespace collectives {
+
+/// Every rank holds p blocks of n elements in `send`; block j of rank i lands as block i of
+/// rank j's `recv` (p·n elements). Algorithms: naive, pairwise, bruck, vendor.
+template <detail::buffer S, detail::buffer R>
+void alltoall(S&& send, R&& recv, MPI_Comm comm, algorithm alg = algorithm::automatic) {
+  detail::check_buffer_types<S, R>();
+  using T = detail::element_of<R>;
+  detail::run({collective::alltoall, std::ranges::data(send), std::ranges::size(send), std::ranges::data(recv),
+               std::ranges::size(recv), detail::element_type_of<T>(), nullptr, 0, comm, alg});
+}
+
+}  // namespace collectives

@@ -1,0 +1,16 @@
+#pragma once
+
+#include "collectives/detail/request.hpp"
+
+namespace collectives {
+
+/// Copies `buf` of rank `root` into `buf` of every rank. Every rank passes the same number of
+/// elements. Algorithms: naive, binomial, pipeline, scatter_allgather, vendor.
+template <detail::writable_buffer B>
+void broadcast(B&& buf, int root, MPI_Comm comm, algorithm alg = algorithm::automatic) {
+  using T = detail::element_of<B>;
+  detail::run({collective::broadcast, std::ranges::data(buf), std::ranges::size(buf), std::ranges::data(buf),
+               std::ranges::size(buf), detail::element_type_of<T>(), nullptr, root, comm, alg});
+}
+
+}  // namespace collectives

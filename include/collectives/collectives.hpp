@@ -1,0 +1,17 @@
+#pragma once
+
+// The umbrella header of the collectives library: MPI collective algorithms built only on
+// MPI_Send/MPI_Recv, compared with the MPI library's own collectives ("vendor").
+
+#include "collectives/algorithm.hpp"
+#include "collectives/allgather.hpp"
+#include "collectives/allreduce.hpp"
+#include "collectives/alltoall.hpp"
+#include "collectives/broadcast.hpp"
+#include "collectives/datatype.hpp"
+#include "collectives/error.hpp"
+#include "collectives/gather.hpp"
+#include "collectives/ops.hpp"
+#include "collectives/reduce.hpp"
+#include "collectives/reduce_scatter.hpp"
+#include "collectives/scatter.hpp"

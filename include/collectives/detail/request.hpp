@@ -1,0 +1,82 @@
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <ranges>
+#include <type_traits>
+
+#include "collectives/algorithm.hpp"
+#include "collectives/datatype.hpp"
+#include "collectives/ops.hpp"
+
+namespace collectives::detail {
+
+/// `inout[i] = lhs[i] ∘ inout[i]` for i < count, where `lhs` holds the lower ranks' contribution.
+using combine_fn = void (*)(const void* lhs, void* inout, std::size_t count, const void* state);
+
+/// A type-erased reduction: a block function plus what the algorithms and the vendor path need.
+struct reduction {
+  combine_fn combine;
+  const void* state;  ///< the user's functor, for the thunk; null for a compiled kernel
+  bool commutative;
+  builtin_op op;  ///< lets the vendor path use MPI's predefined MPI_Op where one exists
+};
+
+/// The compiled kernel for a built-in (type × op) pair, or nullptr when the library has none.
+combine_fn builtin_kernel(builtin_type type, builtin_op op);
+
+template <class T, class Op>
+void combine_thunk(const void* lhs, void* inout, std::size_t count, const void* state) {
+  const Op& op = *static_cast<const Op*>(state);
+  const T* a = static_cast<const T*>(lhs);
+  T* b = static_cast<T*>(inout);
+  for (std::size_t i = 0; i < count; ++i) b[i] = static_cast<T>(op(a[i], b[i]));
+}
+
+/// `op` must outlive the returned descriptor (the collective call keeps it on its stack).
+template <class T, class Op>
+reduction make_reduction(const Op& op) {
+  static_assert(std::is_invocable_r_v<T, const Op&, const T&, const T&>,
+                "collectives: the op must be callable as T(const T&, const T&) for the buffers' T");
+  constexpr builtin_op id = builtin_op_of<Op>::value;
+  if (combine_fn kernel = builtin_kernel(builtin_type_of<T>(), id))
+    return {kernel, nullptr, true, id};
+  return {&combine_thunk<T, Op>, &op, op_traits<Op>::commutative, id};
+}
+
+/// One collective call, type-erased. Counts are in elements.
+struct request {
+  collective coll;
+  const void* send;
+  std::size_t send_count;
+  void* recv;
+  std::size_t recv_count;
+  element_type elem;
+  const reduction* op;  ///< null unless the collective reduces
+  int root;             ///< ignored by collectives without a root
+  MPI_Comm comm;
+  algorithm alg;
+};
+
+/// Validates on this rank (throwing collectives::error before any message), then runs.
+void run(const request& r);
+
+template <class R>
+concept buffer = std::ranges::contiguous_range<R> && std::ranges::sized_range<R>;
+
+template <class R>
+using element_of = std::remove_cv_t<std::ranges::range_value_t<R>>;
+
+template <class R>
+concept writable_buffer =
+    buffer<R> && !std::is_const_v<std::remove_reference_t<std::ranges::range_reference_t<R>>>;
+
+template <class S, class R>
+constexpr void check_buffer_types() {
+  static_assert(std::is_same_v<element_of<S>, element_of<R>>,
+                "collectives: send and receive buffers must hold the same element type");
+  static_assert(writable_buffer<R>, "collectives: the receive buffer must be writable (not const)");
+}
+
+}  // namespace collectives::detail

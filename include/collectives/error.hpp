@@ -1,0 +1,15 @@
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace collectives {
+
+/// Thrown for bad arguments (before any message is sent) and for MPI failures (carrying
+/// MPI_Error_string's text). The message names the collective, the argument and the rank.
+class error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace collectives

@@ -1,0 +1,19 @@
+#pragma once
+
+#include "collectives/detail/request.hpp"
+
+namespace collectives {
+
+/// Rank `root` receives in `recv` (n elements) the element-wise x0 ∘ x1 ∘ … ∘ x(p−1) of every
+/// rank's `send` (n elements), in rank order. `recv` may be empty on the other ranks.
+/// Algorithms: naive, binomial (keep rank order), rabenseifner (commutative ops only), vendor.
+template <detail::buffer S, detail::buffer R, class Op>
+void reduce(S&& send, R&& recv, const Op& op, int root, MPI_Comm comm, algorithm alg = algorithm::automatic) {
+  detail::check_buffer_types<S, R>();
+  using T = detail::element_of<R>;
+  const detail::reduction red = detail::make_reduction<T>(op);
+  detail::run({collective::reduce, std::ranges::data(send), std::ranges::size(send), std::ranges::data(recv),
+               std::ranges::size(recv), detail::element_type_of<T>(), &red, root, comm, alg});
+}
+
+}  // namespace collectives

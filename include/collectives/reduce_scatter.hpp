@@ -1,0 +1,21 @@
+#pragma once
+
+#include "collectives/detail/request.hpp"
+
+namespace collectives {
+
+/// Block form, like MPI_Reduce_scatter_block: every rank holds p blocks of n elements in `send`;
+/// rank i receives in `recv` (n elements) block i of x0 ∘ x1 ∘ … ∘ x(p−1).
+/// Algorithms: naive (keeps rank order), ring, recursive_halving, pairwise (commutative ops
+/// only), vendor.
+template <detail::buffer S, detail::buffer R, class Op>
+void reduce_scatter(S&& send, R&& recv, const Op& op, MPI_Comm comm, algorithm alg = algorithm::automatic) {
+  detail::check_buffer_types<S, R>();
+  using T = detail::element_of<R>;
+  const detail::reduction red = detail::make_reduction<T>(op);
+  detail::run({collective::reduce_scatter, std::ranges::data(send), std::ranges::size(send),
+               std::ranges::data(recv), std::ranges::size(recv), detail::element_type_of<T>(), &red, 0, comm,
+               alg});
+}
+
+}  // namespace collectives

@@ -1,0 +1,20 @@
+#pragma once
+
+// The broadcast algorithms: one function per file in this folder, listed in the table below that
+// dispatch, algorithms_for() and keeps_rank_order() read.
+
+#include "core/registry.hpp"
+
+namespace collectives::detail {
+
+void broadcast_vendor(const call& c);
+void broadcast_naive(const call& c);
+
+// Vendor first: it is the baseline row of the benchmark. keeps_rank_order: correct for
+// non-commutative ops (MPI applies every op in rank order, so vendor keeps it).
+inline constexpr algorithm_entry broadcast_algorithms[] = {
+    {collective::broadcast, algorithm::vendor, &broadcast_vendor, true},
+    {collective::broadcast, algorithm::naive, &broadcast_naive, true},
+};
+
+}  // namespace collectives::detail

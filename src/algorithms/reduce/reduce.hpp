@@ -1,0 +1,20 @@
+#pragma once
+
+// The reduce algorithms: one function per file in this folder, listed in the table below that
+// dispatch, algorithms_for() and keeps_rank_order() read.
+
+#include "core/registry.hpp"
+
+namespace collectives::detail {
+
+void reduce_vendor(const call& c);
+void reduce_naive(const call& c);
+
+// Vendor first: it is the baseline row of the benchmark. keeps_rank_order: correct for
+// non-commutative ops (MPI applies every op in rank order, so vendor keeps it).
+inline constexpr algorithm_entry reduce_algorithms[] = {
+    {collective::reduce, algorithm::vendor, &reduce_vendor, true},
+    {collective::reduce, algorithm::naive, &reduce_naive, true},
+};
+
+}  // namespace collectives::detail

@@ -1,0 +1,37 @@
+#pragma once
+
+// What every algorithm receives: one collective call over bytes, already validated.
+
+#include <cstddef>
+
+#include "collectives/detail/request.hpp"
+#include "core/transport.hpp"
+
+namespace collectives::detail {
+
+struct call {
+  const transport& net;
+  /// Input; for allreduce it may equal `recv` (in place). Unused by broadcast.
+  const std::byte* send;
+  /// Output; broadcast's buffer (input at the root). Root-only buffers are null elsewhere.
+  std::byte* recv;
+  /// Elements per rank's block: the whole vector for broadcast, reduce and allreduce, the
+  /// block n of the p·n-element buffers for the others.
+  std::size_t count;
+  element_type elem;
+  const reduction* op;  ///< set for reduce, reduce_scatter and allreduce
+  int root;
+
+  int rank() const { return net.rank(); }
+  int size() const { return net.size(); }
+  std::size_t bytes(std::size_t elements) const { return elements * elem.size; }
+  /// Rank `r`'s n-element block inside a p·n-element buffer.
+  std::byte* block(std::byte* base, int r) const { return base + bytes(count) * static_cast<std::size_t>(r); }
+  const std::byte* block(const std::byte* base, int r) const {
+    return base + bytes(count) * static_cast<std::size_t>(r);
+  }
+};
+
+using algorithm_fn = void (*)(const call&);
+
+}  // namespace collectives::detail

@@ -1,0 +1,65 @@
+// Names, parsing and the per-collective algorithm lists of the public algorithm.hpp.
+
+#include <array>
+#include <ostream>
+#include <vector>
+
+#include "collectives/algorithm.hpp"
+#include "core/registry.hpp"
+
+namespace collectives {
+namespace {
+
+constexpr std::array<std::string_view, 12> algorithm_names{
+    "automatic",          "vendor",           "naive",        "binomial", "pipeline", "scatter_allgather", "ring",
+    "recursive_doubling", "recursive_halving", "rabenseifner", "bruck",    "pairwise"};
+
+constexpr std::array<std::string_view, 8> collective_names{
+    "broadcast", "scatter", "gather", "reduce", "allgather", "reduce_scatter", "alltoall", "allreduce"};
+
+constexpr std::array<collective, 8> every_collective{
+    collective::broadcast, collective::scatter,        collective::gather,   collective::reduce,
+    collective::allgather, collective::reduce_scatter, collective::alltoall, collective::allreduce};
+
+}  // namespace
+
+std::span<const algorithm> algorithms_for(collective c) {
+  // Built once from the registry, in its order.
+  static const std::array<std::vector<algorithm>, 8> lists = [] {
+    std::array<std::vector<algorithm>, 8> l;
+    for (const detail::algorithm_entry& e : detail::registry()) l[static_cast<std::size_t>(e.coll)].push_back(e.alg);
+    return l;
+  }();
+  return lists.at(static_cast<std::size_t>(c));
+}
+
+std::span<const collective> all_collectives() { return every_collective; }
+
+bool supports(collective c, algorithm a) {
+  return a == algorithm::automatic || detail::find_algorithm(c, a) != nullptr;
+}
+
+bool keeps_rank_order(collective c, algorithm a) {
+  const detail::algorithm_entry* e = detail::find_algorithm(c, a);
+  return e == nullptr || e->keeps_rank_order;
+}
+
+std::string_view to_string(algorithm a) { return algorithm_names.at(static_cast<std::size_t>(a)); }
+std::string_view to_string(collective c) { return collective_names.at(static_cast<std::size_t>(c)); }
+
+std::optional<algorithm> parse_algorithm(std::string_view name) {
+  for (std::size_t i = 0; i < algorithm_names.size(); ++i)
+    if (algorithm_names[i] == name) return static_cast<algorithm>(i);
+  return std::nullopt;
+}
+
+std::optional<collective> parse_collective(std::string_view name) {
+  for (std::size_t i = 0; i < collective_names.size(); ++i)
+    if (collective_names[i] == name) return static_cast<collective>(i);
+  return std::nullopt;
+}
+
+std::ostream& operator<<(std::ostream& os, algorithm a) { return os << to_string(a); }
+std::ostream& operator<<(std::ostream& os, collective c) { return os << to_string(c); }
+
+}  // namespace collectives

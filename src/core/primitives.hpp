@@ -1,0 +1,33 @@
+#pragma once
+
+// The few verbs algorithms are written with, on top of the transport and the reduction kernel.
+
+#include <cstddef>
+#include <cstring>
+
+#include "collectives/detail/request.hpp"
+#include "core/transport.hpp"
+
+namespace collectives::detail {
+
+/// `inout = lhs ∘ inout`, element-wise, where `lhs` holds the lower ranks' contribution.
+inline void combine(const reduction& op, const void* lhs, void* inout, std::size_t count) {
+  if (count > 0) op.combine(lhs, inout, count, op.state);
+}
+
+inline void copy_bytes(void* to, const void* from, std::size_t bytes) {
+  if (bytes > 0 && to != from) std::memmove(to, from, bytes);
+}
+
+/// Which side of `∘` the data received from a peer belongs on.
+enum class peer_side {
+  lower,   ///< the peer's data comes from lower ranks:  inout = received ∘ inout
+  higher,  ///< the peer's data comes from higher ranks: inout = inout ∘ received
+};
+
+/// Receives `count` elements from `source` into `scratch` and folds them into `inout` on the
+/// given side. `scratch` holds at least `count` elements.
+void recv_reduce(const transport& net, int source, std::byte* inout, std::byte* scratch, std::size_t count,
+                 std::size_t elem_size, const reduction& op, peer_side side);
+
+}  // namespace collectives::detail

@@ -1,0 +1,37 @@
+#include "core/registry.hpp"
+
+#include <vector>
+
+#include "algorithms/allgather/allgather.hpp"
+#include "algorithms/allreduce/allreduce.hpp"
+#include "algorithms/alltoall/alltoall.hpp"
+#include "algorithms/broadcast/broadcast.hpp"
+#include "algorithms/gather/gather.hpp"
+#include "algorithms/reduce/reduce.hpp"
+#include "algorithms/reduce_scatter/reduce_scatter.hpp"
+#include "algorithms/scatter/scatter.hpp"
+
+namespace collectives::detail {
+
+std::span<const algorithm_entry> registry() {
+  static const std::vector<algorithm_entry> entries = [] {
+    std::vector<algorithm_entry> all;
+    for (std::span<const algorithm_entry> table :
+         {std::span<const algorithm_entry>(broadcast_algorithms), std::span<const algorithm_entry>(scatter_algorithms),
+          std::span<const algorithm_entry>(gather_algorithms), std::span<const algorithm_entry>(reduce_algorithms),
+          std::span<const algorithm_entry>(allgather_algorithms),
+          std::span<const algorithm_entry>(reduce_scatter_algorithms),
+          std::span<const algorithm_entry>(alltoall_algorithms), std::span<const algorithm_entry>(allreduce_algorithms)})
+      all.insert(all.end(), table.begin(), table.end());
+    return all;
+  }();
+  return entries;
+}
+
+const algorithm_entry* find_algorithm(collective c, algorithm a) {
+  for (const algorithm_entry& e : registry())
+    if (e.coll == c && e.alg == a) return &e;
+  return nullptr;
+}
+
+}  // namespace collectives::detail

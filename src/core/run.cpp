@@ -1,0 +1,132 @@
+// The compiled entry point behind every public collective: validate on this rank, before any
+// message, then pick the algorithm and run it on the library's private communicator.
+
+#include <fmt/format.h>
+
+#include <climits>
+#include <functional>
+
+#include "collectives/error.hpp"
+#include "core/automatic.hpp"
+#include "core/registry.hpp"
+
+namespace collectives::detail {
+namespace {
+
+bool has_root(collective c) {
+  return c == collective::broadcast || c == collective::scatter || c == collective::gather ||
+         c == collective::reduce;
+}
+
+class validator {
+ public:
+  validator(const request& r, int rank, int size) : r_(r), rank_(rank), size_(size) {}
+
+  [[noreturn]] void fail(std::string_view argument, std::string_view problem) const {
+    throw error(fmt::format("collectives::{}: argument '{}' on rank {}: {}", to_string(r_.coll), argument, rank_,
+                            problem));
+  }
+
+  void expect_count(std::string_view argument, std::size_t given, std::size_t expected,
+                    std::string_view why) const {
+    if (given != expected) fail(argument, fmt::format("expected {} elements ({}), given {}", expected, why, given));
+  }
+
+  /// n, the per-rank block (or whole vector) of this call, after checking every buffer size.
+  std::size_t check_sizes() const {
+    const std::size_t p = static_cast<std::size_t>(size_);
+    const bool at_root = rank_ == r_.root;
+    switch (r_.coll) {
+      case collective::broadcast:
+        return r_.recv_count;
+      case collective::scatter:
+        if (at_root) expect_count("send", r_.send_count, p * r_.recv_count, "p blocks of recv's size at the root");
+        return r_.recv_count;
+      case collective::gather:
+        if (at_root) expect_count("recv", r_.recv_count, p * r_.send_count, "p blocks of send's size at the root");
+        return r_.send_count;
+      case collective::reduce:
+        if (at_root) expect_count("recv", r_.recv_count, r_.send_count, "the size of send, at the root");
+        return r_.send_count;
+      case collective::allgather:
+        expect_count("recv", r_.recv_count, p * r_.send_count, "p blocks of send's size");
+        return r_.send_count;
+      case collective::reduce_scatter:
+        expect_count("send", r_.send_count, p * r_.recv_count, "p blocks of recv's size");
+        return r_.recv_count;
+      case collective::alltoall:
+        if (r_.send_count % p != 0)
+          fail("send", fmt::format("expected p = {} equal blocks, given {} elements", p, r_.send_count));
+        expect_count("recv", r_.recv_count, r_.send_count, "the size of send");
+        return r_.send_count / p;
+      case collective::allreduce:
+        expect_count("recv", r_.recv_count, r_.send_count, "the size of send");
+        return r_.send_count;
+    }
+    return 0;
+  }
+
+  void check_no_overlap() const {
+    const auto* s = static_cast<const std::byte*>(r_.send);
+    const auto* d = static_cast<const std::byte*>(r_.recv);
+    const std::size_t sb = r_.send_count * r_.elem.size, db = r_.recv_count * r_.elem.size;
+    if (r_.coll == collective::broadcast || sb == 0 || db == 0) return;
+    if (r_.coll == collective::allreduce && s == d) return;  // in place
+    const std::less<const std::byte*> before;
+    if (before(s, d + db) && before(d, s + sb))
+      fail("recv", r_.coll == collective::allreduce
+                       ? "overlaps send without being the same range (pass the same range twice for in place)"
+                       : "overlaps send; this collective has no in-place form");
+  }
+
+  const request& r_;
+  int rank_;
+  int size_;
+};
+
+}  // namespace
+
+void run(const request& r) {
+  if (r.comm == MPI_COMM_NULL)
+    throw error(fmt::format("collectives::{}: argument 'comm': MPI_COMM_NULL is not a communicator",
+                            to_string(r.coll)));
+  int rank = 0, size = 0;
+  check_mpi(MPI_Comm_rank(r.comm, &rank), "MPI_Comm_rank");
+  check_mpi(MPI_Comm_size(r.comm, &size), "MPI_Comm_size");
+  const validator v(r, rank, size);
+
+  if (!supports(r.coll, r.alg)) {
+    std::string known;
+    for (algorithm a : algorithms_for(r.coll)) known += fmt::format("{}{}", known.empty() ? "" : ", ", to_string(a));
+    v.fail("alg", fmt::format("{} has no algorithm '{}'; it has automatic, {}", to_string(r.coll), to_string(r.alg),
+                              known));
+  }
+  if (has_root(r.coll) && (r.root < 0 || r.root >= size))
+    v.fail("root", fmt::format("expected a rank in [0, {}), given {}", size, r.root));
+  if (r.op != nullptr && !r.op->commutative && !keeps_rank_order(r.coll, r.alg))
+    v.fail("op", fmt::format("the op is not commutative (declare `static constexpr bool commutative = true` if it "
+                             "is), and '{}' cannot keep rank order; use naive, automatic or an order-keeping "
+                             "algorithm",
+                             to_string(r.alg)));
+  const std::size_t count = v.check_sizes();
+  v.check_no_overlap();
+  if (r.alg == algorithm::vendor && count > static_cast<std::size_t>(INT_MAX))
+    v.fail("alg", fmt::format("vendor takes at most INT_MAX elements per block (MPI's int count), given {}", count));
+
+  const transport net(r.comm);
+  const algorithm alg = r.alg == algorithm::automatic
+                            ? choose_automatic(r.coll, size, count * r.elem.size, r.op == nullptr || r.op->commutative)
+                            : r.alg;
+  const bool root_only_recv = r.coll == collective::gather || r.coll == collective::reduce;
+  const bool root_only_send = r.coll == collective::scatter;
+  const call c{net,
+               root_only_send && rank != r.root ? nullptr : static_cast<const std::byte*>(r.send),
+               root_only_recv && rank != r.root ? nullptr : static_cast<std::byte*>(r.recv),
+               count,
+               r.elem,
+               r.op,
+               has_root(r.coll) ? r.root : 0};
+  find_algorithm(r.coll, alg)->run(c);
+}
+
+}  // namespace collectives::detail
