@@ -3,18 +3,27 @@
 // The allgather algorithms: one function per file in this folder, listed in the table below that
 // dispatch, algorithms_for() and keeps_rank_order() read.
 
+#include "core/block_partition.hpp"
 #include "core/registry.hpp"
 
 namespace collectives::detail {
 
 void allgather_vendor(const call& c);
 void allgather_naive(const call& c);
+void allgather_ring(const call& c);
+
+/// All-gather over an uneven partition of `buf` into net.size() blocks: on entry block
+/// net.rank() holds this rank's part; on exit every block is filled on every rank. The
+/// building block of allreduce_ring and broadcast_scatter_allgather.
+void allgather_ring_blocks(const transport& net, std::byte* buf, const block_partition& blocks,
+                           std::size_t elem_size);
 
 // Vendor first: it is the baseline row of the benchmark. keeps_rank_order: correct for
 // non-commutative ops (MPI applies every op in rank order, so vendor keeps it).
 inline constexpr algorithm_entry allgather_algorithms[] = {
     {collective::allgather, algorithm::vendor, &allgather_vendor, true},
     {collective::allgather, algorithm::naive, &allgather_naive, true},
+    {collective::allgather, algorithm::ring, &allgather_ring, true},
 };
 
 }  // namespace collectives::detail

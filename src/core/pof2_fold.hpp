@@ -1,0 +1,39 @@
+#pragma once
+
+// Non-power-of-two folding, shared by every algorithm that needs a power-of-two group
+// (recursive doubling and halving, Rabenseifner): with p = pof2 + rem, the first 2·rem ranks
+// pair up as (2i, 2i+1); the even one hands its data to the odd one and sits out the core
+// phase, and gets the result back at the end. The pof2 remaining ranks are renumbered
+// 0 … pof2−1 in the order of their original ranks, and each stands for a contiguous range of
+// original ranks (one or two), so rank order is kept for non-commutative ops.
+//
+//   p = 6 (pof2 = 4, rem = 2):  rank   0  1  2  3  4  5
+//                               group  -  0  -  1  2  3
+
+#include <bit>
+
+namespace collectives::detail {
+
+struct pof2_fold {
+  pof2_fold(int rank, int p)
+      : pof2(static_cast<int>(std::bit_floor(static_cast<unsigned>(p)))),
+        rem(p - pof2),
+        group_rank(rank < 2 * rem ? (rank % 2 == 0 ? -1 : rank / 2) : rank - rem),
+        partner(rank < 2 * rem ? (rank % 2 == 0 ? rank + 1 : rank - 1) : -1) {}
+
+  /// True when this rank hands its data to `partner` and sits out the power-of-two phase.
+  bool sits_out() const { return group_rank < 0; }
+  /// True when this rank also carries the data of the folded-out `partner` (the lower rank).
+  bool carries_partner() const { return partner >= 0 && group_rank >= 0; }
+  /// The original rank of group member `g`.
+  int rank_of(int g) const { return g < rem ? 2 * g + 1 : g + rem; }
+  /// The first original rank whose data group member `g` carries.
+  int first_rank_of(int g) const { return g < rem ? 2 * g : g + rem; }
+
+  int pof2;        ///< the largest power of two ≤ p
+  int rem;         ///< p − pof2
+  int group_rank;  ///< this rank's number in the power-of-two group, −1 if it sits out
+  int partner;     ///< the other rank of this rank's pair, −1 if it has none
+};
+
+}  // namespace collectives::detail
