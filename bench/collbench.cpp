@@ -1,0 +1,244 @@
+// collbench: every collective algorithm of the library against the MPI library's own, in one
+// run. See bench/README.md for the options and how to read the numbers.
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <mpi.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <collectives/collectives.hpp>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include "cost_model.hpp"
+#include "measure.hpp"
+#include "metrics.hpp"
+#include "model.hpp"
+#include "options.hpp"
+#include "output.hpp"
+#include "variants.hpp"
+#include "workload.hpp"
+
+namespace collbench {
+namespace {
+
+using collectives::collective;
+
+std::string mpi_library() {
+  char text[MPI_MAX_LIBRARY_VERSION_STRING];
+  int len = 0;
+  MPI_Get_library_version(text, &len);
+  std::string s(text, static_cast<std::size_t>(len));
+  s = s.substr(0, s.find_first_of("\r\n,"));
+  return s;
+}
+
+std::string now_iso() {
+  const std::time_t t = std::time(nullptr);
+  char text[64];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S%z", std::localtime(&t));
+  return text;
+}
+
+std::string host_name() {
+  char name[256] = {};
+  gethostname(name, sizeof name - 1);
+  return name;
+}
+
+// The ranks sharing rank 0's node, to tell whether the run is oversubscribed.
+int ranks_on_my_node(MPI_Comm comm) {
+  MPI_Comm node;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int n = 1;
+  MPI_Comm_size(node, &n);
+  MPI_Comm_free(&node);
+  return n;
+}
+
+std::string describe_timing(const options& o) {
+  return fmt::format(
+      "iterations {} (at least {}), warm-up {}, timed iterations bounded by {} per size; barrier before each "
+      "call, maximum over ranks per iteration, median/min/max over iterations; algorithms interleaved",
+      o.iterations > 0 ? fmt::format("{}", o.iterations) : "auto (1000 up to 8 KiB, 100 above)",
+      o.min_iterations,
+      o.warmup >= 0 ? fmt::format("{} rounds", o.warmup) : "auto (100 rounds up to 8 KiB, 10 above)",
+      o.seconds_per_size > 0 ? fmt::format("{} s", o.seconds_per_size) : "nothing");
+}
+
+void print_list(const vendor_internals& internals) {
+  for (collective c : collectives::all_collectives()) {
+    fmt::print("{}:", to_string(c));
+    for (collectives::algorithm a : collectives::algorithms_for(c)) fmt::print(" {}", to_string(a));
+    for (const vendor_internal& v : internals.available())
+      if (v.coll == c) fmt::print(" vendor:{}", v.name);
+    fmt::print("\n");
+  }
+  if (internals.available().empty())
+    fmt::print("(no vendor internals: {})\n", internals.unavailable_reason());
+}
+
+std::vector<row> make_rows(collective c, int ranks, const message& m, const options& o,
+                           std::span<const variant> variants, std::span<const sample> samples,
+                           const std::optional<machine>& model) {
+  std::vector<row> rows;
+  const double factor = busbw_factor(c, ranks);
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    const sample& s = samples[i];
+    row r;
+    r.collective = std::string(to_string(c));
+    r.algorithm = variants[i].label;
+    r.ranks = ranks;
+    r.bytes = m.bytes;
+    r.count = m.count;
+    r.type = std::string(to_string(o.type));
+    r.median_us = s.median * 1e6;
+    r.min_us = s.min * 1e6;
+    r.max_us = s.max * 1e6;
+    r.iterations = s.iterations;
+    r.algbw_GBps = gigabytes_per_second(m.bytes, s.median);
+    r.busbw_GBps = r.algbw_GBps * factor;
+    r.vs_vendor = samples[0].median > 0 ? s.median / samples[0].median : 0.0;
+    r.wrong = s.wrong;
+    if (model) {
+      const auto predicted = predict_seconds(c, r.algorithm, ranks, static_cast<double>(m.bytes),
+                                             {model->alpha, model->beta, model->gamma});
+      if (predicted && ranks > 1) r.model_us = *predicted * 1e6;
+      if (model->memcpy_bandwidth > 0) r.busbw_of_memcpy = r.busbw_GBps * 1e9 / model->memcpy_bandwidth;
+    }
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+// Every rank returns the same status; only rank 0 prints.
+int run(int argc, char** argv, bool forcing_set_here) {
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+
+  const parse_result parsed = parse_options(argc, argv);
+  if (!parsed.run) {
+    if (rank == 0) fmt::print(parsed.exit_code == 0 ? stdout : stderr, "{}", parsed.message);
+    return parsed.exit_code;
+  }
+  const options& o = parsed.opts;
+  const auto usage_error = [&](const std::string& message) {
+    if (rank == 0) fmt::print(stderr, "collbench: {}\n", message);
+    return 2;
+  };
+  if (o.root >= size)
+    return usage_error(fmt::format("--root: a rank below {} (the ranks), given {}", size, o.root));
+
+  vendor_internals internals(comm, size);
+  if (o.list) {
+    if (rank == 0) print_list(internals);
+    return 0;
+  }
+  if (const std::string problem = check_selection(o.collectives, o.algorithms, internals); !problem.empty())
+    return usage_error(problem);
+
+  // Open the output before measuring, so a bad path fails in a second, not after the run.
+  std::ofstream file;
+  int opened = 1;
+  if (rank == 0 && !o.output.empty()) {
+    file.open(o.output);
+    opened = file.is_open();
+  }
+  MPI_Bcast(&opened, 1, MPI_INT, 0, comm);
+  if (!opened) return usage_error(fmt::format("--output: cannot write '{}'", o.output));
+
+  run_info info;
+  info.version = COLLBENCH_VERSION;
+  info.mpi_library = mpi_library();
+  info.host = host_name();
+  info.date = now_iso();
+  info.ranks = size;
+  info.cores = static_cast<int>(std::thread::hardware_concurrency());
+  info.oversubscribed = ranks_on_my_node(comm) > info.cores;
+  info.type = std::string(to_string(o.type));
+  info.op = std::string(to_string(o.op));
+  info.root = o.root;
+  info.check = o.check;
+  info.timing = describe_timing(o);
+  info.vendor_internals =
+      internals.available().empty()
+          ? internals.unavailable_reason()
+          : fmt::format(
+                "Open MPI coll/tuned, coll_tuned_<collective>_algorithm set through MPI_T for a duplicated "
+                "communicator (coll_tuned_use_dynamic_rules=1 {})",
+                forcing_set_here ? "set by collbench" : "from the environment");
+
+  progress prog(!o.quiet, rank);
+  if (o.model) {
+    prog.note("measuring the model (ping-pong, reduction kernel, memcpy)");
+    info.model = measure_machine(comm, o.type, o.op);
+  }
+
+  const timing_policy policy{o.iterations, o.warmup, o.min_iterations, o.seconds_per_size};
+  const std::vector<std::size_t> sizes = o.sizes();
+  std::vector<row> rows;
+  for (collective c : o.collectives) {
+    const std::vector<variant> variants = select_variants(c, o.algorithms, internals);
+    const std::unique_ptr<workload> w = make_workload(c, o.type, o.op, o.root, comm);
+    std::size_t measured = 0;
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+      const std::optional<message> m = shape(c, sizes[i], size_of(o.type), size);
+      if (!m || (i > 0 && shape(c, sizes[i - 1], size_of(o.type), size) == m)) continue;
+      const std::string where =
+          fmt::format("{} [size {}/{}] {}", to_string(c), i + 1, sizes.size(), format_size(m->bytes));
+      const std::vector<sample> samples =
+          measure(comm, c, o.root, *w, variants, *m, policy, o.check, prog, where);
+      if (rank == 0) {
+        std::vector<row> more = make_rows(c, size, *m, o, variants, samples, info.model);
+        rows.insert(rows.end(), more.begin(), more.end());
+      }
+      ++measured;
+    }
+    if (measured == 0 && rank == 0)
+      fmt::print(stderr, "collbench: {}: no size in the range gives every rank one {} element; skipped\n",
+                 to_string(c), to_string(o.type));
+  }
+
+  if (rank == 0) {
+    std::ostream& os = o.output.empty() ? std::cout : file;
+    switch (o.format) {
+      case output_format::table:
+        write_table(os, info, rows);
+        break;
+      case output_format::csv:
+        write_csv(os, rows);
+        break;
+      case output_format::json:
+        write_json(os, info, rows);
+        break;
+    }
+    os.flush();
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace collbench
+
+int main(int argc, char** argv) {
+  // Before MPI_Init, where Open MPI reads it: lets vendor:<name> rows force an internal algorithm.
+  const bool forcing_set_here = collbench::enable_vendor_forcing();
+  MPI_Init(&argc, &argv);
+  int status = 0;
+  try {
+    status = collbench::run(argc, argv, forcing_set_here);
+  } catch (const std::exception& e) {
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    fmt::print(stderr, "collbench: rank {}: {}\n", rank, e.what());
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  MPI_Finalize();
+  return status;
+}

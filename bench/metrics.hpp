@@ -1,0 +1,47 @@
+#pragma once
+
+// What a message size means for each collective, and the bandwidth figures derived from a time,
+// as nccl-tests defines them (github.com/NVIDIA/nccl-tests, doc/PERFORMANCE.md).
+//
+//   bytes   broadcast, reduce, allreduce: the vector every rank holds;
+//           scatter, gather, allgather, reduce_scatter, alltoall: the whole p-block array
+//           (the root's buffer, the gathered result, the unreduced input, each rank's send).
+//   algbw   bytes / time.
+//   busbw   algbw × factor(p): the bandwidth each rank's link must sustain, comparable across
+//           collectives and with the hardware's peak:
+//             allreduce                                           2(p−1)/p
+//             allgather, reduce_scatter, alltoall, gather, scatter (p−1)/p
+//             broadcast, reduce                                   1
+
+#include <collectives/algorithm.hpp>
+#include <cstddef>
+#include <optional>
+
+namespace collbench {
+
+/// True when `bytes` counts the whole p-block array rather than one rank's vector.
+bool counts_whole_array(collectives::collective c);
+bool reduces(collectives::collective c);
+bool has_root(collectives::collective c);
+
+double busbw_factor(collectives::collective c, int ranks);
+
+/// One measured message: `bytes` as defined above, `count` = bytes / element size, and
+/// `call_count`, the element count the library call takes (the vector, or one rank's block).
+struct message {
+  std::size_t bytes;
+  std::size_t count;
+  std::size_t call_count;
+  bool operator==(const message&) const = default;
+};
+
+/// The message closest to `requested` bytes that the collective can carry at `ranks`: the
+/// p-block collectives round down to whole elements per block; std::nullopt when not even one
+/// element per block fits.
+std::optional<message> shape(collectives::collective c, std::size_t requested, std::size_t elem_size,
+                             int ranks);
+
+/// GB/s (10⁹ bytes per second) for `bytes` moved in `seconds`.
+double gigabytes_per_second(std::size_t bytes, double seconds);
+
+}  // namespace collbench

@@ -1,0 +1,40 @@
+#pragma once
+
+// --model: the machine parameters of the α-β-γ cost model, measured in the same run.
+//   α  latency of one message, and β  seconds per byte: a least-squares fit of the one-way
+//      time t(m) = α + m·β of a ping-pong between ranks 0 and 1 over sizes 1 B … 4 MiB,
+//      weighted by 1/t² so small and large messages count alike (relative error);
+//   γ  seconds per byte reduced: the library's own reduction kernel for the run's type and op,
+//      over 8 MiB, on rank 0;
+//   memcpy bandwidth: std::memcpy of 16 MiB on rank 0, bytes copied per second.
+// Rank 0 measures alone while the others wait, so these are the figures of one core.
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <vector>
+
+#include "types.hpp"
+
+namespace collbench {
+
+struct pingpong_point {
+  std::size_t bytes;
+  double seconds;  ///< one way: half the median round trip
+};
+
+struct machine {
+  double alpha = 0;                      ///< s
+  double beta = 0;                       ///< s per byte
+  double gamma = 0;                      ///< s per byte reduced
+  double memcpy_bandwidth = 0;           ///< bytes per s
+  std::vector<pingpong_point> pingpong;  ///< empty with one rank (α = β = 0)
+};
+
+/// Collective over `comm`; the result is the same on every rank.
+machine measure_machine(MPI_Comm comm, element_kind type, op_kind op);
+
+/// The weighted least-squares line through the points (α clamped at 0).
+void fit_alpha_beta(const std::vector<pingpong_point>& points, double& alpha, double& beta);
+
+}  // namespace collbench

@@ -1,0 +1,59 @@
+#pragma once
+
+// collbench's command line (CLI11). Everything that can be checked without MPI is checked here;
+// what needs the communicator (root < p, which algorithms exist) is checked in collbench.cpp.
+// A bad option is a usage error: the message goes to stderr and the exit code is 2.
+
+#include <collectives/algorithm.hpp>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "types.hpp"
+
+namespace collbench {
+
+enum class output_format { table, csv, json };
+
+struct options {
+  std::vector<collectives::collective> collectives;
+  /// As given: algorithm names, vendor:<name>, or the groups all, library, vendor:all.
+  std::vector<std::string> algorithms;
+  std::size_t min_bytes = 8;
+  std::size_t max_bytes = std::size_t{16} << 20;
+  std::size_t step = 2;
+  element_kind type = element_kind::float32;
+  op_kind op = op_kind::sum;
+  int root = 0;
+  int iterations = 0;  ///< 0: auto, OSU-like (1000 up to 8 KiB, 100 above)
+  int warmup = -1;     ///< -1: auto (100 rounds up to 8 KiB, 10 above)
+  int min_iterations = 5;
+  double seconds_per_size = 1.0;  ///< bound on one size's timed iterations; 0: none
+  bool check = true;
+  output_format format = output_format::table;
+  std::string output;  ///< empty: stdout
+  bool model = false;
+  bool quiet = false;
+  bool list = false;
+
+  /// The powers of two from min_bytes up to max_bytes, multiplying by `step`.
+  std::vector<std::size_t> sizes() const;
+};
+
+/// The outcome of parsing: either options, or a message and the exit code to leave with
+/// (0 after --help, 2 for a usage error).
+struct parse_result {
+  options opts;
+  bool run = true;
+  int exit_code = 0;
+  std::string message;
+};
+
+parse_result parse_options(int argc, char** argv);
+
+/// "8", "4K", "4KiB", "16M", "1G" (binary multiples) → bytes; std::nullopt if malformed.
+std::optional<std::size_t> parse_size(std::string_view text);
+/// 8 B, 4 KiB, 16 MiB: the shortest exact spelling.
+std::string format_size(std::size_t bytes);
+
+}  // namespace collbench

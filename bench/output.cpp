@@ -1,0 +1,179 @@
+#include "output.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "options.hpp"
+
+namespace collbench {
+namespace {
+
+using nlohmann::json;
+
+json optional_json(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+json optional_json(const std::optional<long long>& v) { return v ? json(*v) : json(nullptr); }
+
+json to_json(const machine& m) {
+  json points = json::array();
+  for (const pingpong_point& p : m.pingpong)
+    points.push_back({{"bytes", p.bytes}, {"one_way_us", p.seconds * 1e6}});
+  return {{"alpha_us", m.alpha * 1e6},
+          {"beta_GBps", m.beta > 0 ? 1e-9 / m.beta : 0.0},
+          {"gamma_GBps", m.gamma > 0 ? 1e-9 / m.gamma : 0.0},
+          {"memcpy_GBps", m.memcpy_bandwidth / 1e9},
+          {"pingpong", points}};
+}
+
+machine machine_from_json(const json& j) {
+  machine m;
+  m.alpha = j.at("alpha_us").get<double>() * 1e-6;
+  const double b = j.at("beta_GBps").get<double>(), g = j.at("gamma_GBps").get<double>();
+  m.beta = b > 0 ? 1e-9 / b : 0.0;
+  m.gamma = g > 0 ? 1e-9 / g : 0.0;
+  m.memcpy_bandwidth = j.at("memcpy_GBps").get<double>() * 1e9;
+  for (const json& p : j.at("pingpong"))
+    m.pingpong.push_back({p.at("bytes").get<std::size_t>(), p.at("one_way_us").get<double>() * 1e-6});
+  return m;
+}
+
+json to_json(const row& r) {
+  return {{"collective", r.collective},
+          {"algorithm", r.algorithm},
+          {"ranks", r.ranks},
+          {"bytes", r.bytes},
+          {"count", r.count},
+          {"type", r.type},
+          {"median_us", r.median_us},
+          {"min_us", r.min_us},
+          {"max_us", r.max_us},
+          {"iterations", r.iterations},
+          {"algbw_GBps", r.algbw_GBps},
+          {"busbw_GBps", r.busbw_GBps},
+          {"vs_vendor", r.vs_vendor},
+          {"wrong", optional_json(r.wrong)},
+          {"model_us", optional_json(r.model_us)},
+          {"busbw_of_memcpy", optional_json(r.busbw_of_memcpy)}};
+}
+
+row row_from_json(const json& j) {
+  row r;
+  j.at("collective").get_to(r.collective);
+  j.at("algorithm").get_to(r.algorithm);
+  j.at("ranks").get_to(r.ranks);
+  j.at("bytes").get_to(r.bytes);
+  j.at("count").get_to(r.count);
+  j.at("type").get_to(r.type);
+  j.at("median_us").get_to(r.median_us);
+  j.at("min_us").get_to(r.min_us);
+  j.at("max_us").get_to(r.max_us);
+  j.at("iterations").get_to(r.iterations);
+  j.at("algbw_GBps").get_to(r.algbw_GBps);
+  j.at("busbw_GBps").get_to(r.busbw_GBps);
+  j.at("vs_vendor").get_to(r.vs_vendor);
+  if (!j.at("wrong").is_null()) r.wrong = j.at("wrong").get<long long>();
+  if (j.contains("model_us") && !j.at("model_us").is_null()) r.model_us = j.at("model_us").get<double>();
+  if (j.contains("busbw_of_memcpy") && !j.at("busbw_of_memcpy").is_null())
+    r.busbw_of_memcpy = j.at("busbw_of_memcpy").get<double>();
+  return r;
+}
+
+}  // namespace
+
+void write_csv(std::ostream& os, std::span<const row> rows, bool header) {
+  if (header) fmt::print(os, "{}\n", csv_header);
+  for (const row& r : rows)
+    fmt::print(os, "{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.6g},{:.6g},{:.4f},{}\n", r.collective,
+               r.algorithm, r.ranks, r.bytes, r.count, r.type, r.median_us, r.min_us, r.max_us, r.algbw_GBps,
+               r.busbw_GBps, r.vs_vendor, r.wrong ? fmt::format("{}", *r.wrong) : std::string());
+}
+
+void write_json(std::ostream& os, const run_info& info, std::span<const row> rows) {
+  json run = {{"version", info.version},
+              {"mpi_library", info.mpi_library},
+              {"host", info.host},
+              {"date", info.date},
+              {"ranks", info.ranks},
+              {"cores", info.cores},
+              {"oversubscribed", info.oversubscribed},
+              {"type", info.type},
+              {"op", info.op},
+              {"root", info.root},
+              {"check", info.check},
+              {"timing", info.timing},
+              {"vendor_internals", info.vendor_internals}};
+  json results = json::array();
+  for (const row& r : rows) results.push_back(to_json(r));
+  json doc = {
+      {"collbench", run}, {"model", info.model ? to_json(*info.model) : json(nullptr)}, {"results", results}};
+  os << doc.dump(1) << '\n';
+}
+
+run_results read_json(std::istream& is) {
+  run_results out;
+  try {
+    const json doc = json::parse(is);
+    const json& run = doc.at("collbench");
+    run_info& i = out.info;
+    run.at("version").get_to(i.version);
+    run.at("mpi_library").get_to(i.mpi_library);
+    run.at("host").get_to(i.host);
+    run.at("date").get_to(i.date);
+    run.at("ranks").get_to(i.ranks);
+    run.at("cores").get_to(i.cores);
+    run.at("oversubscribed").get_to(i.oversubscribed);
+    run.at("type").get_to(i.type);
+    run.at("op").get_to(i.op);
+    run.at("root").get_to(i.root);
+    run.at("check").get_to(i.check);
+    run.at("timing").get_to(i.timing);
+    run.at("vendor_internals").get_to(i.vendor_internals);
+    if (!doc.at("model").is_null()) i.model = machine_from_json(doc.at("model"));
+    for (const json& r : doc.at("results")) out.rows.push_back(row_from_json(r));
+  } catch (const json::exception& e) {
+    throw std::runtime_error(fmt::format("not a collbench JSON file: {}", e.what()));
+  }
+  return out;
+}
+
+void write_table(std::ostream& os, const run_info& info, std::span<const row> rows) {
+  fmt::print(os, "# collbench {} — {} ranks on {} cores{}; {} ({}), root {}\n", info.version, info.ranks,
+             info.cores, info.oversubscribed ? " (oversubscribed)" : "", info.type, info.op, info.root);
+  fmt::print(os, "# {}\n# {}\n", info.mpi_library, info.timing);
+  fmt::print(os, "# vendor internals: {}\n", info.vendor_internals);
+  if (info.model) {
+    const machine& m = *info.model;
+    fmt::print(os,
+               "# model: α = {:.2f} µs, β = {:.3f} ns/B ({:.2f} GB/s), γ = {:.3f} ns/B ({:.2f} GB/s), memcpy "
+               "{:.2f} GB/s\n",
+               m.alpha * 1e6, m.beta * 1e9, m.beta > 0 ? 1e-9 / m.beta : 0.0, m.gamma * 1e9,
+               m.gamma > 0 ? 1e-9 / m.gamma : 0.0, m.memcpy_bandwidth / 1e9);
+  }
+  fmt::print(os,
+             "# busbw = algbw × factor (allreduce 2(p−1)/p; allgather, reduce_scatter, alltoall, gather, "
+             "scatter (p−1)/p; broadcast, reduce 1); vs_vendor = median / vendor's median\n");
+  std::size_t width = 9;
+  for (const row& r : rows) width = std::max(width, r.algorithm.size());
+  std::string current;
+  for (const row& r : rows) {
+    if (r.collective != current) {
+      current = r.collective;
+      fmt::print(os, "\n{} ({} ranks)\n", current, r.ranks);
+      fmt::print(os, "{:>10} {:>10}  {:<{}} {:>11} {:>11} {:>11} {:>9} {:>9} {:>9} {:>6}", "bytes", "count",
+                 "algorithm", width, "median_us", "min_us", "max_us", "algbw", "busbw", "vs_vendor", "wrong");
+      if (info.model) fmt::print(os, " {:>11} {:>9}", "model_us", "bw/memcpy");
+      fmt::print(os, "\n");
+    }
+    fmt::print(os, "{:>10} {:>10}  {:<{}} {:>11.2f} {:>11.2f} {:>11.2f} {:>9.3g} {:>9.3g} {:>9.3f} {:>6}",
+               r.bytes, r.count, r.algorithm, width, r.median_us, r.min_us, r.max_us, r.algbw_GBps,
+               r.busbw_GBps, r.vs_vendor, r.wrong ? fmt::format("{}", *r.wrong) : "-");
+    if (info.model)
+      fmt::print(os, " {:>11} {:>9}", r.model_us ? fmt::format("{:.2f}", *r.model_us) : "-",
+                 r.busbw_of_memcpy ? fmt::format("{:.3g}", *r.busbw_of_memcpy) : "-");
+    fmt::print(os, "\n");
+  }
+}
+
+}  // namespace collbench

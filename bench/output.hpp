@@ -1,0 +1,69 @@
+#pragma once
+
+// collbench's results and how they are written: an aligned table (fmt), CSV with a fixed header,
+// or JSON (nlohmann) carrying the run's description and the model too. collreport reads the JSON
+// back with read_json.
+
+#include <cstddef>
+#include <iosfwd>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "model.hpp"
+
+namespace collbench {
+
+/// One algorithm at one size. Times in µs, bandwidths in GB/s (10⁹ B/s).
+struct row {
+  std::string collective;
+  std::string algorithm;
+  int ranks = 0;
+  std::size_t bytes = 0;
+  std::size_t count = 0;
+  std::string type;
+  double median_us = 0, min_us = 0, max_us = 0;
+  int iterations = 0;
+  double algbw_GBps = 0, busbw_GBps = 0;
+  double vs_vendor = 0;                   ///< median / vendor's median at the same size
+  std::optional<long long> wrong;         ///< unset without --check
+  std::optional<double> model_us;         ///< --model: predicted time
+  std::optional<double> busbw_of_memcpy;  ///< --model: busbw / memcpy bandwidth
+};
+
+/// What the run was: enough to reproduce it and to read its numbers.
+struct run_info {
+  std::string version;
+  std::string mpi_library;
+  std::string host;
+  std::string date;
+  int ranks = 0;
+  int cores = 0;
+  bool oversubscribed = false;
+  std::string type;
+  std::string op;
+  int root = 0;
+  bool check = true;
+  std::string timing;            ///< the iteration policy, in words
+  std::string vendor_internals;  ///< how they were forced, or why there are none
+  std::optional<machine> model;
+};
+
+/// The CSV header, exactly.
+inline constexpr std::string_view csv_header =
+    "collective,algorithm,ranks,bytes,count,type,median_us,min_us,max_us,algbw_GBps,busbw_GBps,vs_vendor,"
+    "wrong";
+
+void write_csv(std::ostream& os, std::span<const row> rows, bool header = true);
+void write_json(std::ostream& os, const run_info& info, std::span<const row> rows);
+void write_table(std::ostream& os, const run_info& info, std::span<const row> rows);
+
+struct run_results {
+  run_info info;
+  std::vector<row> rows;
+};
+/// Reads what write_json wrote; throws std::runtime_error on malformed input.
+run_results read_json(std::istream& is);
+
+}  // namespace collbench

@@ -1,0 +1,370 @@
+// collreport: turns collbench's JSON files (one per process count) into the comparison report:
+//   report.md      per collective and process count: median time per algorithm and size, the
+//                  best algorithm per size and its speedup over vendor, model against measurement,
+//                  and the plots;
+//   results.csv    every row of every run (collbench's CSV);
+//   results.json   {"runs": [each run as collbench wrote it]};
+//   plots/*.dat, plots/plots.gp   data and a gnuplot script drawing, per collective and process
+//                  count, latency and busbw against size (log-log), vendor highlighted.
+// Usage: collreport --out DIR run1.json [run2.json ...]; then `gnuplot plots.gp` in DIR/plots.
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <array>
+#include <collectives/algorithm.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "cost_model.hpp"
+#include "metrics.hpp"
+#include "options.hpp"
+#include "output.hpp"
+
+namespace collbench {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool is_library(const std::string& label) { return !label.starts_with("vendor"); }
+
+// µs with about three significant digits.
+std::string us(double v) {
+  if (v < 10) return fmt::format("{:.2f}", v);
+  if (v < 100) return fmt::format("{:.1f}", v);
+  return fmt::format("{:.0f}", v);
+}
+
+// One collective at one process count: the rows by algorithm and size.
+struct table {
+  std::string collective;
+  const run_info* info = nullptr;
+  std::vector<std::string> labels;  ///< row order of the run: vendor first
+  std::vector<std::size_t> sizes;
+  std::map<std::string, std::map<std::size_t, const row*>> cell;
+
+  const row* at(const std::string& label, std::size_t bytes) const {
+    const auto a = cell.find(label);
+    if (a == cell.end()) return nullptr;
+    const auto b = a->second.find(bytes);
+    return b == a->second.end() ? nullptr : b->second;
+  }
+  // The fastest row at `bytes` among the labels `keep` accepts.
+  const row* fastest(std::size_t bytes, bool (*keep)(const std::string&)) const {
+    const row* best = nullptr;
+    for (const std::string& l : labels)
+      if (const row* r = at(l, bytes); r && keep(l) && (!best || r->median_us < best->median_us)) best = r;
+    return best;
+  }
+};
+
+std::vector<table> tables_of(const run_results& run) {
+  std::vector<table> out;
+  for (const row& r : run.rows) {
+    if (out.empty() || out.back().collective != r.collective)
+      out.push_back({r.collective, &run.info, {}, {}, {}});
+    table& t = out.back();
+    if (!t.cell.contains(r.algorithm)) t.labels.push_back(r.algorithm);
+    if (std::find(t.sizes.begin(), t.sizes.end(), r.bytes) == t.sizes.end()) t.sizes.push_back(r.bytes);
+    t.cell[r.algorithm][r.bytes] = &r;
+  }
+  return out;
+}
+
+std::string plot_name(const table& t, std::string_view what) {
+  return fmt::format("{}_np{}_{}.png", t.collective, t.info->ranks, what);
+}
+
+std::string describe_ranks(const run_info& info) {
+  return fmt::format("{} ranks on {} cores{}", info.ranks, info.cores,
+                     info.oversubscribed
+                         ? " — oversubscribed: ranks share cores, so times include waiting for a "
+                           "core"
+                         : "");
+}
+
+void write_times(std::ostream& md, const table& t) {
+  fmt::print(md,
+             "Median time per call (µs; the fastest in **bold**). *best* is the fastest row, *best library* "
+             "the library's fastest algorithm and its speedup over vendor (vendor's time ÷ its time: "
+             "above 1 is faster).\n\n| bytes |");
+  for (const std::string& l : t.labels) fmt::print(md, " {} |", l);
+  fmt::print(md, " best | best library | speedup vs vendor |\n|---:|");
+  for (std::size_t i = 0; i < t.labels.size(); ++i) fmt::print(md, "---:|");
+  fmt::print(md, "---|---|---:|\n");
+  for (std::size_t bytes : t.sizes) {
+    const row* best = t.fastest(bytes, [](const std::string&) { return true; });
+    const row* lib = t.fastest(bytes, &is_library);
+    const row* vendor = t.at("vendor", bytes);
+    fmt::print(md, "| {} |", format_size(bytes));
+    for (const std::string& l : t.labels) {
+      const row* r = t.at(l, bytes);
+      if (!r)
+        fmt::print(md, " – |");
+      else if (r == best)
+        fmt::print(md, " **{}** |", us(r->median_us));
+      else
+        fmt::print(md, " {} |", us(r->median_us));
+    }
+    fmt::print(md, " {} | {} | {} |\n", best ? best->algorithm : "–", lib ? lib->algorithm : "–",
+               lib && vendor && lib->median_us > 0
+                   ? fmt::format("{:.2f}×", vendor->median_us / lib->median_us)
+                   : "–");
+  }
+  fmt::print(md, "\n");
+}
+
+// Measured against predicted at a few sizes spread over the range.
+void write_model(std::ostream& md, const table& t) {
+  if (!t.info->model || t.sizes.empty()) return;
+  std::vector<std::size_t> picks;
+  for (std::size_t target : {t.sizes.front(), std::size_t{4096}, std::size_t{256} << 10, t.sizes.back()}) {
+    const auto near = std::min_element(t.sizes.begin(), t.sizes.end(), [&](std::size_t a, std::size_t b) {
+      const auto dist = [&](std::size_t s) { return s > target ? s - target : target - s; };
+      return dist(a) < dist(b);
+    });
+    if (std::find(picks.begin(), picks.end(), *near) == picks.end()) picks.push_back(*near);
+  }
+  std::sort(picks.begin(), picks.end());
+  std::vector<std::string> modelled;
+  for (const std::string& l : t.labels)
+    if (!cost_formula(*collectives::parse_collective(t.collective), l).empty()) modelled.push_back(l);
+  if (modelled.empty()) return;
+  const std::size_t largest = t.sizes.back();
+  fmt::print(md,
+             "Model against measurement: measured ÷ predicted µs (ratio), and busbw as a fraction of memcpy "
+             "bandwidth at {}.\n\n| algorithm | cost |",
+             format_size(largest));
+  for (std::size_t s : picks) fmt::print(md, " {} |", format_size(s));
+  fmt::print(md, " busbw/memcpy |\n|---|---|");
+  for (std::size_t i = 0; i < picks.size(); ++i) fmt::print(md, "---:|");
+  fmt::print(md, "---:|\n");
+  for (const std::string& l : modelled) {
+    fmt::print(md, "| {} | {} |", l, cost_formula(*collectives::parse_collective(t.collective), l));
+    for (std::size_t s : picks) {
+      const row* r = t.at(l, s);
+      if (r && r->model_us && *r->model_us > 0)
+        fmt::print(md, " {} ÷ {} ({:.1f}) |", us(r->median_us), us(*r->model_us),
+                   r->median_us / *r->model_us);
+      else
+        fmt::print(md, " – |");
+    }
+    const row* r = t.at(l, largest);
+    fmt::print(md, " {} |\n", r && r->busbw_of_memcpy ? fmt::format("{:.3f}", *r->busbw_of_memcpy) : "–");
+  }
+  fmt::print(md, "\n");
+}
+
+// Distinct colours, none black (black is vendor's).
+constexpr std::array<std::string_view, 15> palette{"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+                                                   "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+                                                   "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5"};
+
+// Data blocks (one per algorithm: bytes, median µs, busbw GB/s) and the gnuplot commands for
+// this table's two plots.
+void write_plots(const fs::path& dir, std::ostream& gp, const table& t) {
+  const std::string data = fmt::format("{}_np{}.dat", t.collective, t.info->ranks);
+  std::ofstream dat(dir / data);
+  for (const std::string& l : t.labels) {
+    fmt::print(dat, "# {}\n", l);
+    for (std::size_t s : t.sizes)
+      if (const row* r = t.at(l, s)) fmt::print(dat, "{} {} {}\n", s, r->median_us, r->busbw_GBps);
+    fmt::print(dat, "\n\n");
+  }
+  const std::string title = fmt::format("{}, {} ranks{}", t.collective, t.info->ranks,
+                                        t.info->oversubscribed ? " (oversubscribed)" : "");
+  // Size ticks named in bytes, KiB and MiB, at most about eight of them.
+  std::string ticks;
+  const std::size_t every = (t.sizes.size() + 7) / 8;
+  for (std::size_t i = 0; i < t.sizes.size(); i += every)
+    ticks += fmt::format("{}'{}' {}", ticks.empty() ? "" : ", ", format_size(t.sizes[i]), t.sizes[i]);
+  fmt::print(gp, "set xtics ({})\n", ticks);
+  for (const auto& [what, column, ylabel] : {std::tuple{"latency", 2, "median time per call (µs)"},
+                                             std::tuple{"busbw", 3, "bus bandwidth (GB/s)"}}) {
+    fmt::print(gp, "set output '{}'\nset title \"{}: {}\"\nset ylabel \"{}\"\nplot \\\n", plot_name(t, what),
+               title, what, ylabel);
+    // vendor: thick black; the library's algorithms: solid; vendor internals: dashed, in the colour
+    // of the library algorithm of the same name, so the library's ring pairs with vendor:ring.
+    std::vector<std::string> names;
+    for (std::size_t i = 0; i < t.labels.size(); ++i) {
+      const std::string& l = t.labels[i];
+      const std::string name = l.starts_with("vendor:") ? l.substr(7) : l;
+      std::size_t colour = std::find(names.begin(), names.end(), name) - names.begin();
+      if (colour == names.size()) names.push_back(name);
+      const bool internal = l.starts_with("vendor:");
+      const std::string style =
+          l == "vendor"
+              ? "lw 4 lc rgb 'black' pt 7 ps 0.8"
+              : fmt::format("lw {} pt {} ps {} lc rgb '{}'", internal ? "1.3 dt 2" : "2.4", colour % 13 + 1,
+                            internal ? 0.5 : 0.8, palette[colour % palette.size()]);
+      fmt::print(gp, "  '{}' index {} using 1:{} with linespoints {} title '{}'{}\n", data, i, column, style,
+                 l, i + 1 < t.labels.size() ? ", \\" : "");
+    }
+  }
+}
+
+void write_reading_guide(std::ostream& md) {
+  fmt::print(md, R"(## How to read the numbers
+
+- **bytes** is the message as nccl-tests counts it: the vector for broadcast, reduce and allreduce;
+  the whole p-block array for scatter, gather, allgather, reduce_scatter and alltoall.
+- **time** is the median over iterations of the slowest rank's time for one call (each call starts
+  after a barrier). Lower is better.
+- **algbw** = bytes ÷ time. It depends on the collective, so it cannot be compared across them.
+- **busbw** = algbw × a factor (allreduce 2(p−1)/p; allgather, reduce_scatter, alltoall, gather,
+  scatter (p−1)/p; broadcast, reduce 1): the bandwidth each rank's link sustains in an optimal
+  algorithm. It can be compared across collectives and with the hardware's peak; an algorithm that
+  moves more than the optimum shows a lower busbw.
+- **vs_vendor** (CSV, JSON) = time ÷ vendor's time at the same size: below 1 is faster than the
+  MPI library. The tables below show the inverse for the best library algorithm, as a speedup.
+- **vendor** is the MPI library's own collective; **vendor:<name>** is one of its internal
+  algorithms forced on a communicator, so a library ring can be set against the vendor's ring.
+- **model**: each algorithm's α-β-γ cost (α latency, β seconds per byte, γ seconds per byte
+  reduced, measured in the same run). A ratio far above 1 means time goes somewhere the model does
+  not see: copies, waiting for a core, synchronisation.
+
+)");
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{"collreport: the Markdown report, merged CSV/JSON and gnuplot plots of collbench JSON runs",
+               "collreport"};
+  std::string out;
+  std::vector<std::string> inputs;
+  app.add_option("--out", out, "Directory to write report.md, results.csv, results.json and plots/ into")
+      ->required();
+  app.add_option("inputs", inputs, "collbench --format json files, one per process count")->required();
+  CLI11_PARSE(app, argc, argv);
+
+  std::vector<run_results> runs;
+  nlohmann::json merged = {{"runs", nlohmann::json::array()}};
+  for (const std::string& path : inputs) {
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error(fmt::format("cannot read {}", path));
+    runs.push_back(read_json(in));
+    in.clear();
+    in.seekg(0);
+    merged["runs"].push_back(nlohmann::json::parse(in));
+  }
+  std::sort(runs.begin(), runs.end(),
+            [](const auto& a, const auto& b) { return a.info.ranks < b.info.ranks; });
+
+  const fs::path dir(out), plots = dir / "plots";
+  fs::create_directories(plots);
+  {
+    std::ofstream csv(dir / "results.csv");
+    for (std::size_t i = 0; i < runs.size(); ++i) write_csv(csv, runs[i].rows, i == 0);
+    std::ofstream(dir / "results.json") << merged.dump(1) << '\n';
+  }
+
+  std::ofstream md(dir / "report.md"), gp(plots / "plots.gp");
+  fmt::print(gp,
+             "# Drawn by `gnuplot plots.gp` in this directory (collreport wrote it).\n"
+             "set terminal pngcairo size 960,600 font 'DejaVu Sans,10'\nset logscale xy\n"
+             "set termoption noenhanced\nset xlabel 'message size'\nset key outside right top\nset grid\n");
+
+  const run_info& first = runs.front().info;
+  fmt::print(md, "# Collective algorithms against the vendor's MPI\n\n");
+  fmt::print(md, "collbench {} on `{}`, {}; {}. Element type `{}`, op `{}`, root {}.\n\n", first.version,
+             first.host, first.date, first.mpi_library, first.type, first.op, first.root);
+  for (const run_results& r : runs)
+    fmt::print(md, "- **np = {}**: {}.\n", r.info.ranks, describe_ranks(r.info));
+  fmt::print(md, "\nMethod: {}.\n\nVendor internals: {}.\n\n", first.timing, first.vendor_internals);
+
+  // Correctness first: a fast wrong result is no result.
+  long long wrong_rows = 0;
+  bool checked = false;
+  for (const run_results& r : runs)
+    for (const row& x : r.rows) {
+      checked = checked || x.wrong.has_value();
+      if (x.wrong && *x.wrong > 0) ++wrong_rows;
+    }
+  if (!checked)
+    fmt::print(md, "**Results were not checked** (`--no-check`).\n\n");
+  else if (wrong_rows == 0)
+    fmt::print(md, "Every result matched vendor's, element by element.\n\n");
+  else {
+    fmt::print(md,
+               "**{} rows differ from vendor's result:**\n\n| collective | np | algorithm | bytes | wrong |\n"
+               "|---|---:|---|---:|---:|\n",
+               wrong_rows);
+    for (const run_results& r : runs)
+      for (const row& x : r.rows)
+        if (x.wrong && *x.wrong > 0)
+          fmt::print(md, "| {} | {} | {} | {} | {} |\n", x.collective, x.ranks, x.algorithm, x.bytes,
+                     *x.wrong);
+    fmt::print(md, "\n");
+  }
+
+  if (std::any_of(runs.begin(), runs.end(), [](const auto& r) { return r.info.model.has_value(); })) {
+    fmt::print(md,
+               "Machine model (measured in each run; α, β from a ping-pong fit, γ from the library's "
+               "reduction kernel, memcpy on one core):\n\n| np | α (µs) | 1/β (GB/s) | 1/γ (GB/s) | memcpy "
+               "(GB/s) |\n|---:|---:|---:|---:|---:|\n");
+    for (const run_results& r : runs)
+      if (const auto& m = r.info.model)
+        fmt::print(md, "| {} | {:.2f} | {:.2f} | {:.2f} | {:.2f} |\n", r.info.ranks, m->alpha * 1e6,
+                   m->beta > 0 ? 1e-9 / m->beta : 0.0, m->gamma > 0 ? 1e-9 / m->gamma : 0.0,
+                   m->memcpy_bandwidth / 1e9);
+    fmt::print(md, "\n");
+  }
+  write_reading_guide(md);
+
+  // Summary: per collective and np, the best library algorithm at the smallest and largest size.
+  std::map<std::string, std::vector<table>> by_collective;
+  for (const run_results& r : runs)
+    for (table& t : tables_of(r)) by_collective[t.collective].push_back(std::move(t));
+  fmt::print(
+      md,
+      "## Summary\n\nThe library's fastest algorithm at the smallest and the largest size, with its "
+      "speedup over vendor (above 1: faster).\n\n| collective | np | smallest | best library | speedup "
+      "| largest | best library | speedup |\n|---|---:|---:|---|---:|---:|---|---:|\n");
+  for (collectives::collective c : collectives::all_collectives()) {
+    const auto it = by_collective.find(std::string(to_string(c)));
+    if (it == by_collective.end()) continue;
+    for (const table& t : it->second) {
+      fmt::print(md, "| [{}](#{}) | {} |", t.collective, t.collective, t.info->ranks);
+      for (std::size_t bytes : {t.sizes.front(), t.sizes.back()}) {
+        const row* lib = t.fastest(bytes, &is_library);
+        const row* vendor = t.at("vendor", bytes);
+        fmt::print(md, " {} | {} | {} |", format_size(bytes), lib ? lib->algorithm : "–",
+                   lib && vendor ? fmt::format("{:.2f}×", vendor->median_us / lib->median_us) : "–");
+      }
+      fmt::print(md, "\n");
+    }
+  }
+  fmt::print(md, "\n");
+
+  for (collectives::collective c : collectives::all_collectives()) {
+    const auto it = by_collective.find(std::string(to_string(c)));
+    if (it == by_collective.end()) continue;
+    fmt::print(md, "## {}\n\n", it->first);
+    for (const table& t : it->second) {
+      fmt::print(md, "### {}, np = {}\n\n{}.\n\n", t.collective, t.info->ranks, describe_ranks(*t.info));
+      fmt::print(md, "![{0} latency, np = {1}](plots/{2}) ![{0} busbw, np = {1}](plots/{3})\n\n",
+                 t.collective, t.info->ranks, plot_name(t, "latency"), plot_name(t, "busbw"));
+      write_times(md, t);
+      write_model(md, t);
+      write_plots(plots, gp, t);
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace collbench
+
+int main(int argc, char** argv) {
+  try {
+    return collbench::run(argc, argv);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "collreport: {}\n", e.what());
+    return 1;
+  }
+}

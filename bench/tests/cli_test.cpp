@@ -1,0 +1,205 @@
+// collbench run as a user runs it (scripts/mpirun/run -n p collbench ...): its CSV and JSON parse
+// and carry the promised columns, busbw follows algbw by each collective's factor, --check counts
+// elements corrupted on purpose (COLLBENCH_TEST_CORRUPT, the test-only hook), and bad options
+// exit with 2 and a message.
+
+#define BOOST_TEST_MODULE collbench_cli
+#include <fmt/format.h>
+#include <sys/wait.h>
+
+#include <boost/test/unit_test.hpp>
+#include <collectives/algorithm.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "metrics.hpp"
+#include "output.hpp"
+
+using collectives::collective;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int ranks = 3;  // not a power of two, and the busbw factors are not 0, 1 or 2
+const std::string quick = "-b 64 -e 4K --step 8 --time-per-size 0.02 --min-iterations 2 -q";
+
+struct outcome {
+  int status;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+outcome launch(int np, const std::string& args, const std::string& env = "") {
+  const fs::path dir = fs::temp_directory_path() / fmt::format("collbench_cli_{}", ::getpid());
+  fs::create_directories(dir);
+  const std::string command =
+      fmt::format("{} '{}' -n {} '{}' {} > '{}' 2> '{}'", env, COLLBENCH_MPIRUN, np, COLLBENCH_EXE, args,
+                  (dir / "out").string(), (dir / "err").string());
+  const int raw = std::system(command.c_str());
+  outcome o{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir / "out"), slurp(dir / "err")};
+  fs::remove_all(dir);
+  return o;
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> parts;
+  std::string part;
+  std::istringstream in(s);
+  while (std::getline(in, part, sep)) parts.push_back(part);
+  if (!s.empty() && s.back() == sep) parts.emplace_back();
+  return parts;
+}
+
+using record = std::map<std::string, std::string>;
+
+std::vector<record> parse_csv(const std::string& text) {
+  std::vector<std::string> lines = split(text, '\n');
+  BOOST_TEST_REQUIRE(!lines.empty());
+  BOOST_TEST_REQUIRE(lines.front() == std::string(collbench::csv_header));
+  const std::vector<std::string> columns = split(lines.front(), ',');
+  std::vector<record> rows;
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    if (lines[i].empty()) continue;
+    const std::vector<std::string> fields = split(lines[i], ',');
+    BOOST_TEST_REQUIRE(fields.size() == columns.size(), lines[i]);
+    record r;
+    for (std::size_t k = 0; k < columns.size(); ++k) r[columns[k]] = fields[k];
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+double num(const record& r, const std::string& column) { return std::stod(r.at(column)); }
+
+// nccl-tests' factors, written out independently of metrics.cpp.
+double expected_factor(collective c, double p) {
+  if (c == collective::allreduce) return 2 * (p - 1) / p;
+  if (c == collective::broadcast || c == collective::reduce) return 1;
+  return (p - 1) / p;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(csv_has_the_columns_and_consistent_numbers) {
+  const outcome o = launch(ranks, quick + " -f csv");
+  BOOST_TEST_REQUIRE(o.status == 0, o.err);
+  const std::vector<record> rows = parse_csv(o.out);
+  BOOST_TEST_REQUIRE(!rows.empty());
+
+  std::map<std::pair<std::string, std::string>, double> vendor_median;  // (collective, bytes)
+  for (const record& r : rows)
+    if (r.at("algorithm") == "vendor")
+      vendor_median[{r.at("collective"), r.at("bytes")}] = num(r, "median_us");
+
+  std::map<std::string, std::set<std::string>> seen;  // collective → algorithms
+  for (const record& r : rows) {
+    const collective c = collectives::parse_collective(r.at("collective")).value();
+    const std::string what = r.at("collective") + " " + r.at("algorithm") + " " + r.at("bytes");
+    seen[r.at("collective")].insert(r.at("algorithm"));
+    BOOST_TEST(num(r, "ranks") == ranks);
+    BOOST_TEST(r.at("type") == "float");
+    BOOST_TEST(num(r, "count") * 4 == num(r, "bytes"), what);
+    if (collbench::counts_whole_array(c)) BOOST_TEST(std::stoul(r.at("count")) % ranks == 0u, what);
+    BOOST_TEST(num(r, "min_us") <= num(r, "median_us"), what);
+    BOOST_TEST(num(r, "median_us") <= num(r, "max_us"), what);
+    BOOST_TEST(num(r, "wrong") == 0, what);
+    const double algbw = num(r, "algbw_GBps"), busbw = num(r, "busbw_GBps");
+    BOOST_TEST(algbw == num(r, "bytes") / (num(r, "median_us") * 1e3), boost::test_tools::tolerance(2e-3));
+    BOOST_TEST(busbw == algbw * expected_factor(c, ranks), boost::test_tools::tolerance(1e-4));
+    const double vendor = vendor_median.at({r.at("collective"), r.at("bytes")});
+    BOOST_TEST(num(r, "vs_vendor") == num(r, "median_us") / vendor, boost::test_tools::tolerance(5e-3));
+    if (r.at("algorithm") == "vendor") BOOST_TEST(num(r, "vs_vendor") == 1.0);
+  }
+  // Every collective, with every algorithm the library has for it.
+  for (collective c : collectives::all_collectives())
+    for (collectives::algorithm a : collectives::algorithms_for(c))
+      BOOST_TEST(seen[std::string(to_string(c))].contains(std::string(to_string(a))),
+                 to_string(c) << " lacks " << to_string(a));
+}
+
+BOOST_AUTO_TEST_CASE(json_parses_and_carries_the_run_and_the_model) {
+  const outcome o = launch(ranks, quick + " -f json --model -c allreduce,alltoall");
+  BOOST_TEST_REQUIRE(o.status == 0, o.err);
+  const nlohmann::json doc = nlohmann::json::parse(o.out);
+  for (const char* key : {"version", "mpi_library", "ranks", "cores", "oversubscribed", "type", "op", "root",
+                          "check", "timing", "vendor_internals"})
+    BOOST_TEST(doc.at("collbench").contains(key), key);
+  BOOST_TEST(doc.at("collbench").at("ranks").get<int>() == ranks);
+  for (const char* key : {"alpha_us", "beta_GBps", "gamma_GBps", "memcpy_GBps", "pingpong"})
+    BOOST_TEST(doc.at("model").contains(key), key);
+  BOOST_TEST(doc.at("model").at("beta_GBps").get<double>() > 0);
+  BOOST_TEST(doc.at("model").at("memcpy_GBps").get<double>() > 0);
+  const std::vector<std::string> columns = split(std::string(collbench::csv_header), ',');
+  BOOST_TEST_REQUIRE(!doc.at("results").empty());
+  for (const nlohmann::json& r : doc.at("results")) {
+    for (const std::string& column : columns) BOOST_TEST(r.contains(column), column);
+    // Every library algorithm has a formula, so a prediction.
+    if (r.at("algorithm") != "vendor" && !r.at("algorithm").get<std::string>().starts_with("vendor:"))
+      BOOST_TEST(!r.at("model_us").is_null(), r.dump());
+    BOOST_TEST(!r.at("busbw_of_memcpy").is_null());
+  }
+  std::istringstream again(o.out);
+  BOOST_TEST(collbench::read_json(again).rows.size() == doc.at("results").size());
+}
+
+BOOST_AUTO_TEST_CASE(check_counts_results_corrupted_on_purpose) {
+  const outcome o =
+      launch(ranks, "-c gather,reduce,allreduce,broadcast -r 2 -b 256 -e 256 -n 2 -w 1 -q -f csv",
+             "COLLBENCH_TEST_CORRUPT=naive,vendor:ring");
+  BOOST_TEST_REQUIRE(o.status == 0, o.err);
+  int corrupted = 0;
+  for (const record& r : parse_csv(o.out)) {
+    const std::string what = r.at("collective") + " " + r.at("algorithm");
+    if (r.at("algorithm") == "naive" || r.at("algorithm") == "vendor:ring") {
+      BOOST_TEST(num(r, "wrong") > 0, what);
+      ++corrupted;
+    } else {
+      BOOST_TEST(num(r, "wrong") == 0, what);
+    }
+  }
+  BOOST_TEST(corrupted >= 4);  // naive in each of the four collectives
+
+  const outcome unchecked = launch(2, "-c allreduce -b 256 -e 256 -n 2 -w 1 -q -f csv --no-check");
+  BOOST_TEST_REQUIRE(unchecked.status == 0, unchecked.err);
+  for (const record& r : parse_csv(unchecked.out)) BOOST_TEST(r.at("wrong").empty());
+}
+
+BOOST_AUTO_TEST_CASE(bad_options_exit_2_with_a_message) {
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"-a nosuch", "unknown algorithm 'nosuch'"},
+      {"-b 100 -e 120", "size range empty"},
+      {"-c scatter -a rabenseifner", "does not exist for scatter"},
+      {"-c allreduce -a vendor:nosuch", "vendor:nosuch"},
+      {"-r 5", "--root"},
+      {"--output /nonexistent/dir/out.csv", "cannot write"},
+  };
+  for (const auto& [args, fragment] : cases) {
+    const outcome o = launch(2, args);
+    BOOST_TEST(o.status == 2, args << ": " << o.err);
+    BOOST_TEST(o.err.find(fragment) != std::string::npos,
+               args << ": stderr lacks '" << fragment << "': " << o.err);
+    BOOST_TEST(o.out.empty(), args);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(table_shows_the_model_beside_the_measurement) {
+  const outcome o = launch(2, "-c allreduce -b 1K -e 1K -n 3 -w 1 -q --model");
+  BOOST_TEST_REQUIRE(o.status == 0, o.err);
+  BOOST_TEST(o.out.find("model_us") != std::string::npos, o.out);
+  BOOST_TEST(o.out.find("α =") != std::string::npos, o.out);
+  BOOST_TEST(o.out.find("allreduce (2 ranks)") != std::string::npos, o.out);
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# compare.sh --quick end to end: it must produce the report, the merged CSV/JSON and every PNG.
+# Usage: compare_quick_test.sh <build-dir> <scratch-dir>
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+build=$1
+out=$2/compare_quick
+rm -rf "$out"
+
+"$root/scripts/mpirun/compare.sh" --quick --build-dir "$build" --out "$out"
+
+fail() { echo "compare_quick_test: $*" >&2; exit 1; }
+for f in report.md results.csv results.json np2.json np4.json plots/plots.gp; do
+  [[ -s $out/$f ]] || fail "$f missing or empty"
+done
+header='collective,algorithm,ranks,bytes,count,type,median_us,min_us,max_us,algbw_GBps,busbw_GBps,vs_vendor,wrong'
+[[ $(head -n1 "$out/results.csv") == "$header" ]] || fail "results.csv header"
+for c in broadcast scatter gather reduce allgather reduce_scatter alltoall allreduce; do
+  grep -q "^## $c\$" "$out/report.md" || fail "report.md has no section for $c"
+  for np in 2 4; do
+    grep -q "^$c,vendor,$np," "$out/results.csv" || fail "results.csv has no vendor row for $c at np $np"
+    for what in latency busbw; do
+      png=$out/plots/${c}_np${np}_$what.png
+      [[ $(head -c 4 "$png" 2> /dev/null | tail -c 3) == PNG ]] || fail "$png is not a PNG"
+      grep -q "plots/${c}_np${np}_$what.png" "$out/report.md" || fail "report.md does not show $png"
+    done
+  done
+done
+if (($(nproc) < 4)); then
+  grep -q "oversubscribed" "$out/report.md" || fail "np 4 on $(nproc) cores but the report does not say oversubscribed"
+fi
+grep -q "Every result matched vendor's" "$out/report.md" || fail "some result differs from vendor's (see report.md)"
+echo "compare_quick_test: ok ($out)"

@@ -1,0 +1,215 @@
+// collbench's pieces that need no MPI run: bus-bandwidth factors, message shapes, sizes, option
+// errors, the cost table and the model fit, and the CSV/JSON writers.
+
+#define BOOST_TEST_MODULE collbench_unit
+#include <boost/test/unit_test.hpp>
+#include <cmath>
+#include <collectives/algorithm.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cost_model.hpp"
+#include "metrics.hpp"
+#include "model.hpp"
+#include "options.hpp"
+#include "output.hpp"
+
+using collectives::collective;
+namespace cb = collbench;
+
+namespace {
+
+// nccl-tests' factors, written out independently of metrics.cpp.
+double expected_factor(collective c, double p) {
+  if (c == collective::allreduce) return 2 * (p - 1) / p;
+  if (c == collective::broadcast || c == collective::reduce) return 1;
+  return (p - 1) / p;
+}
+
+cb::parse_result parse(std::vector<std::string> args) {
+  args.insert(args.begin(), "collbench");
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  return cb::parse_options(static_cast<int>(argv.size()), argv.data());
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(busbw_factor_of_every_collective) {
+  for (collective c : collectives::all_collectives())
+    for (int p : {1, 2, 3, 4, 5, 8, 64})
+      BOOST_TEST(cb::busbw_factor(c, p) == expected_factor(c, p), to_string(c) << " at p = " << p);
+  BOOST_TEST(cb::busbw_factor(collective::allreduce, 4) == 1.5);
+  BOOST_TEST(cb::busbw_factor(collective::alltoall, 4) == 0.75);
+  BOOST_TEST(cb::busbw_factor(collective::broadcast, 4) == 1.0);
+}
+
+BOOST_AUTO_TEST_CASE(message_shape_counts_the_whole_array_where_nccl_tests_does) {
+  // allreduce: the vector; 1 KiB of 4-byte elements.
+  const auto v = cb::shape(collective::allreduce, 1024, 4, 3);
+  BOOST_TEST_REQUIRE(v.has_value());
+  BOOST_TEST(v->bytes == 1024u);
+  BOOST_TEST(v->count == 256u);
+  BOOST_TEST(v->call_count == 256u);
+  // allgather at p = 3: 256 elements in all → blocks of 85, 255 elements, 1020 bytes.
+  const auto a = cb::shape(collective::allgather, 1024, 4, 3);
+  BOOST_TEST_REQUIRE(a.has_value());
+  BOOST_TEST(a->call_count == 85u);
+  BOOST_TEST(a->count == 255u);
+  BOOST_TEST(a->bytes == 1020u);
+  // Not even one element per rank: skipped.
+  BOOST_TEST(!cb::shape(collective::alltoall, 8, 4, 4).has_value());
+  BOOST_TEST(!cb::shape(collective::broadcast, 2, 4, 4).has_value());
+  for (collective c : collectives::all_collectives())
+    BOOST_TEST(cb::counts_whole_array(c) == (c == collective::scatter || c == collective::gather ||
+                                             c == collective::allgather || c == collective::reduce_scatter ||
+                                             c == collective::alltoall));
+}
+
+BOOST_AUTO_TEST_CASE(sizes_and_their_spelling) {
+  BOOST_TEST(cb::parse_size("8").value() == 8u);
+  BOOST_TEST(cb::parse_size("4K").value() == 4096u);
+  BOOST_TEST(cb::parse_size("4KiB").value() == 4096u);
+  BOOST_TEST(cb::parse_size("16M").value() == (16u << 20));
+  BOOST_TEST(cb::parse_size("1g").value() == (1u << 30));
+  BOOST_TEST(!cb::parse_size("").has_value());
+  BOOST_TEST(!cb::parse_size("K").has_value());
+  BOOST_TEST(!cb::parse_size("12Q").has_value());
+  BOOST_TEST(cb::format_size(8) == "8 B");
+  BOOST_TEST(cb::format_size(16u << 20) == "16 MiB");
+  BOOST_TEST(cb::format_size(1536) == "1536 B");
+
+  const cb::parse_result r = parse({});
+  BOOST_TEST_REQUIRE(r.run);
+  const std::vector<std::size_t> sizes = r.opts.sizes();
+  BOOST_TEST(sizes.size() == 22u);  // 8 B … 16 MiB
+  BOOST_TEST(sizes.front() == 8u);
+  BOOST_TEST(sizes.back() == (16u << 20));
+  const cb::parse_result q = parse({"-b", "5", "-e", "1K", "--step", "4"});
+  BOOST_TEST_REQUIRE(q.run);
+  BOOST_TEST(q.opts.sizes() == (std::vector<std::size_t>{8, 32, 128, 512}), boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(defaults) {
+  const cb::parse_result r = parse({});
+  BOOST_TEST_REQUIRE(r.run);
+  BOOST_TEST(r.opts.collectives.size() == collectives::all_collectives().size());
+  BOOST_TEST(r.opts.algorithms == std::vector<std::string>{"all"}, boost::test_tools::per_element());
+  BOOST_TEST(r.opts.check);
+  BOOST_TEST(!r.opts.model);
+  BOOST_TEST((r.opts.format == cb::output_format::table));
+  const cb::parse_result f = parse({"--output", "x.csv"});
+  BOOST_TEST((f.opts.format == cb::output_format::csv));
+  const cb::parse_result n =
+      parse({"--no-check", "-c", "allreduce,broadcast", "-a", "naive", "-a", "vendor:ring"});
+  BOOST_TEST_REQUIRE(n.run);
+  BOOST_TEST(!n.opts.check);
+  BOOST_TEST(n.opts.collectives.size() == 2u);
+  BOOST_TEST(n.opts.algorithms.size() == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(bad_options_exit_2_with_a_message) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+      {{"-a", "fastest"}, "unknown algorithm 'fastest'"},
+      {{"-b", "100", "-e", "120"}, "size range empty"},
+      {{"-b", "1M", "-e", "1K"}, "size range empty"},
+      {{"-c", "allsum"}, "unknown collective 'allsum'"},
+      {{"-t", "half"}, "unknown type 'half'"},
+      {{"-o", "avg"}, "unknown op 'avg'"},
+      {{"-t", "double", "-o", "bxor"}, "needs an integer type"},
+      {{"-e", "4G"}, "at most 1 GiB"},
+      {{"--step", "3"}, "--step"},
+      {{"-b", "eight"}, "not a size"},
+      {{"-f", "xml"}, "xml"},
+      {{"--no-such-option"}, "--no-such-option"},
+  };
+  for (const auto& [args, fragment] : cases) {
+    const cb::parse_result r = parse(args);
+    BOOST_TEST(!r.run, args.front());
+    BOOST_TEST(r.exit_code == 2, args.front());
+    BOOST_TEST(r.message.find(fragment) != std::string::npos, r.message << " lacks '" << fragment << "'");
+  }
+  const cb::parse_result help = parse({"--help"});
+  BOOST_TEST(!help.run);
+  BOOST_TEST(help.exit_code == 0);
+  BOOST_TEST(help.message.find("--time-per-size") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(every_library_algorithm_has_a_cost_formula) {
+  for (collective c : collectives::all_collectives())
+    for (collectives::algorithm a : collectives::algorithms_for(c))
+      if (a != collectives::algorithm::vendor)
+        BOOST_TEST(!cb::cost_formula(c, to_string(a)).empty(),
+                   "bench/cost_model.cpp has no line for " << to_string(c) << " " << to_string(a));
+  BOOST_TEST(cb::cost_formula(collective::allreduce, "vendor").empty());
+  BOOST_TEST(cb::cost_formula(collective::allreduce, "vendor:ring") ==
+             cb::cost_formula(collective::allreduce, "ring"));
+}
+
+BOOST_AUTO_TEST_CASE(cost_formulas_evaluate_as_written) {
+  const cb::cost_params m{2e-6, 1e-9, 0.5e-9};
+  const double n = 1 << 20;
+  // ring allreduce: 2(p−1)α + 2(p−1)/p·nβ + (p−1)/p·nγ at p = 4.
+  BOOST_TEST(*cb::predict_seconds(collective::allreduce, "ring", 4, n, m) ==
+                 6 * m.alpha + 1.5 * n * m.beta + 0.75 * n * m.gamma,
+             boost::test_tools::tolerance(1e-12));
+  // recursive doubling allreduce at p = 5: ⌈log 5⌉ = 3 steps of α + nβ + nγ.
+  BOOST_TEST(*cb::predict_seconds(collective::allreduce, "recursive_doubling", 5, n, m) ==
+                 3 * (m.alpha + n * m.beta + n * m.gamma),
+             boost::test_tools::tolerance(1e-12));
+  // binomial broadcast at p = 8: 3(α + nβ).
+  BOOST_TEST(*cb::predict_seconds(collective::broadcast, "binomial", 8, n, m) == 3 * (m.alpha + n * m.beta),
+             boost::test_tools::tolerance(1e-12));
+  // pairwise alltoall at p = 4: 3(α + nβ/4).
+  BOOST_TEST(
+      *cb::predict_seconds(collective::alltoall, "pairwise", 4, n, m) == 3 * (m.alpha + n / 4 * m.beta),
+      boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(!cb::predict_seconds(collective::allreduce, "vendor", 4, n, m).has_value());
+}
+
+BOOST_AUTO_TEST_CASE(ping_pong_fit_recovers_alpha_and_beta) {
+  std::vector<cb::pingpong_point> points;
+  for (std::size_t b = 1; b <= (4u << 20); b *= 4)
+    points.push_back({b, 1.5e-6 + static_cast<double>(b) * 0.2e-9});
+  double alpha = 0, beta = 0;
+  cb::fit_alpha_beta(points, alpha, beta);
+  BOOST_TEST(alpha == 1.5e-6, boost::test_tools::tolerance(1e-6));
+  BOOST_TEST(beta == 0.2e-9, boost::test_tools::tolerance(1e-6));
+}
+
+BOOST_AUTO_TEST_CASE(csv_and_json_writers) {
+  cb::row r;
+  r.collective = "allreduce";
+  r.algorithm = "ring";
+  r.ranks = 4;
+  r.bytes = 1024;
+  r.count = 256;
+  r.type = "float";
+  r.median_us = 10, r.min_us = 9, r.max_us = 12;
+  r.iterations = 5;
+  r.algbw_GBps = 0.1024;
+  r.busbw_GBps = 0.1536;
+  r.vs_vendor = 1.25;
+  r.wrong = 0;
+  r.model_us = 8.5;
+  std::ostringstream csv;
+  cb::write_csv(csv, std::vector<cb::row>{r});
+  BOOST_TEST(
+      csv.str() ==
+      "collective,algorithm,ranks,bytes,count,type,median_us,min_us,max_us,algbw_GBps,busbw_GBps,vs_vendor,"
+      "wrong\nallreduce,ring,4,1024,256,float,10.000,9.000,12.000,0.1024,0.1536,1.2500,0\n");
+
+  cb::run_info info;
+  info.ranks = 4;
+  info.model = cb::machine{1e-6, 1e-9, 1e-10, 5e9, {{1, 1e-6}}};
+  std::stringstream json;
+  cb::write_json(json, info, std::vector<cb::row>{r});
+  const cb::run_results back = cb::read_json(json);
+  BOOST_TEST_REQUIRE(back.rows.size() == 1u);
+  BOOST_TEST(back.rows[0].algorithm == "ring");
+  BOOST_TEST(back.rows[0].busbw_GBps == 0.1536);
+  BOOST_TEST(back.rows[0].model_us.value() == 8.5);
+  BOOST_TEST(!back.rows[0].busbw_of_memcpy.has_value());
+  BOOST_TEST(back.info.model->alpha == 1e-6, boost::test_tools::tolerance(1e-9));
+}

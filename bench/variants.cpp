@@ -1,0 +1,231 @@
+#include "variants.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+
+#include "metrics.hpp"
+
+namespace collbench {
+namespace {
+
+using collectives::algorithm;
+using collectives::collective;
+
+// The part of Open MPI's coll_tuned_<part>_algorithm control variable for each collective;
+// reduce_scatter is the block form, as the library's.
+std::string_view tuned_name(collective c) {
+  switch (c) {
+    case collective::broadcast:
+      return "bcast";
+    case collective::scatter:
+      return "scatter";
+    case collective::gather:
+      return "gather";
+    case collective::reduce:
+      return "reduce";
+    case collective::allgather:
+      return "allgather";
+    case collective::reduce_scatter:
+      return "reduce_scatter_block";
+    case collective::alltoall:
+      return "alltoall";
+    case collective::allreduce:
+      break;
+  }
+  return "allreduce";
+}
+
+std::string snake_case(std::string_view s) {
+  std::string out;
+  for (char ch : s)
+    out += std::isalnum(static_cast<unsigned char>(ch)) ? static_cast<char>(std::tolower(ch)) : '_';
+  return out;
+}
+
+int find_cvar(std::string_view wanted, MPI_T_enum* enumtype) {
+  int count = 0;
+  if (MPI_T_cvar_get_num(&count) != MPI_SUCCESS) return -1;
+  for (int i = 0; i < count; ++i) {
+    char name[256], desc[1024];
+    int name_len = sizeof name, desc_len = sizeof desc, verbosity = 0, bind = 0, scope = 0;
+    MPI_Datatype type;
+    MPI_T_enum names = MPI_T_ENUM_NULL;
+    if (MPI_T_cvar_get_info(i, name, &name_len, &verbosity, &type, &names, desc, &desc_len, &bind, &scope) !=
+        MPI_SUCCESS)
+      continue;
+    if (wanted != name) continue;
+    if (enumtype != nullptr) *enumtype = names;
+    return i;
+  }
+  return -1;
+}
+
+// Reads (or writes, when `write` is set) an int control variable; false on failure.
+bool access_cvar(int index, int* value, bool write) {
+  MPI_T_cvar_handle handle;
+  int count = 0;
+  if (MPI_T_cvar_handle_alloc(index, nullptr, &handle, &count) != MPI_SUCCESS) return false;
+  long long buffer[4] = {0, 0, 0, 0};  // room for whatever width the variable has
+  bool ok = false;
+  if (write) {
+    ok = MPI_T_cvar_write(handle, value) == MPI_SUCCESS;
+  } else {
+    ok = MPI_T_cvar_read(handle, buffer) == MPI_SUCCESS;
+    *value = buffer[0] != 0;
+  }
+  MPI_T_cvar_handle_free(&handle);
+  return ok;
+}
+
+bool is_library_group(const std::string& name) { return name == "all" || name == "library"; }
+bool is_vendor_group(const std::string& name) { return name == "all" || name == "vendor:all"; }
+
+}  // namespace
+
+bool enable_vendor_forcing() {
+#ifdef OMPI_MAJOR_VERSION
+  return setenv("OMPI_MCA_coll_tuned_use_dynamic_rules", "1", /*overwrite=*/0) == 0 &&
+         std::string_view(std::getenv("OMPI_MCA_coll_tuned_use_dynamic_rules")) == "1";
+#else
+  return false;
+#endif
+}
+
+vendor_internals::vendor_internals(MPI_Comm base, int ranks) : base_(base) {
+  int provided = 0;
+  mpit_ = MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS;
+  if (!mpit_) {
+    reason_ = "the MPI tool interface (MPI_T) is not available";
+    return;
+  }
+  int dynamic_index = find_cvar("coll_tuned_use_dynamic_rules", nullptr);
+  int dynamic = 0;
+  if (dynamic_index < 0) {
+    reason_ =
+        "this MPI library has no coll_tuned control variables (forcing an internal algorithm is "
+        "supported for Open MPI's coll/tuned only)";
+    return;
+  }
+  if (!access_cvar(dynamic_index, &dynamic, false) || !dynamic) {
+    reason_ =
+        "Open MPI's coll_tuned_use_dynamic_rules is off (set OMPI_MCA_coll_tuned_use_dynamic_rules=1 or "
+        "leave it unset)";
+    return;
+  }
+  for (collective c : collectives::all_collectives()) {
+    MPI_T_enum names = MPI_T_ENUM_NULL;
+    const int index = find_cvar(fmt::format("coll_tuned_{}_algorithm", tuned_name(c)), &names);
+    cvar_index_.push_back(index);
+    if (index < 0 || names == MPI_T_ENUM_NULL) continue;
+    int items = 0;
+    char enum_name[256];
+    int enum_name_len = sizeof enum_name;
+    MPI_T_enum_get_info(names, &items, enum_name, &enum_name_len);
+    for (int i = 0; i < items; ++i) {
+      int value = 0;
+      char item[256];
+      int item_len = sizeof item;
+      if (MPI_T_enum_get_item(names, i, &value, item, &item_len) != MPI_SUCCESS || value == 0) continue;
+      std::string name = snake_case(item);
+      // Open MPI's two-process algorithms refuse any other size.
+      if (name == "two_proc" && ranks != 2) continue;
+      available_.push_back({c, std::move(name), value});
+    }
+  }
+  if (available_.empty())
+    reason_ = "no coll_tuned_<collective>_algorithm control variable lists an algorithm";
+}
+
+vendor_internals::~vendor_internals() {
+  for (locked& l : comms_) MPI_Comm_free(&l.comm);
+  if (mpit_) MPI_T_finalize();
+}
+
+MPI_Comm vendor_internals::communicator(const vendor_internal& v) {
+  for (const locked& l : comms_)
+    if (l.coll == v.coll && l.value == v.value) return l.comm;
+  const int index = cvar_index_.at(static_cast<std::size_t>(v.coll));
+  int value = v.value, ignore = 0;
+  MPI_Comm comm = MPI_COMM_NULL;
+  // The tuned module reads the forced algorithm while the new communicator is created; resetting
+  // the variable right after leaves every later communicator with the default decision.
+  if (!access_cvar(index, &value, true))
+    throw std::runtime_error(
+        fmt::format("cannot write coll_tuned_{}_algorithm through MPI_T", tuned_name(v.coll)));
+  MPI_Comm_dup(base_, &comm);
+  access_cvar(index, &ignore, true);
+  MPI_Comm_set_errhandler(comm, MPI_ERRORS_ARE_FATAL);
+  comms_.push_back({v.coll, v.value, comm});
+  return comm;
+}
+
+std::vector<variant> select_variants(collective c, const std::vector<std::string>& requested,
+                                     vendor_internals& internals) {
+  const auto wanted = [&](const std::string& name, bool (*group)(const std::string&)) {
+    return std::any_of(requested.begin(), requested.end(),
+                       [&](const std::string& r) { return r == name || group(r); });
+  };
+  std::vector<variant> out{{"vendor", algorithm::vendor, MPI_COMM_NULL}};
+  for (algorithm a : collectives::algorithms_for(c)) {
+    const std::string name(to_string(a));
+    if (a != algorithm::vendor && wanted(name, is_library_group)) out.push_back({name, a, MPI_COMM_NULL});
+  }
+  // automatic is not in algorithms_for(): measured only when named.
+  if (std::find(requested.begin(), requested.end(), "automatic") != requested.end())
+    out.push_back({"automatic", algorithm::automatic, MPI_COMM_NULL});
+  for (const vendor_internal& v : internals.available()) {
+    const std::string label = "vendor:" + v.name;
+    if (v.coll == c && wanted(label, is_vendor_group))
+      out.push_back({label, algorithm::vendor, internals.communicator(v)});
+  }
+  return out;
+}
+
+std::string check_selection(std::span<const collective> colls, const std::vector<std::string>& requested,
+                            const vendor_internals& internals) {
+  std::string colls_text;
+  for (collective c : colls) colls_text += fmt::format("{}{}", colls_text.empty() ? "" : ", ", to_string(c));
+  for (const std::string& name : requested) {
+    if (name == "all" || name == "library") continue;
+    if (name == "vendor:all") {
+      if (internals.available().empty())
+        return fmt::format("vendor:all: no internal algorithm of the MPI library can be forced: {}",
+                           internals.unavailable_reason());
+      continue;
+    }
+    std::string offered;
+    bool found = false;
+    if (name.starts_with("vendor:")) {
+      if (internals.available().empty())
+        return fmt::format("{}: no internal algorithm of the MPI library can be forced: {}", name,
+                           internals.unavailable_reason());
+      for (const vendor_internal& v : internals.available()) {
+        if (std::find(colls.begin(), colls.end(), v.coll) == colls.end()) continue;
+        found = found || name == "vendor:" + v.name;
+        if (offered.find("vendor:" + v.name + ",") == std::string::npos)
+          offered += fmt::format("vendor:{}, ", v.name);
+      }
+      if (!found)
+        return fmt::format("unknown vendor algorithm '{}' for {}; the MPI library offers: {}", name,
+                           colls_text, offered.empty() ? "none" : offered.substr(0, offered.size() - 2));
+      continue;
+    }
+    const algorithm a = *collectives::parse_algorithm(name);
+    for (collective c : colls) found = found || collectives::supports(c, a);
+    if (!found) {
+      for (collective c : colls) {
+        std::string list;
+        for (algorithm x : collectives::algorithms_for(c))
+          list += fmt::format("{}{}", list.empty() ? "" : " ", to_string(x));
+        offered += fmt::format("\n  {}: {}", to_string(c), list);
+      }
+      return fmt::format("algorithm '{}' does not exist for {}; they have:{}", name, colls_text, offered);
+    }
+  }
+  return {};
+}
+
+}  // namespace collbench

@@ -1,0 +1,86 @@
+#pragma once
+
+// What collbench measures for one collective: the rows ("variants"). Each is either a library
+// algorithm called through the public API (vendor, the baseline, is one of them) or one of the
+// MPI library's internal algorithms, labelled vendor:<name>, called directly with MPI on a
+// communicator where the MPI library has been told to use that algorithm.
+//
+// Forcing an internal algorithm (Open MPI's coll/tuned only): with coll_tuned_use_dynamic_rules
+// on, the tuned module reads coll_tuned_<collective>_algorithm when a communicator is created.
+// collbench writes that control variable through MPI_T, duplicates the communicator, and sets
+// the variable back to 0 ("ignore": the default decision) at once, so every other communicator
+// — the library's private one included — keeps the vendor's default choice. One run, so the
+// internals are interleaved with everything else. use_dynamic_rules cannot be changed through
+// MPI_T, so enable_vendor_forcing() puts it in the environment before MPI_Init; with no forced
+// value the dynamic rules fall back to the default (fixed) decision, so plain vendor is unchanged.
+
+#include <mpi.h>
+
+#include <collectives/algorithm.hpp>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace collbench {
+
+struct variant {
+  std::string label;  ///< "vendor", "ring", "vendor:ring": the row name
+  collectives::algorithm alg = collectives::algorithm::vendor;
+  /// A vendor internal: the communicator on which the MPI library is locked to it.
+  MPI_Comm forced_comm = MPI_COMM_NULL;
+};
+
+/// One internal algorithm of the MPI library, as its control variable names it.
+struct vendor_internal {
+  collectives::collective coll;
+  std::string name;  ///< e.g. "ring", "recursive_doubling" (normalised to snake_case)
+  int value;         ///< the control variable's value that selects it
+};
+
+/// Before MPI_Init: turns on Open MPI's coll_tuned_use_dynamic_rules in this process's
+/// environment unless the user set it. Returns true if it did.
+bool enable_vendor_forcing();
+
+/// The MPI library's internal algorithms that can be forced here, discovered through MPI_T, and
+/// the communicators locked to them. Construct and destroy collectively (after MPI_Init, before
+/// MPI_Finalize).
+class vendor_internals {
+ public:
+  vendor_internals(MPI_Comm base, int ranks);
+  ~vendor_internals();
+  vendor_internals(const vendor_internals&) = delete;
+  vendor_internals& operator=(const vendor_internals&) = delete;
+
+  std::span<const vendor_internal> available() const { return available_; }
+  /// Why nothing is available (empty when something is).
+  const std::string& unavailable_reason() const { return reason_; }
+  /// A communicator locked to `v` (collective: every rank must ask for the same ones in the
+  /// same order). Kept until destruction.
+  MPI_Comm communicator(const vendor_internal& v);
+
+ private:
+  struct locked {
+    collectives::collective coll;
+    int value;
+    MPI_Comm comm;
+  };
+  MPI_Comm base_;
+  bool mpit_ = false;
+  std::vector<vendor_internal> available_;
+  std::vector<int> cvar_index_;  ///< per collective, -1 if none
+  std::vector<locked> comms_;
+  std::string reason_;
+};
+
+/// The variants to measure for `c`, in row order: vendor first (always: the baseline), then the
+/// library's requested algorithms in algorithms_for() order, then the requested vendor
+/// internals. `requested` holds names as checked by check_selection.
+std::vector<variant> select_variants(collectives::collective c, const std::vector<std::string>& requested,
+                                     vendor_internals& internals);
+
+/// Empty if every requested name exists for at least one of `colls`, else the message of the
+/// usage error (a name no selected collective has: unknown or mismatched).
+std::string check_selection(std::span<const collectives::collective> colls,
+                            const std::vector<std::string>& requested, const vendor_internals& internals);
+
+}  // namespace collbench

@@ -1,0 +1,215 @@
+#include "workload.hpp"
+
+#include <collectives/collectives.hpp>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+#include "metrics.hpp"
+
+namespace collbench {
+namespace {
+
+using collectives::collective;
+
+std::uint64_t mix(int rank, std::size_t index) {
+  std::uint64_t h =
+      (static_cast<std::uint64_t>(rank) + 1) * 0x9E3779B97F4A7C15ULL ^ (index + 1) * 0xC2B2AE3D27D4EB4FULL;
+  h ^= h >> 31;
+  return h * 0x94D049BB133111EBULL ^ (h >> 29);
+}
+
+// A value from 0 to `below` − 1, as T: exact for every type.
+template <class T>
+T small(std::uint64_t h, std::uint64_t below) {
+  return static_cast<T>(h % below);
+}
+
+// Inputs whose reduction is exact in any order and any type: small integers for sum, min, max
+// and the bitwise ops, 1s and 2s for prod. Data that is only moved is unique per (rank, index)
+// within the type's exact range, so a misplaced block shows.
+template <class T>
+T input_value(std::optional<op_kind> op, int rank, std::size_t index) {
+  const std::uint64_t h = mix(rank, index);
+  if (!op) {
+    if constexpr (std::is_floating_point_v<T>)
+      return small<T>(h, std::uint64_t{1} << std::numeric_limits<T>::digits);
+    else
+      return static_cast<T>(h);
+  }
+  switch (*op) {
+    case op_kind::sum:
+      return small<T>(h, 13);
+    case op_kind::prod:
+      return static_cast<T>(1 + h % 2);
+    case op_kind::min:
+    case op_kind::max:
+      return small<T>(h, 101);
+    default:
+      return small<T>(h, 128);
+  }
+}
+
+template <class T, class Op>
+class typed_workload final : public workload {
+ public:
+  typed_workload(collective c, element_kind type, op_kind op, int root, MPI_Comm comm)
+      : c_(c), type_(type), op_(op), root_(root), comm_(comm) {
+    MPI_Comm_rank(comm, &rank_);
+    MPI_Comm_size(comm, &size_);
+  }
+
+  void resize(std::size_t n) override {
+    n_ = n;
+    const std::size_t p = static_cast<std::size_t>(size_);
+    const bool root = rank_ == root_;
+    std::size_t send = 0, recv = 0;
+    switch (c_) {
+      case collective::broadcast:
+        recv = n;
+        break;
+      case collective::scatter:
+        send = root ? p * n : 0, recv = n;
+        break;
+      case collective::gather:
+        send = n, recv = root ? p * n : 0;
+        break;
+      case collective::reduce:
+        send = n, recv = root ? n : 0;
+        break;
+      case collective::allgather:
+        send = n, recv = p * n;
+        break;
+      case collective::reduce_scatter:
+        send = p * n, recv = n;
+        break;
+      case collective::alltoall:
+        send = p * n, recv = p * n;
+        break;
+      case collective::allreduce:
+        send = n, recv = n;
+        break;
+    }
+    // Fresh vectors (not resize) so memory of a larger earlier size is returned.
+    send_ = std::vector<T>(send);
+    recv_ = std::vector<T>(recv);
+  }
+
+  void fill() override {
+    const std::optional<op_kind> op = reduces(c_) ? std::optional(op_) : std::nullopt;
+    for (std::size_t i = 0; i < send_.size(); ++i) send_[i] = input_value<T>(op, rank_, i);
+    std::memset(recv_.data(), 0xA5, recv_.size() * sizeof(T));
+    if (c_ == collective::broadcast && rank_ == root_)
+      for (std::size_t i = 0; i < recv_.size(); ++i) recv_[i] = input_value<T>(std::nullopt, root_, i);
+  }
+
+  void run(const variant& v) override {
+    if (v.forced_comm == MPI_COMM_NULL)
+      run_library(v.alg);
+    else
+      run_vendor(v.forced_comm);
+  }
+
+  std::span<std::byte> result() override { return std::as_writable_bytes(std::span(recv_)); }
+  std::size_t element_size() const override { return sizeof(T); }
+
+ private:
+  void run_library(collectives::algorithm a) {
+    namespace co = collectives;
+    const std::span<const T> send(send_);
+    const std::span<T> recv(recv_);
+    switch (c_) {
+      case collective::broadcast:
+        co::broadcast(recv, root_, comm_, a);
+        break;
+      case collective::scatter:
+        co::scatter(send, recv, root_, comm_, a);
+        break;
+      case collective::gather:
+        co::gather(send, recv, root_, comm_, a);
+        break;
+      case collective::reduce:
+        co::reduce(send, recv, Op{}, root_, comm_, a);
+        break;
+      case collective::allgather:
+        co::allgather(send, recv, comm_, a);
+        break;
+      case collective::reduce_scatter:
+        co::reduce_scatter(send, recv, Op{}, comm_, a);
+        break;
+      case collective::alltoall:
+        co::alltoall(send, recv, comm_, a);
+        break;
+      case collective::allreduce:
+        co::allreduce(send, recv, Op{}, comm_, a);
+        break;
+    }
+  }
+
+  // The MPI collective itself, on a communicator where the MPI library is locked to one of its
+  // internal algorithms. Sizes are bounded by options (at most 1 GiB), so counts fit in int.
+  void run_vendor(MPI_Comm comm) {
+    const MPI_Datatype type = mpi_datatype(type_);
+    const MPI_Op op = mpi_op(op_);
+    const int n = static_cast<int>(n_);
+    T* s = send_.data();
+    T* r = recv_.data();
+    switch (c_) {
+      case collective::broadcast:
+        MPI_Bcast(r, n, type, root_, comm);
+        break;
+      case collective::scatter:
+        MPI_Scatter(s, n, type, r, n, type, root_, comm);
+        break;
+      case collective::gather:
+        MPI_Gather(s, n, type, r, n, type, root_, comm);
+        break;
+      case collective::reduce:
+        MPI_Reduce(s, r, n, type, op, root_, comm);
+        break;
+      case collective::allgather:
+        MPI_Allgather(s, n, type, r, n, type, comm);
+        break;
+      case collective::reduce_scatter:
+        MPI_Reduce_scatter_block(s, r, n, type, op, comm);
+        break;
+      case collective::alltoall:
+        MPI_Alltoall(s, n, type, r, n, type, comm);
+        break;
+      case collective::allreduce:
+        MPI_Allreduce(s, r, n, type, op, comm);
+        break;
+    }
+  }
+
+  collective c_;
+  element_kind type_;
+  op_kind op_;
+  int root_;
+  MPI_Comm comm_;
+  int rank_ = 0, size_ = 1;
+  std::size_t n_ = 0;
+  std::vector<T> send_, recv_;
+};
+
+}  // namespace
+
+std::unique_ptr<workload> make_workload(collective c, element_kind type, op_kind op, int root,
+                                        MPI_Comm comm) {
+  // The op only matters to the reducing collectives: the others get one instantiation per type.
+  const op_kind used = reduces(c) ? op : op_kind::sum;
+  return with_type(type, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    return with_op(used, [&](auto functor) -> std::unique_ptr<workload> {
+      using Op = decltype(functor);
+      if constexpr (std::is_invocable_v<const Op&, const T&, const T&>)
+        return std::make_unique<typed_workload<T, Op>>(c, type, used, root, comm);
+      else
+        throw std::invalid_argument("collbench: the op does not apply to the type");
+    });
+  });
+}
+
+}  // namespace collbench
