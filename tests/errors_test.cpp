@@ -126,3 +126,30 @@ BOOST_AUTO_TEST_CASE(mpi_failure_becomes_an_error_with_mpi_text) {
     gather(send, recv, 0, comm, algorithm::naive);
   expect_communicator_works(comm);
 }
+
+BOOST_AUTO_TEST_CASE(collective_checks_make_every_rank_throw) {
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  const int rank = rank_of(comm), p = size_of(comm);
+  set_argument_checks(argument_checks::collective);
+  // Only the root can see that its receive buffer is too small.
+  std::vector<int> one(1, rank), too_small(rank == 0 ? static_cast<std::size_t>(p) - 1 : 0);
+  if (rank == 0)
+    expect_error([&] { gather(one, too_small, 0, comm, algorithm::naive); }, {"gather", "'recv'", "rank 0"},
+                 "root-only mistake at the root");
+  else
+    expect_error([&] { gather(one, too_small, 0, comm, algorithm::naive); }, {"gather", "rank 0 rejected"},
+                 "root-only mistake seen from another rank");
+  // Counts that differ between ranks: no rank can see it alone.
+  std::vector<int> mine(rank == p - 1 ? 3 : 2, 1), out(mine.size());
+  if (p > 1)
+    expect_error([&] { allreduce(mine, out, ops::sum{}, comm, algorithm::naive); },
+                 {"allreduce", "disagree on the element count", "from 2 to 3"}, "count mismatch");
+  const int root = rank == 0 ? 0 : p - 1;
+  std::vector<int> buf(2);
+  if (p > 1)
+    expect_error([&] { broadcast(buf, root, comm); }, {"broadcast", "disagree on the root"}, "root mismatch");
+  expect_communicator_works(comm);
+  set_argument_checks(argument_checks::local);
+  BOOST_TEST((get_argument_checks() == argument_checks::local));
+  expect_communicator_works(comm);
+}
