@@ -8,6 +8,7 @@
 #include "collectives/allreduce.hpp"
 #include "collectives/alltoall.hpp"
 #include "collectives/broadcast.hpp"
+#include "collectives/checks.hpp"
 #include "collectives/datatype.hpp"
 #include "collectives/error.hpp"
 #include "collectives/gather.hpp"

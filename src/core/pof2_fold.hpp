@@ -29,6 +29,11 @@ struct pof2_fold {
   int rank_of(int g) const { return g < rem ? 2 * g + 1 : g + rem; }
   /// The first original rank whose data group member `g` carries.
   int first_rank_of(int g) const { return g < rem ? 2 * g : g + rem; }
+  /// The first block of group member `g`'s part of a vector cut into `parts` blocks: either one
+  /// block per member (parts == pof2: balanced, for allreduce and reduce) or one per original
+  /// rank (parts == pof2 + rem: a member that carries a partner holds both ranks' blocks, for
+  /// reduce_scatter and allgather, whose blocks belong to ranks). g == pof2 gives `parts`.
+  int first_block_of(int g, int parts) const { return parts == pof2 ? g : first_rank_of(g); }
 
   int pof2;        ///< the largest power of two ≤ p
   int rem;         ///< p − pof2

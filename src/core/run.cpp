@@ -3,9 +3,14 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <climits>
+#include <cstdlib>
 #include <functional>
+#include <optional>
+#include <string>
 
+#include "collectives/checks.hpp"
 #include "collectives/error.hpp"
 #include "core/automatic.hpp"
 #include "core/registry.hpp"
@@ -84,17 +89,9 @@ class validator {
   int size_;
 };
 
-}  // namespace
-
-void run(const request& r) {
-  if (r.comm == MPI_COMM_NULL)
-    throw error(fmt::format("collectives::{}: argument 'comm': MPI_COMM_NULL is not a communicator",
-                            to_string(r.coll)));
-  int rank = 0, size = 0;
-  check_mpi(MPI_Comm_rank(r.comm, &rank), "MPI_Comm_rank");
-  check_mpi(MPI_Comm_size(r.comm, &size), "MPI_Comm_size");
+// Every rank checks its own arguments; returns n (see call::count) or throws.
+std::size_t validate(const request& r, int rank, int size) {
   const validator v(r, rank, size);
-
   if (!supports(r.coll, r.alg)) {
     std::string known;
     for (algorithm a : algorithms_for(r.coll)) known += fmt::format("{}{}", known.empty() ? "" : ", ", to_string(a));
@@ -112,17 +109,75 @@ void run(const request& r) {
   v.check_no_overlap();
   if (r.alg == algorithm::vendor && count > static_cast<std::size_t>(INT_MAX))
     v.fail("alg", fmt::format("vendor takes at most INT_MAX elements per block (MPI's int count), given {}", count));
+  return count;
+}
 
+// argument_checks::collective: one small all-reduce before any data moves, so that a problem
+// seen by one rank, or a disagreement between ranks, makes every rank throw.
+void agree_on_arguments(const transport& net, const request& r, const std::optional<std::size_t>& count,
+                        const std::string& local_problem) {
+  const int p = net.size();
+  const long long n = count ? static_cast<long long>(*count) : -1;
+  // Maxima of x and of −x give the range of x over the ranks.
+  long long agreed[] = {local_problem.empty() ? -1 : net.rank(), n, -n, r.root, -r.root,
+                        static_cast<long long>(r.alg), -static_cast<long long>(r.alg)};
+  net.agree_on_maximum(agreed, 7);
+  const std::string_view name = to_string(r.coll);
+  if (!local_problem.empty()) throw error(local_problem);
+  if (agreed[0] >= 0)
+    throw error(fmt::format("collectives::{}: rank {} rejected its arguments (see its error); no data was sent",
+                            name, agreed[0]));
+  if (agreed[1] != -agreed[2])
+    throw error(fmt::format("collectives::{}: the ranks disagree on the element count n: from {} to {} across "
+                            "{} ranks",
+                            name, -agreed[2], agreed[1], p));
+  if (has_root(r.coll) && agreed[3] != -agreed[4])
+    throw error(fmt::format("collectives::{}: the ranks disagree on the root: from {} to {}", name, -agreed[4],
+                            agreed[3]));
+  if (agreed[5] != -agreed[6])
+    throw error(fmt::format("collectives::{}: the ranks disagree on the algorithm", name));
+}
+
+argument_checks initial_argument_checks() {
+  const char* v = std::getenv("COLLECTIVES_ARGUMENT_CHECKS");
+  return v != nullptr && std::string_view(v) == "collective" ? argument_checks::collective : argument_checks::local;
+}
+
+std::atomic<argument_checks> checks_level{initial_argument_checks()};
+
+}  // namespace
+
+void run(const request& r) {
+  if (r.comm == MPI_COMM_NULL)
+    throw error(fmt::format("collectives::{}: argument 'comm': MPI_COMM_NULL is not a communicator",
+                            to_string(r.coll)));
+  int rank = 0, size = 0;
+  check_mpi(MPI_Comm_rank(r.comm, &rank), "MPI_Comm_rank");
+  check_mpi(MPI_Comm_size(r.comm, &size), "MPI_Comm_size");
+
+  std::optional<std::size_t> count;
+  std::string local_problem;
+  if (checks_level.load() == argument_checks::local) {
+    count = validate(r, rank, size);
+  } else {
+    try {
+      count = validate(r, rank, size);
+    } catch (const error& e) {
+      local_problem = e.what();
+    }
+  }
   const transport net(r.comm);
+  if (checks_level.load() == argument_checks::collective) agree_on_arguments(net, r, count, local_problem);
+
   const algorithm alg = r.alg == algorithm::automatic
-                            ? choose_automatic(r.coll, size, count * r.elem.size, r.op == nullptr || r.op->commutative)
+                            ? choose_automatic(r.coll, size, *count * r.elem.size, r.op == nullptr || r.op->commutative)
                             : r.alg;
   const bool root_only_recv = r.coll == collective::gather || r.coll == collective::reduce;
   const bool root_only_send = r.coll == collective::scatter;
   const call c{net,
                root_only_send && rank != r.root ? nullptr : static_cast<const std::byte*>(r.send),
                root_only_recv && rank != r.root ? nullptr : static_cast<std::byte*>(r.recv),
-               count,
+               *count,
                r.elem,
                r.op,
                has_root(r.coll) ? r.root : 0};
@@ -130,3 +185,10 @@ void run(const request& r) {
 }
 
 }  // namespace collectives::detail
+
+namespace collectives {
+
+void set_argument_checks(argument_checks level) { detail::checks_level.store(level); }
+argument_checks get_argument_checks() { return detail::checks_level.load(); }
+
+}  // namespace collectives

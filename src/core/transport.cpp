@@ -152,4 +152,8 @@ void transport::exchange(int to, const void* send_buf, std::size_t send_bytes, i
   }
 }
 
+void transport::agree_on_maximum(long long* values, int count) const {
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, values, count, MPI_LONG_LONG, MPI_MAX, comm_), "MPI_Allreduce");
+}
+
 }  // namespace collectives::detail

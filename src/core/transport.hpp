@@ -30,6 +30,10 @@ class transport {
   void exchange(int to, const void* send_buf, std::size_t send_bytes, int from, void* recv_buf,
                 std::size_t recv_bytes) const;
 
+  /// Element-wise maximum of `values` over all ranks, in place. Only the optional collective
+  /// argument checks use it (argument_checks::collective), never an algorithm.
+  void agree_on_maximum(long long* values, int count) const;
+
  private:
   bool sends_first(int to, int from) const;
 

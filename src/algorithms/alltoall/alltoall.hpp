@@ -9,12 +9,16 @@ namespace collectives::detail {
 
 void alltoall_vendor(const call& c);
 void alltoall_naive(const call& c);
+void alltoall_pairwise(const call& c);
+void alltoall_bruck(const call& c);
 
 // Vendor first: it is the baseline row of the benchmark. keeps_rank_order: correct for
 // non-commutative ops (MPI applies every op in rank order, so vendor keeps it).
 inline constexpr algorithm_entry alltoall_algorithms[] = {
     {collective::alltoall, algorithm::vendor, &alltoall_vendor, true},
     {collective::alltoall, algorithm::naive, &alltoall_naive, true},
+    {collective::alltoall, algorithm::pairwise, &alltoall_pairwise, true},
+    {collective::alltoall, algorithm::bruck, &alltoall_bruck, true},
 };
 
 }  // namespace collectives::detail

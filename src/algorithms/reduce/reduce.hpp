@@ -9,12 +9,16 @@ namespace collectives::detail {
 
 void reduce_vendor(const call& c);
 void reduce_naive(const call& c);
+void reduce_binomial(const call& c);
+void reduce_rabenseifner(const call& c);
 
 // Vendor first: it is the baseline row of the benchmark. keeps_rank_order: correct for
 // non-commutative ops (MPI applies every op in rank order, so vendor keeps it).
 inline constexpr algorithm_entry reduce_algorithms[] = {
     {collective::reduce, algorithm::vendor, &reduce_vendor, true},
     {collective::reduce, algorithm::naive, &reduce_naive, true},
+    {collective::reduce, algorithm::binomial, &reduce_binomial, true},
+    {collective::reduce, algorithm::rabenseifner, &reduce_rabenseifner, false},
 };
 
 }  // namespace collectives::detail

@@ -3,18 +3,45 @@
 // The reduce_scatter algorithms: one function per file in this folder, listed in the table below that
 // dispatch, algorithms_for() and keeps_rank_order() read.
 
+#include "core/block_partition.hpp"
+#include "core/pof2_fold.hpp"
 #include "core/registry.hpp"
 
 namespace collectives::detail {
 
 void reduce_scatter_vendor(const call& c);
 void reduce_scatter_naive(const call& c);
+void reduce_scatter_ring(const call& c);
+void reduce_scatter_recursive_halving(const call& c);
+void reduce_scatter_pairwise(const call& c);
+
+/// Ring reduce-scatter over an uneven partition of a vector into net.size() blocks, for a
+/// commutative op: `in` is this rank's whole vector (read only); on exit block net.rank() of
+/// `acc` holds that block reduced over every rank. The other blocks of `acc` are clobbered (the
+/// partial sums pass through them). `acc` may equal `in` (in place: then one block of scratch
+/// is taken). The first half of allreduce_ring.
+void reduce_scatter_ring_blocks(const transport& net, const std::byte* in, std::byte* acc,
+                                const block_partition& blocks, std::size_t elem_size, const reduction& op);
+
+/// Recursive-halving reduce-scatter among the power-of-two group of `fold`, for a commutative
+/// op, over the parts that pof2_fold::first_block_of cuts from `blocks`. Every rank calls it
+/// with its whole vector `in` (read only): a rank that sits out hands it to its partner and
+/// returns; on exit a group member holds its part reduced over every rank in that part of
+/// `acc`, the rest of `acc` being clobbered. `acc` may equal `in` (in place). Scratch: up to
+/// about half the vector when in place or carrying a partner, a quarter otherwise. The first
+/// half of allreduce_rabenseifner and reduce_rabenseifner.
+void reduce_scatter_recursive_halving_blocks(const transport& net, const pof2_fold& fold, const std::byte* in,
+                                             std::byte* acc, const block_partition& blocks,
+                                             std::size_t elem_size, const reduction& op);
 
 // Vendor first: it is the baseline row of the benchmark. keeps_rank_order: correct for
 // non-commutative ops (MPI applies every op in rank order, so vendor keeps it).
 inline constexpr algorithm_entry reduce_scatter_algorithms[] = {
     {collective::reduce_scatter, algorithm::vendor, &reduce_scatter_vendor, true},
     {collective::reduce_scatter, algorithm::naive, &reduce_scatter_naive, true},
+    {collective::reduce_scatter, algorithm::ring, &reduce_scatter_ring, false},
+    {collective::reduce_scatter, algorithm::recursive_halving, &reduce_scatter_recursive_halving, false},
+    {collective::reduce_scatter, algorithm::pairwise, &reduce_scatter_pairwise, false},
 };
 
 }  // namespace collectives::detail

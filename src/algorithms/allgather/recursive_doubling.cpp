@@ -1,0 +1,58 @@
+// allgather_recursive_doubling — exchange everything gathered so far with a partner at distance
+// 1, then 2, 4, …: the gathered run doubles each step.
+//
+// Steps:   with d = 1, 2, …, p/2 rank r pairs with r XOR d and swaps the aligned run of d
+//          blocks it holds for the partner's adjacent run.
+//            d = 1: 0↔1  2↔3    ranks 0,1 hold b0–b1; ranks 2,3 hold b2–b3
+//            d = 2: 0↔2  1↔3    every rank holds b0–b3
+//          Non-power-of-two p = pof2 + rem (pof2_fold): the even rank of each of the first rem
+//          pairs gives its block to its odd partner first, which then stands for both blocks,
+//          and receives the whole result from it last.
+// Cost:    log p·α + (p−1)/p·Nβ for the N-byte result (N = p·n). Non-power-of-two:
+//          + 2α + nβ + Nβ for the fold.
+// Order:   no reduction.
+// Limits:  none; allgather_recursive_doubling_blocks also takes uneven, even empty, parts.
+// Memory:  none extra: runs travel straight between receive buffers.
+// Ref:     Thakur, Rabenseifner, Gropp, "Optimization of collective communication operations
+//          in MPICH" (2005).
+
+#include "algorithms/allgather/allgather.hpp"
+#include "core/primitives.hpp"
+
+namespace collectives::detail {
+
+void allgather_recursive_doubling_blocks(const transport& net, const pof2_fold& fold, std::byte* buf,
+                                         const block_partition& blocks, std::size_t elem_size) {
+  if (fold.sits_out()) return;
+  // Byte offset of member g's part: members [g, g + d) hold bytes [at(g), at(g + d)).
+  const auto at = [&](int g) { return blocks.offset(fold.first_block_of(g, blocks.parts())) * elem_size; };
+  const int me = fold.group_rank;
+  for (int d = 1; d < fold.pof2; d *= 2) {
+    // Swap the aligned run of d members holding this rank for the peer's, next to it.
+    const int peer = me ^ d, peer_rank = fold.rank_of(peer), mine = me & -d, theirs = peer & -d;
+    net.exchange(peer_rank, buf + at(mine), at(mine + d) - at(mine), peer_rank, buf + at(theirs),
+                 at(theirs + d) - at(theirs));
+  }
+}
+
+void allgather_recursive_doubling(const call& c) {
+  const std::size_t total = c.count * static_cast<std::size_t>(c.size());
+  if (c.count == 0) return;
+  if (c.size() == 1) {
+    copy_bytes(c.recv, c.send, c.bytes(c.count));
+    return;
+  }
+  const pof2_fold fold(c.rank(), c.size());
+  if (fold.sits_out()) {
+    c.net.send(fold.partner, c.send, c.bytes(c.count));
+    c.net.recv(fold.partner, c.recv, c.bytes(total));
+    return;
+  }
+  // Fold in: a member's part is its own block, preceded by its partner's if it carries one.
+  copy_bytes(c.block(c.recv, c.rank()), c.send, c.bytes(c.count));
+  if (fold.carries_partner()) c.net.recv(fold.partner, c.block(c.recv, fold.partner), c.bytes(c.count));
+  allgather_recursive_doubling_blocks(c.net, fold, c.recv, block_partition(total, c.size()), c.elem.size);
+  if (fold.carries_partner()) c.net.send(fold.partner, c.recv, c.bytes(total));
+}
+
+}  // namespace collectives::detail

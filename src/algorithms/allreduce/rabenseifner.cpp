@@ -1,0 +1,48 @@
+// allreduce_rabenseifner — recursive-halving reduce-scatter, then recursive-doubling all-gather,
+// over one partition of the vector among a power-of-two group.
+//
+// Steps:   reduce_scatter_recursive_halving_blocks leaves group member g with part g reduced
+//          over every rank; allgather_recursive_doubling_blocks undoes the halving in reverse.
+//            halving   d = 2: 0↔2  1↔3   keep half     d = 1: 0↔1  2↔3   keep own quarter
+//            doubling  d = 1: 0↔1  2↔3   gather half   d = 2: 0↔2  1↔3   gather all
+//          Non-power-of-two p = pof2 + rem: folded once for both phases (pof2_fold): the even
+//          rank of each of the first rem pairs hands its vector to its odd partner first and
+//          receives the result from it last.
+// Cost:    2 log p·α + 2(p−1)/p·nβ + (p−1)/p·nγ. Non-power-of-two: + 3α + 2nβ + nγ for the fold
+//          (the vector goes in two halves, the result comes back whole).
+// Order:   halving pairs by distance, not rank order: commutative ops only. Every part is
+//          reduced by one rank and then copied, so every rank holds identical bits.
+// Limits:  none. The vector is cut into pof2 parts (block_partition); with fewer elements than
+//          that some are empty and travel as empty messages.
+// Memory:  the sums accumulate in recv; incoming runs land in at most half a vector (a quarter
+//          when not in place and not carrying a partner).
+// Ref:     Rabenseifner, "Optimization of collective reduction operations" (2004); Thakur,
+//          Rabenseifner, Gropp, "Optimization of collective communication operations in MPICH"
+//          (2005).
+
+#include "algorithms/allgather/allgather.hpp"
+#include "algorithms/allreduce/allreduce.hpp"
+#include "algorithms/reduce_scatter/reduce_scatter.hpp"
+#include "core/primitives.hpp"
+
+namespace collectives::detail {
+
+void allreduce_rabenseifner(const call& c) {
+  const std::size_t bytes = c.bytes(c.count);
+  if (c.count == 0) return;
+  if (c.size() == 1) {
+    copy_bytes(c.recv, c.send, bytes);
+    return;
+  }
+  const pof2_fold fold(c.rank(), c.size());
+  const block_partition parts(c.count, fold.pof2);
+  reduce_scatter_recursive_halving_blocks(c.net, fold, c.send, c.recv, parts, c.elem.size, *c.op);
+  if (fold.sits_out()) {
+    c.net.recv(fold.partner, c.recv, bytes);
+    return;
+  }
+  allgather_recursive_doubling_blocks(c.net, fold, c.recv, parts, c.elem.size);
+  if (fold.carries_partner()) c.net.send(fold.partner, c.recv, bytes);
+}
+
+}  // namespace collectives::detail

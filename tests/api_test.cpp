@@ -1,0 +1,102 @@
+// The public contract that code outside the repository relies on: names and parsing, the
+// algorithm lists, op traits, and the buffer kinds the collectives accept.
+
+#include <array>
+#include <span>
+
+#include "support/checks.hpp"
+
+namespace {
+
+using namespace collectives;
+using namespace testing;
+
+struct declared_commutative {
+  static constexpr bool commutative = true;
+  int operator()(int a, int b) const { return a + b; }
+};
+struct undeclared {
+  int operator()(int a, int b) const { return a + b; }
+};
+
+static_assert(op_traits<ops::sum>::commutative && op_traits<ops::logical_xor>::commutative);
+static_assert(op_traits<std::plus<>>::commutative && op_traits<std::multiplies<double>>::commutative);
+static_assert(op_traits<declared_commutative>::commutative);
+static_assert(!op_traits<undeclared>::commutative);
+static_assert(!op_traits<mat_mul>::commutative);
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(names_round_trip) {
+  for (collective c : all_collectives()) {
+    BOOST_TEST((parse_collective(to_string(c)) == c));
+    for (algorithm a : algorithms_for(c)) BOOST_TEST((parse_algorithm(to_string(a)) == a));
+  }
+  BOOST_TEST(to_string(algorithm::recursive_doubling) == "recursive_doubling");
+  BOOST_TEST(to_string(collective::reduce_scatter) == "reduce_scatter");
+  BOOST_TEST((parse_algorithm("automatic") == algorithm::automatic));
+  BOOST_TEST(!parse_algorithm("Ring").has_value());
+  BOOST_TEST(!parse_collective("all_reduce").has_value());
+}
+
+BOOST_AUTO_TEST_CASE(every_collective_lists_vendor_and_naive_but_not_automatic) {
+  BOOST_TEST(all_collectives().size() == 8u);
+  for (collective c : all_collectives()) {
+    const auto algs = algorithms_for(c);
+    BOOST_TEST(std::ranges::count(algs, algorithm::vendor) == 1, to_string(c));
+    BOOST_TEST(std::ranges::count(algs, algorithm::naive) == 1, to_string(c));
+    BOOST_TEST(std::ranges::count(algs, algorithm::automatic) == 0, to_string(c));
+    BOOST_TEST(supports(c, algorithm::automatic));
+  }
+  BOOST_TEST(!supports(collective::broadcast, algorithm::pairwise));
+}
+
+BOOST_AUTO_TEST_CASE(accepts_vectors_arrays_and_temporary_spans) {
+  const int rank = rank_of(MPI_COMM_WORLD), p = size_of(MPI_COMM_WORLD);
+  std::array<double, 3> a{1.0 * rank, 2.0, 3.0};
+  std::vector<double> v(3);
+  allreduce(a, std::span<double>(v), ops::max{}, MPI_COMM_WORLD);
+  BOOST_TEST(v[0] == p - 1.0);
+  allreduce(std::span<const double>(a), v, [](double x, double y) { return x + y; }, MPI_COMM_WORLD);
+  BOOST_TEST(v[1] == 2.0 * p);
+
+  std::array<long, 2> b{rank == 0 ? 7L : 0L, rank == 0 ? 8L : 0L};
+  broadcast(std::span<long>(b), 0, MPI_COMM_WORLD);
+  BOOST_TEST(b[1] == 8L);
+
+  // Root-only buffers may be empty elsewhere.
+  std::vector<int> gathered(rank == 0 ? static_cast<std::size_t>(p) : 0);
+  gather(std::array<int, 1>{rank}, gathered, 0, MPI_COMM_WORLD);
+  if (rank == 0)
+    for (int r = 0; r < p; ++r) BOOST_TEST(gathered[static_cast<std::size_t>(r)] == r);
+}
+
+BOOST_AUTO_TEST_CASE(every_builtin_op_reduces_like_the_serial_fold) {
+  const int rank = rank_of(MPI_COMM_WORLD), p = size_of(MPI_COMM_WORLD);
+  auto check = [&]<class Op>(const Op& op, const char* name) {
+    const std::vector<unsigned> mine{static_cast<unsigned>(rank + 1), static_cast<unsigned>(rank % 2),
+                                     static_cast<unsigned>(5 * rank + 3)};
+    std::vector<unsigned> expected{1u, 0u, 3u};
+    for (int r = 1; r < p; ++r) {
+      const std::vector<unsigned> x{static_cast<unsigned>(r + 1), static_cast<unsigned>(r % 2),
+                                    static_cast<unsigned>(5 * r + 3)};
+      for (std::size_t i = 0; i < 3; ++i) expected[i] = op(expected[i], x[i]);
+    }
+    for (algorithm alg : algorithms_with_automatic(collective::allreduce)) {
+      std::vector<unsigned> out(3);
+      allreduce(mine, out, op, MPI_COMM_WORLD, alg);
+      BOOST_TEST(out == expected, name << " with " << to_string(alg));
+    }
+  };
+  check(ops::sum{}, "sum");
+  check(ops::prod{}, "prod");
+  check(ops::min{}, "min");
+  check(ops::max{}, "max");
+  check(ops::bit_and{}, "bit_and");
+  check(ops::bit_or{}, "bit_or");
+  check(ops::bit_xor{}, "bit_xor");
+  check(ops::logical_and{}, "logical_and");
+  check(ops::logical_or{}, "logical_or");
+  check(ops::logical_xor{}, "logical_xor");
+  check(std::bit_xor<unsigned>{}, "std::bit_xor<unsigned>");
+}

@@ -1,0 +1,155 @@
+// Bad input: a collectives::error on the rank, before any message is sent, naming the
+// collective, the argument, the rank, and what was expected vs given; an MPI failure as a
+// collectives::error carrying MPI_Error_string's text; and the communicator still working
+// afterwards. Every case gives every rank the same bad input, so no rank is left waiting.
+
+#include "support/checks.hpp"
+
+namespace {
+
+using namespace collectives;
+using namespace testing;
+
+// After a thrown error the communicator must still carry a correct collective.
+void expect_communicator_works(MPI_Comm comm) {
+  const int p = size_of(comm);
+  std::vector<int> one{1}, sum(1);
+  allreduce(one, sum, ops::sum{}, comm, algorithm::naive);
+  BOOST_TEST(sum[0] == p);
+}
+
+std::string on_rank(MPI_Comm comm) { return fmt::format("rank {}", rank_of(comm)); }
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(root_out_of_range) {
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  const int p = size_of(comm);
+  std::vector<int> buf(4);
+  expect_error([&] { broadcast(buf, p, comm); }, {"broadcast", "'root'", on_rank(comm), fmt::format("given {}", p)},
+               "broadcast root p");
+  std::vector<int> recv(4);
+  expect_error([&] { reduce(buf, recv, ops::sum{}, -1, comm, algorithm::naive); },
+               {"reduce", "'root'", on_rank(comm), "given -1"}, "reduce root -1");
+  expect_error([&] { scatter(buf, recv, p + 3, comm, algorithm::vendor); }, {"scatter", "'root'"}, "scatter root");
+  expect_error([&] { gather(buf, recv, -2, comm); }, {"gather", "'root'"}, "gather root");
+  expect_communicator_works(comm);
+}
+
+BOOST_AUTO_TEST_CASE(buffers_of_the_wrong_size) {
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  const auto p = static_cast<std::size_t>(size_of(comm));
+  std::vector<int> n3(3), wrong(3 * p + 1);
+  for (algorithm alg : {algorithm::automatic, algorithm::naive, algorithm::vendor}) {
+    expect_error([&] { allgather(n3, wrong, comm, alg); },
+                 {"allgather", "'recv'", on_rank(comm), fmt::format("expected {}", 3 * p), fmt::format("given {}", 3 * p + 1)},
+                 "allgather recv");
+    expect_error([&] { reduce_scatter(wrong, n3, ops::sum{}, comm, alg); },
+                 {"reduce_scatter", "'send'", on_rank(comm), fmt::format("expected {}", 3 * p)}, "reduce_scatter send");
+    std::vector<int> n4(4);
+    expect_error([&] { allreduce(n3, n4, ops::sum{}, comm, alg); }, {"allreduce", "'recv'", "expected 3", "given 4"},
+                 "allreduce recv");
+    std::vector<int> same(3 * p);
+    expect_error([&] { alltoall(same, wrong, comm, alg); }, {"alltoall", "'recv'"}, "alltoall recv");
+  }
+  if (p > 1) {
+    std::vector<int> not_blocks(3 * p + 1), recv(3 * p + 1);
+    expect_error([&] { alltoall(not_blocks, recv, comm); }, {"alltoall", "'send'", fmt::format("p = {}", p)},
+                 "alltoall send not p blocks");
+  }
+  // Root-only buffers are checked at the root only; on MPI_COMM_SELF every rank is the root.
+  std::vector<int> one(1), two(2);
+  expect_error([&] { scatter(two, one, 0, MPI_COMM_SELF); }, {"scatter", "'send'", "rank 0"}, "scatter send");
+  expect_error([&] { gather(one, two, 0, MPI_COMM_SELF); }, {"gather", "'recv'", "rank 0"}, "gather recv");
+  expect_error([&] { reduce(one, two, ops::sum{}, 0, MPI_COMM_SELF); }, {"reduce", "'recv'", "rank 0"}, "reduce recv");
+  expect_communicator_works(comm);
+  expect_communicator_works(MPI_COMM_SELF);
+}
+
+BOOST_AUTO_TEST_CASE(overlapping_buffers_without_an_in_place_form) {
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  const auto p = static_cast<std::size_t>(size_of(comm));
+  std::vector<int> buf(4 * p);
+  expect_error([&] { allgather(std::span(buf).first(4), buf, comm); }, {"allgather", "overlaps"}, "allgather alias");
+  expect_error([&] { allreduce(std::span(buf).first(4), std::span(buf).subspan(1, 4), ops::sum{}, comm); },
+               {"allreduce", "overlaps"}, "allreduce partial alias");
+  expect_communicator_works(comm);
+}
+
+BOOST_AUTO_TEST_CASE(algorithm_the_collective_does_not_have) {
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  std::vector<int> buf(4);
+  expect_error([&] { broadcast(buf, 0, comm, algorithm::pairwise); },
+               {"broadcast", "'alg'", on_rank(comm), "no algorithm 'pairwise'", "vendor", "naive"},
+               "broadcast pairwise");
+  for (collective c : all_collectives())
+    BOOST_TEST(!supports(c, static_cast<algorithm>(999)), "out-of-range enum value for " << to_string(c));
+  expect_communicator_works(comm);
+}
+
+BOOST_AUTO_TEST_CASE(non_commutative_op_with_an_algorithm_that_reorders) {
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  const std::size_t p = static_cast<std::size_t>(size_of(comm));
+  std::vector<mat2> send(2 * p, mat2{1, 0, 0, 1}), recv(2 * p), block(2);
+  int checked = 0;
+  for (collective c : {collective::reduce, collective::reduce_scatter, collective::allreduce}) {
+    for (algorithm alg : algorithms_for(c)) {
+      if (keeps_rank_order(c, alg)) continue;
+      auto attempt = [&] {
+        if (c == collective::reduce) reduce(send, recv, mat_mul{}, 0, comm, alg);
+        else if (c == collective::reduce_scatter) reduce_scatter(send, block, mat_mul{}, comm, alg);
+        else allreduce(send, recv, mat_mul{}, comm, alg);
+      };
+      expect_error(attempt, {std::string(to_string(c)), "'op'", on_rank(comm), "commutative"},
+                   fmt::format("{} {}", to_string(c), to_string(alg)));
+      ++checked;
+    }
+  }
+  BOOST_TEST_MESSAGE(checked << " order-breaking algorithms refused a non-commutative op");
+  expect_communicator_works(comm);
+}
+
+BOOST_AUTO_TEST_CASE(mpi_failure_becomes_an_error_with_mpi_text) {
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  const int rank = rank_of(comm), p = size_of(comm);
+  if (p < 2) return;
+  // The last rank sends one element more than the root expects: the root's final receive is
+  // truncated, and no other message is left pending.
+  std::vector<int> send(rank == p - 1 ? 3 : 2, rank), recv(rank == 0 ? 2 * static_cast<std::size_t>(p) : 0);
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(MPI_ERR_TRUNCATE, text, &length);
+  if (rank == 0)
+    expect_error([&] { gather(send, recv, 0, comm, algorithm::naive); }, {"MPI_Recv", std::string(text, length)},
+                 "truncated gather");
+  else
+    gather(send, recv, 0, comm, algorithm::naive);
+  expect_communicator_works(comm);
+}
+
+BOOST_AUTO_TEST_CASE(collective_checks_make_every_rank_throw) {
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  const int rank = rank_of(comm), p = size_of(comm);
+  set_argument_checks(argument_checks::collective);
+  // Only the root can see that its receive buffer is too small.
+  std::vector<int> one(1, rank), too_small(rank == 0 ? static_cast<std::size_t>(p) - 1 : 0);
+  if (rank == 0)
+    expect_error([&] { gather(one, too_small, 0, comm, algorithm::naive); }, {"gather", "'recv'", "rank 0"},
+                 "root-only mistake at the root");
+  else
+    expect_error([&] { gather(one, too_small, 0, comm, algorithm::naive); }, {"gather", "rank 0 rejected"},
+                 "root-only mistake seen from another rank");
+  // Counts that differ between ranks: no rank can see it alone.
+  std::vector<int> mine(rank == p - 1 ? 3 : 2, 1), out(mine.size());
+  if (p > 1)
+    expect_error([&] { allreduce(mine, out, ops::sum{}, comm, algorithm::naive); },
+                 {"allreduce", "disagree on the element count", "from 2 to 3"}, "count mismatch");
+  const int root = rank == 0 ? 0 : p - 1;
+  std::vector<int> buf(2);
+  if (p > 1)
+    expect_error([&] { broadcast(buf, root, comm); }, {"broadcast", "disagree on the root"}, "root mismatch");
+  expect_communicator_works(comm);
+  set_argument_checks(argument_checks::local);
+  BOOST_TEST((get_argument_checks() == argument_checks::local));
+  expect_communicator_works(comm);
+}

@@ -1,0 +1,126 @@
+// Proves the library's central promise with the MPI profiling interface: every algorithm except
+// vendor moves data only with MPI_Send (MPI_Ssend when COLLECTIVES_SYNCHRONOUS_SENDS=1) and
+// MPI_Recv. The cases come from algorithms_for(), so an algorithm added later is covered too.
+
+#include <boost/test/data/monomorphic.hpp>
+#include <boost/test/data/test_case.hpp>
+#include <boost/test/unit_test.hpp>
+#include <collectives/collectives.hpp>
+#include <cstdlib>
+#include <ostream>
+#include <string_view>
+#include <vector>
+
+#include "support/pmpi_counters.hpp"
+
+namespace {
+
+using collectives::algorithm;
+using collectives::collective;
+
+struct case_t {
+  collective coll;
+  algorithm alg;
+};
+
+std::ostream& operator<<(std::ostream& os, const case_t& k) { return os << k.coll << '_' << k.alg; }
+
+std::vector<case_t> cases(bool vendor) {
+  std::vector<case_t> all;
+  for (collective c : collectives::all_collectives())
+    for (algorithm a : collectives::algorithms_for(c))
+      if ((a == algorithm::vendor) == vendor) all.push_back({c, a});
+  return all;
+}
+
+// The same reading of the variable as the library's transport.
+bool synchronous_sends() {
+  const char* v = std::getenv("COLLECTIVES_SYNCHRONOUS_SENDS");
+  return v != nullptr && std::string_view(v) != "" && std::string_view(v) != "0";
+}
+
+int world_rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+
+int world_size() {
+  int p = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  return p;
+}
+
+// One call of collective `k.coll` with algorithm `k.alg` on MPI_COMM_WORLD: blocks of n = 3p + 2
+// ints (more than p and not a multiple of it, so uneven partitions are exercised) and root p−1.
+void run_once(const case_t& k) {
+  namespace co = collectives;
+  const int p = world_size(), root = p - 1;
+  const std::size_t n = 3 * static_cast<std::size_t>(p) + 2, pn = n * static_cast<std::size_t>(p);
+  std::vector<int> one(n, world_rank() + 1), many(pn, world_rank() + 1), out_one(n), out_many(pn);
+  switch (k.coll) {
+    case collective::broadcast:
+      co::broadcast(one, root, MPI_COMM_WORLD, k.alg);
+      break;
+    case collective::scatter:
+      co::scatter(many, out_one, root, MPI_COMM_WORLD, k.alg);
+      break;
+    case collective::gather:
+      co::gather(one, out_many, root, MPI_COMM_WORLD, k.alg);
+      break;
+    case collective::reduce:
+      co::reduce(one, out_one, co::ops::sum{}, root, MPI_COMM_WORLD, k.alg);
+      break;
+    case collective::allgather:
+      co::allgather(one, out_many, MPI_COMM_WORLD, k.alg);
+      break;
+    case collective::reduce_scatter:
+      co::reduce_scatter(many, out_one, co::ops::sum{}, MPI_COMM_WORLD, k.alg);
+      break;
+    case collective::alltoall:
+      co::alltoall(many, out_many, MPI_COMM_WORLD, k.alg);
+      break;
+    case collective::allreduce:
+      co::allreduce(one, out_one, co::ops::sum{}, MPI_COMM_WORLD, k.alg);
+      break;
+  }
+}
+
+// The calls of the second of two identical runs: the first creates the library's private
+// communicator (MPI_Comm_dup) on MPI_COMM_WORLD and any cached state, which are not the
+// algorithm's traffic.
+std::map<std::string_view, long> counted_run(const case_t& k) {
+  run_once(k);
+  pmpi_counters::reset();
+  run_once(k);
+  return pmpi_counters::calls();
+}
+
+long count_of(const std::map<std::string_view, long>& calls, std::string_view name) {
+  const auto it = calls.find(name);
+  return it == calls.end() ? 0 : it->second;
+}
+
+}  // namespace
+
+BOOST_DATA_TEST_CASE(moves_data_only_with_send_and_recv, boost::unit_test::data::make(cases(false)), k) {
+  const std::string_view send = synchronous_sends() ? "MPI_Ssend" : "MPI_Send";
+  const auto calls = counted_run(k);
+  for (const auto& [name, n] : calls)
+    BOOST_TEST((name == send || name == "MPI_Recv"), k << " called " << name << " " << n << " times (only "
+                                                       << send << " and MPI_Recv are allowed)");
+  // At np > 1 every rank sends or receives something: this also proves the counter counts.
+  if (world_size() > 1)
+    BOOST_TEST(count_of(calls, send) + count_of(calls, "MPI_Recv") > 0,
+               k << " made no " << send << " or MPI_Recv call on rank " << world_rank());
+}
+
+// Positive control: the vendor variant calls the MPI library's own collective, which the
+// interposition must see, or the test above would pass with a dead counter.
+BOOST_DATA_TEST_CASE(vendor_calls_are_seen, boost::unit_test::data::make(cases(true)), k) {
+  const auto calls = counted_run(k);
+  long collective_calls = 0;
+  for (const auto& [name, n] : calls)
+    if (name != "MPI_Send" && name != "MPI_Ssend" && name != "MPI_Recv") collective_calls += n;
+  BOOST_TEST(collective_calls > 0, k << " made no counted MPI collective call");
+}

@@ -1,0 +1,167 @@
+#pragma once
+
+// Shared pieces of the collective tests: the communicators every case runs on, the element
+// types and ops, deterministic inputs value<T>(rank, index), the rank-order oracle and an
+// equality check that names the first differing element.
+
+#include <mpi.h>
+
+#include <boost/test/unit_test.hpp>
+#include <collectives/collectives.hpp>
+#include <complex>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace testing {
+
+struct test_comm {
+  std::string name;
+  MPI_Comm comm;
+  bool full_matrix;  ///< world runs every type and count; the others a representative subset
+};
+
+/// world, the two halves of a split, world with ranks reversed, and MPI_COMM_SELF.
+const std::vector<test_comm>& test_comms();
+
+int rank_of(MPI_Comm comm);
+int size_of(MPI_Comm comm);
+
+/// {0, 1, p−1, p, p+1, 7p+3} and, when `large`, 100 000; duplicates removed.
+std::vector<std::size_t> test_counts(int p, bool large);
+/// {0, p/2, p−1}, duplicates removed.
+std::vector<int> test_roots(int p);
+
+/// Every algorithm of `c` plus automatic.
+std::vector<collectives::algorithm> algorithms_with_automatic(collectives::collective c);
+
+/// A user struct with a commutative user op: it travels as bytes, reduces through the thunk.
+struct money {
+  std::int64_t cents;
+  std::int64_t payments;  // int64 too: no padding, so results can be compared bit for bit
+  friend bool operator==(const money&, const money&) = default;
+};
+struct add_money {
+  static constexpr bool commutative = true;
+  money operator()(const money& a, const money& b) const { return {a.cents + b.cents, a.payments + b.payments}; }
+};
+
+/// 2×2 integer matrices under multiplication modulo a prime: a non-commutative op.
+struct mat2 {
+  std::int64_t a, b, c, d;
+  friend bool operator==(const mat2&, const mat2&) = default;
+};
+struct mat_mul {
+  static constexpr std::int64_t prime = 1'000'003;
+  mat2 operator()(const mat2& x, const mat2& y) const {
+    return {(x.a * y.a + x.b * y.c) % prime, (x.a * y.b + x.b * y.d) % prime, (x.c * y.a + x.d * y.c) % prime,
+            (x.c * y.b + x.d * y.d) % prime};
+  }
+};
+
+/// Inputs that differ per rank and index. Small integers, so floating-point sums are exact in
+/// any order and 8-rank sums of integers cannot overflow.
+template <class T>
+T value(int rank, std::size_t index) {
+  const auto v = static_cast<std::int64_t>((static_cast<std::size_t>(rank) * 7 + index * 3) % 23 + 1);
+  if constexpr (std::is_same_v<T, money>) return {v * 100 + rank, 1};
+  else if constexpr (std::is_same_v<T, mat2>) return {1 + v % 3, v % 5, (v + rank) % 2, 1};
+  else if constexpr (std::is_same_v<T, std::complex<double>>) return {static_cast<double>(v), static_cast<double>(-rank)};
+  else return static_cast<T>(v);
+}
+
+template <class T>
+std::vector<T> values(int rank, std::size_t count, std::size_t first_index = 0) {
+  std::vector<T> v(count);
+  for (std::size_t i = 0; i < count; ++i) v[i] = value<T>(rank, first_index + i);
+  return v;
+}
+
+/// x0 ∘ x1 ∘ … ∘ x(p−1) of every rank's values(rank, count), folded in rank order.
+template <class T, class Op>
+std::vector<T> rank_order_fold(int p, std::size_t count, const Op& op) {
+  std::vector<T> acc = values<T>(0, count);
+  for (int r = 1; r < p; ++r)
+    for (std::size_t i = 0; i < count; ++i) acc[i] = op(acc[i], value<T>(r, i));
+  return acc;
+}
+
+/// A recognisable value for receive buffers, so an element never written shows up.
+template <class T>
+T poison() {
+  T t;
+  std::memset(static_cast<void*>(&t), 0x5a, sizeof(T));
+  return t;
+}
+
+/// Bitwise comparison; on mismatch one error naming the first differing element.
+template <class T>
+bool same_bits(const std::vector<T>& actual, const std::vector<T>& expected, const std::string& what) {
+  std::string problem;
+  if (actual.size() != expected.size()) {
+    problem = fmt::format("size {} instead of {}", actual.size(), expected.size());
+  } else {
+    for (std::size_t i = 0; i < actual.size() && problem.empty(); ++i)
+      if (std::memcmp(&actual[i], &expected[i], sizeof(T)) != 0)
+        problem = fmt::format("element {} of {} differs", i, actual.size());
+  }
+  BOOST_CHECK_MESSAGE(problem.empty(), what << ": " << problem);
+  return problem.empty();
+}
+
+/// Calls f(T{}, op) for every element type with the op the matrix uses for it. The
+/// non-commutative mat2 comes last.
+template <class F>
+void for_each_type(F&& f) {
+  f(std::int32_t{}, collectives::ops::sum{});
+  f(std::int64_t{}, collectives::ops::sum{});
+  f(float{}, collectives::ops::sum{});
+  f(double{}, std::plus<>{});
+  f(std::complex<double>{}, collectives::ops::sum{});
+  f(money{}, add_money{});
+  f(mat2{}, mat_mul{});
+}
+
+template <class T>
+const char* type_name() {
+  if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
+  else if constexpr (std::is_same_v<T, std::int64_t>) return "int64";
+  else if constexpr (std::is_same_v<T, float>) return "float";
+  else if constexpr (std::is_same_v<T, double>) return "double";
+  else if constexpr (std::is_same_v<T, std::complex<double>>) return "complex<double>";
+  else if constexpr (std::is_same_v<T, money>) return "money";
+  else if constexpr (std::is_same_v<T, mat2>) return "mat2";
+  else return "?";
+}
+
+/// Whether the (type, count) pair is part of the matrix on this communicator: world runs every
+/// type at every count (the large count for int32 and double only), the other communicators
+/// int32, double and the non-commutative mat2 at the small counts.
+template <class T>
+bool in_matrix(const test_comm& tc, std::size_t count) {
+  const bool headline = std::is_same_v<T, std::int32_t> || std::is_same_v<T, double>;
+  if (count >= 100'000) return tc.full_matrix && headline;
+  return tc.full_matrix || headline || std::is_same_v<T, mat2>;
+}
+
+/// Context for every failure message of one case.
+std::string case_name(const test_comm& tc, collectives::algorithm alg, const char* type, std::size_t count,
+                      int root = -1);
+
+/// Checks that running `fn` throws collectives::error whose message contains every fragment.
+template <class F>
+void expect_error(F&& fn, std::initializer_list<std::string> fragments, const std::string& what) {
+  try {
+    fn();
+    BOOST_ERROR(what + ": no collectives::error was thrown");
+  } catch (const collectives::error& e) {
+    for (const std::string& fragment : fragments)
+      BOOST_CHECK_MESSAGE(std::string(e.what()).find(fragment) != std::string::npos,
+                          what << ": message \"" << e.what() << "\" does not mention \"" << fragment << "\"");
+  }
+}
+
+}  // namespace testing
