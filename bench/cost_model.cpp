@@ -1,19 +1,20 @@
 // The cost table: one line per (collective, algorithm), as in the header comment of each
 // algorithm's file (src/algorithms/<collective>/<algorithm>.cpp), rewritten for n = collbench's
 // `bytes` (the whole array where metrics.hpp says so; the files' own n is often one block, n/p).
-// Algorithms not yet written have the textbook formula; when one lands with a different cost,
-// change its line here.
+// When an algorithm's cost changes, change its line here; bench.unit fails for an algorithm of
+// algorithms_for() without a line.
 //
-// log p is ⌈log₂ p⌉. The power-of-two algorithms fold the extra ranks of a non-power-of-two p in
-// and out, a cost the lines below leave out (collbench's main job runs p = 2 and 4).
-// pipeline is modelled with its best segment count S = √((p−2)·nβ/α) (at least 1): the
-// prediction is what the best segment size would give.
+// ⌈log p⌉ is written log p. The power-of-two algorithms (recursive doubling and halving,
+// Rabenseifner) run their core on p′ = the largest power of two ≤ p and fold the other ranks in
+// and out; their lines give the core at p′ plus the fold's cost from the file's header. Local
+// copies (Bruck's packing, binomial reduce's copies) are left out.
 
 #include "cost_model.hpp"
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdlib>
 #include <string>
 
 namespace collbench {
@@ -24,6 +25,9 @@ using collectives::collective;
 struct cost_input {
   double p;
   double lg;  ///< ⌈log₂ p⌉
+  double q;   ///< p′: the largest power of two ≤ p
+  double lq;  ///< log₂ p′
+  bool fold;  ///< p is not a power of two
   double n;
   double a, b, g;
 };
@@ -35,9 +39,15 @@ struct cost_entry {
   double (*seconds)(const cost_input&);
 };
 
+// The library's pipeline segment, as src/algorithms/broadcast/pipeline.cpp reads it.
+double pipeline_segment_bytes() {
+  const char* text = std::getenv("COLLECTIVES_PIPELINE_SEGMENT_BYTES");
+  const double bytes = text != nullptr ? std::atof(text) : 0.0;
+  return bytes >= 1 ? bytes : 65536.0;
+}
+
 double pipeline_seconds(const cost_input& x) {
-  const double s =
-      x.a > 0 && x.p > 2 ? std::max(1.0, std::round(std::sqrt((x.p - 2) * x.n * x.b / x.a))) : 1.0;
+  const double s = std::max(1.0, std::ceil(x.n / pipeline_segment_bytes()));
   return (x.p - 2 + s) * (x.a + x.n * x.b / s);
 }
 
@@ -45,9 +55,9 @@ double pipeline_seconds(const cost_input& x) {
 constexpr cost_entry table[] = {
     {collective::broadcast, "naive", "(p−1)(α + nβ)",
      [](const cost_input& x) { return (x.p - 1) * (x.a + x.n * x.b); }},
-    {collective::broadcast, "binomial", "⌈log p⌉(α + nβ)",
+    {collective::broadcast, "binomial", "log p(α + nβ)",
      [](const cost_input& x) { return x.lg * (x.a + x.n * x.b); }},
-    {collective::broadcast, "pipeline", "(p−2+S)(α + nβ/S), S segments (best S)", &pipeline_seconds},
+    {collective::broadcast, "pipeline", "(p−2+S)(α + nβ/S), S = ⌈n / 64 KiB⌉ segments", &pipeline_seconds},
     {collective::broadcast, "scatter_allgather", "(log p + p−1)α + 2(p−1)/p·nβ",
      [](const cost_input& x) { return (x.lg + x.p - 1) * x.a + 2 * (x.p - 1) / x.p * x.n * x.b; }},
 
@@ -65,16 +75,21 @@ constexpr cost_entry table[] = {
      [](const cost_input& x) { return (x.p - 1) * (x.a + x.n * x.b + x.n * x.g); }},
     {collective::reduce, "binomial", "log p(α + nβ + nγ)",
      [](const cost_input& x) { return x.lg * (x.a + x.n * x.b + x.n * x.g); }},
-    {collective::reduce, "rabenseifner", "2 log p·α + 2(p−1)/p·nβ + (p−1)/p·nγ",
-     [](const cost_input& x) { return 2 * x.lg * x.a + (x.p - 1) / x.p * x.n * (2 * x.b + x.g); }},
+    {collective::reduce, "rabenseifner", "2 log p·α + 2(p−1)/p·nβ + (p−1)/p·nγ; fold + 2α + nβ + nγ",
+     [](const cost_input& x) {
+       return 2 * x.lq * x.a + (x.q - 1) / x.q * x.n * (2 * x.b + x.g) +
+              (x.fold ? 2 * x.a + x.n * (x.b + x.g) : 0);
+     }},
 
     {collective::allgather, "naive", "2(p−1)α + (p−1)(p+1)/p·nβ",
      [](const cost_input& x) { return 2 * (x.p - 1) * x.a + (x.p - 1) * (x.p + 1) / x.p * x.n * x.b; }},
     {collective::allgather, "ring", "(p−1)α + (p−1)/p·nβ",
      [](const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * x.b; }},
-    {collective::allgather, "recursive_doubling", "log p·α + (p−1)/p·nβ",
-     [](const cost_input& x) { return x.lg * x.a + (x.p - 1) / x.p * x.n * x.b; }},
-    {collective::allgather, "bruck", "⌈log p⌉α + (p−1)/p·nβ",
+    {collective::allgather, "recursive_doubling", "log p·α + (p−1)/p·nβ; fold + 2α + (n/p + n)β",
+     [](const cost_input& x) {
+       return x.lq * x.a + (x.q - 1) / x.q * x.n * x.b + (x.fold ? 2 * x.a + (x.n / x.p + x.n) * x.b : 0);
+     }},
+    {collective::allgather, "bruck", "log p·α + (p−1)/p·nβ",
      [](const cost_input& x) { return x.lg * x.a + (x.p - 1) / x.p * x.n * x.b; }},
 
     {collective::reduce_scatter, "naive", "2(p−1)α + (p−1)(p+1)/p·nβ + (p−1)·nγ",
@@ -83,8 +98,11 @@ constexpr cost_entry table[] = {
      }},
     {collective::reduce_scatter, "ring", "(p−1)α + (p−1)/p·n(β + γ)",
      [](const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * (x.b + x.g); }},
-    {collective::reduce_scatter, "recursive_halving", "log p·α + (p−1)/p·n(β + γ)",
-     [](const cost_input& x) { return x.lg * x.a + (x.p - 1) / x.p * x.n * (x.b + x.g); }},
+    {collective::reduce_scatter, "recursive_halving", "log p·α + (p−1)/p·n(β + γ); fold + 3α + n(β + γ) + n/p·β",
+     [](const cost_input& x) {
+       return x.lq * x.a + (x.q - 1) / x.q * x.n * (x.b + x.g) +
+              (x.fold ? 3 * x.a + x.n * (x.b + x.g) + x.n / x.p * x.b : 0);
+     }},
     {collective::reduce_scatter, "pairwise", "(p−1)α + (p−1)/p·n(β + γ)",
      [](const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * (x.b + x.g); }},
 
@@ -93,17 +111,22 @@ constexpr cost_entry table[] = {
      [](const cost_input& x) { return (x.p - 1) * (x.a + x.n * x.b / x.p); }},
     {collective::alltoall, "pairwise", "(p−1)(α + nβ/p)",
      [](const cost_input& x) { return (x.p - 1) * (x.a + x.n * x.b / x.p); }},
-    {collective::alltoall, "bruck", "⌈log p⌉(α + nβ/2)",
+    {collective::alltoall, "bruck", "log p(α + nβ/2)",
      [](const cost_input& x) { return x.lg * (x.a + x.n * x.b / 2); }},
 
     {collective::allreduce, "naive", "2(p−1)α + 2(p−1)·nβ + (p−1)·nγ",
      [](const cost_input& x) { return (x.p - 1) * (2 * x.a + 2 * x.n * x.b + x.n * x.g); }},
     {collective::allreduce, "ring", "2(p−1)α + 2(p−1)/p·nβ + (p−1)/p·nγ",
      [](const cost_input& x) { return 2 * (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * (2 * x.b + x.g); }},
-    {collective::allreduce, "recursive_doubling", "log p(α + nβ + nγ)",
-     [](const cost_input& x) { return x.lg * (x.a + x.n * x.b + x.n * x.g); }},
-    {collective::allreduce, "rabenseifner", "2 log p·α + 2(p−1)/p·nβ + (p−1)/p·nγ",
-     [](const cost_input& x) { return 2 * x.lg * x.a + (x.p - 1) / x.p * x.n * (2 * x.b + x.g); }},
+    {collective::allreduce, "recursive_doubling", "log p(α + nβ + nγ); fold + 2(α + nβ) + nγ",
+     [](const cost_input& x) {
+       return x.lq * (x.a + x.n * x.b + x.n * x.g) + (x.fold ? 2 * (x.a + x.n * x.b) + x.n * x.g : 0);
+     }},
+    {collective::allreduce, "rabenseifner", "2 log p·α + 2(p−1)/p·nβ + (p−1)/p·nγ; fold + 3α + 2nβ + nγ",
+     [](const cost_input& x) {
+       return 2 * x.lq * x.a + (x.q - 1) / x.q * x.n * (2 * x.b + x.g) +
+              (x.fold ? 3 * x.a + 2 * x.n * x.b + x.n * x.g : 0);
+     }},
 };
 // clang-format on
 
@@ -125,8 +148,12 @@ std::optional<double> predict_seconds(collective c, std::string_view algorithm, 
                                       const cost_params& m) {
   const cost_entry* e = find(c, algorithm);
   if (!e) return std::nullopt;
-  const double lg = std::bit_width(static_cast<unsigned>(std::max(p, 1)) - 1u);
-  return e->seconds({static_cast<double>(p), lg, n, m.alpha, m.beta, m.gamma});
+  const unsigned ranks = static_cast<unsigned>(std::max(p, 1));
+  const double lg = std::bit_width(ranks - 1u);
+  const unsigned q = std::bit_floor(ranks);
+  const double lq = std::bit_width(q) - 1;
+  return e->seconds(
+      {static_cast<double>(p), lg, static_cast<double>(q), lq, q != ranks, n, m.alpha, m.beta, m.gamma});
 }
 
 }  // namespace collbench

@@ -154,10 +154,18 @@ BOOST_AUTO_TEST_CASE(cost_formulas_evaluate_as_written) {
   BOOST_TEST(*cb::predict_seconds(collective::allreduce, "ring", 4, n, m) ==
                  6 * m.alpha + 1.5 * n * m.beta + 0.75 * n * m.gamma,
              boost::test_tools::tolerance(1e-12));
-  // recursive doubling allreduce at p = 5: ⌈log 5⌉ = 3 steps of α + nβ + nγ.
-  BOOST_TEST(*cb::predict_seconds(collective::allreduce, "recursive_doubling", 5, n, m) ==
-                 3 * (m.alpha + n * m.beta + n * m.gamma),
+  // recursive doubling allreduce: log p steps of α + nβ + nγ at p = 4; at p = 5 the core runs on 4
+  // ranks and the fifth is folded in and out (2(α + nβ) + nγ).
+  BOOST_TEST(*cb::predict_seconds(collective::allreduce, "recursive_doubling", 4, n, m) ==
+                 2 * (m.alpha + n * m.beta + n * m.gamma),
              boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(*cb::predict_seconds(collective::allreduce, "recursive_doubling", 5, n, m) ==
+                 2 * (m.alpha + n * m.beta + n * m.gamma) + 2 * (m.alpha + n * m.beta) + n * m.gamma,
+             boost::test_tools::tolerance(1e-12));
+  // pipeline broadcast of 1 MiB at p = 4: 16 segments of 64 KiB, (p − 2 + S)(α + nβ/S).
+  BOOST_TEST(
+      *cb::predict_seconds(collective::broadcast, "pipeline", 4, n, m) == 18 * (m.alpha + n / 16 * m.beta),
+      boost::test_tools::tolerance(1e-12));
   // binomial broadcast at p = 8: 3(α + nβ).
   BOOST_TEST(*cb::predict_seconds(collective::broadcast, "binomial", 8, n, m) == 3 * (m.alpha + n * m.beta),
              boost::test_tools::tolerance(1e-12));
