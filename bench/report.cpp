@@ -228,6 +228,10 @@ void write_reading_guide(std::ostream& md) {
 - **model**: each algorithm's α-β-γ cost (α latency, β seconds per byte, γ seconds per byte
   reduced, measured in the same run). A ratio far above 1 means time goes somewhere the model does
   not see: copies, waiting for a core, synchronisation.
+- **Caveat for small messages of one-hop rooted collectives** (naive and linear scatter,
+  broadcast): ranks leave the barrier at slightly different times; when the root leaves first,
+  its small (eager) sends have arrived before the others start their clocks, so the call looks
+  almost free. Trees cannot hide their later hops that way. Compare such rows with care.
 
 )");
 }
