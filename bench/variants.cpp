@@ -87,8 +87,8 @@ bool is_vendor_group(const std::string& name) { return name == "all" || name == 
 
 bool enable_vendor_forcing() {
 #ifdef OMPI_MAJOR_VERSION
-  return setenv("OMPI_MCA_coll_tuned_use_dynamic_rules", "1", /*overwrite=*/0) == 0 &&
-         std::string_view(std::getenv("OMPI_MCA_coll_tuned_use_dynamic_rules")) == "1";
+  return std::getenv("OMPI_MCA_coll_tuned_use_dynamic_rules") == nullptr &&
+         setenv("OMPI_MCA_coll_tuned_use_dynamic_rules", "1", /*overwrite=*/0) == 0;
 #else
   return false;
 #endif
@@ -157,7 +157,6 @@ MPI_Comm vendor_internals::communicator(const vendor_internal& v) {
         fmt::format("cannot write coll_tuned_{}_algorithm through MPI_T", tuned_name(v.coll)));
   MPI_Comm_dup(base_, &comm);
   access_cvar(index, &ignore, true);
-  MPI_Comm_set_errhandler(comm, MPI_ERRORS_ARE_FATAL);
   comms_.push_back({v.coll, v.value, comm});
   return comm;
 }

@@ -1,0 +1,105 @@
+// Proves that a vendor:<name> row really runs that internal algorithm of Open MPI: each
+// algorithm leaves a signature in how often, and on which ranks, the reduction op is called.
+// With a counting user op, an allreduce of n elements on 4 ranks gives:
+//   basic_linear (reduce to rank 0, then broadcast): rank 0 reduces 3·n elements, the others none;
+//   ring: every rank reduces 3 blocks of n/4;
+//   recursive_doubling: every rank reduces n twice.
+// Also checks that a communicator created afterwards keeps vendor's default decision, the same
+// as one created before any forcing. Without Open MPI's coll/tuned there is nothing to check.
+// Run with 4 ranks; exit status 0 on success.
+
+#include <mpi.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "variants.hpp"
+
+namespace {
+
+long calls = 0, elements = 0;
+
+void counting_sum(void* in, void* inout, int* len, MPI_Datatype*) {
+  ++calls;
+  elements += *len;
+  const double* a = static_cast<const double*>(in);
+  double* b = static_cast<double*>(inout);
+  for (int i = 0; i < *len; ++i) b[i] += a[i];
+}
+
+struct signature {
+  std::vector<long> calls, elements;  // per rank
+  bool operator==(const signature&) const = default;
+};
+
+signature run(MPI_Comm comm, MPI_Op op, int n) {
+  std::vector<double> in(static_cast<std::size_t>(n), 1.0), out(static_cast<std::size_t>(n));
+  calls = elements = 0;
+  MPI_Allreduce(in.data(), out.data(), n, MPI_DOUBLE, op, comm);
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  signature s{std::vector<long>(static_cast<std::size_t>(size)),
+              std::vector<long>(static_cast<std::size_t>(size))};
+  MPI_Allgather(&calls, 1, MPI_LONG, s.calls.data(), 1, MPI_LONG, MPI_COMM_WORLD);
+  MPI_Allgather(&elements, 1, MPI_LONG, s.elements.data(), 1, MPI_LONG, MPI_COMM_WORLD);
+  return s;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  collbench::enable_vendor_forcing();
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int failures = 0;
+  const auto expect = [&](bool ok, const std::string& what) {
+    if (!ok && rank == 0) std::fprintf(stderr, "vendor_forcing_test: FAILED: %s\n", what.c_str());
+    failures += !ok;
+  };
+
+  MPI_Op op;
+  MPI_Op_create(&counting_sum, /*commute=*/1, &op);
+  const int n = 100000;
+  MPI_Comm before;
+  MPI_Comm_dup(MPI_COMM_WORLD, &before);
+  {
+    collbench::vendor_internals internals(MPI_COMM_WORLD, size);
+    if (internals.available().empty() || size != 4) {
+      if (rank == 0)
+        std::printf("vendor_forcing_test: skipped (%s)\n",
+                    size != 4 ? "needs 4 ranks" : internals.unavailable_reason().c_str());
+    } else {
+      const auto comm_of = [&](const std::string& name) {
+        for (const collbench::vendor_internal& v : internals.available())
+          if (v.coll == collectives::collective::allreduce && v.name == name)
+            return internals.communicator(v);
+        expect(false, "Open MPI offers no allreduce algorithm '" + name + "'");
+        return MPI_COMM_NULL;
+      };
+      const MPI_Comm linear = comm_of("basic_linear"), ring = comm_of("ring"),
+                     rd = comm_of("recursive_doubling");
+      MPI_Comm after;
+      MPI_Comm_dup(MPI_COMM_WORLD, &after);
+      if (linear != MPI_COMM_NULL && ring != MPI_COMM_NULL && rd != MPI_COMM_NULL) {
+        const signature l = run(linear, op, n), r = run(ring, op, n), d = run(rd, op, n);
+        expect(l.elements == std::vector<long>{3L * n, 0, 0, 0},
+               "vendor:basic_linear reduces only at rank 0");
+        expect(r.elements == std::vector<long>(4, 3L * n / 4) && r.calls == std::vector<long>(4, 3),
+               "vendor:ring reduces 3 blocks of n/4 on every rank");
+        expect(d.elements == std::vector<long>(4, 2L * n),
+               "vendor:recursive_doubling reduces n twice everywhere");
+        expect(run(before, op, n) == run(after, op, n),
+               "a communicator created after forcing keeps vendor's default decision");
+      }
+      MPI_Comm_free(&after);
+    }
+  }
+  MPI_Comm_free(&before);
+  MPI_Op_free(&op);
+  if (rank == 0 && failures == 0) std::printf("vendor_forcing_test: ok\n");
+  MPI_Finalize();
+  return failures == 0 ? 0 : 1;
+}
