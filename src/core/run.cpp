@@ -170,7 +170,7 @@ void run(const request& r) {
   if (checks_level.load() == argument_checks::collective) agree_on_arguments(net, r, count, local_problem);
 
   const algorithm alg = r.alg == algorithm::automatic
-                            ? choose_automatic(r.coll, size, *count * r.elem.size, r.op == nullptr || r.op->commutative)
+                            ? choose_automatic(r.coll, size, *count * r.elem.size, *count, r.op == nullptr || r.op->commutative)
                             : r.alg;
   const bool root_only_recv = r.coll == collective::gather || r.coll == collective::reduce;
   const bool root_only_send = r.coll == collective::scatter;
