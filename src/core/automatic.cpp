@@ -35,7 +35,7 @@ algorithm choose_automatic(collective c, int p, std::size_t bytes, std::size_t c
       return algorithm::binomial;
     case collective::reduce:
       return commutative && bytes >= 2 * KiB && !fewer_elements_than_ranks ? algorithm::rabenseifner
-                                                                            : algorithm::binomial;
+                                                                           : algorithm::binomial;
     case collective::allgather:
       if (whole < 80 * KiB) return power_of_two ? algorithm::recursive_doubling : algorithm::bruck;
       return whole < 512 * KiB && power_of_two ? algorithm::recursive_doubling : algorithm::ring;
