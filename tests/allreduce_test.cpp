@@ -15,14 +15,16 @@ void check_allreduce(const test_comm& tc, std::size_t count, const Op& op) {
   const std::vector<T> expected = rank_order_fold<T>(p, count, op);
   std::vector<T> from_vendor(count, poison<T>());
   allreduce(input, from_vendor, op, tc.comm, algorithm::vendor);
-  same_bits(from_vendor, expected, case_name(tc, algorithm::vendor, type_name<T>(), count) + " vs serial reference");
+  same_bits(from_vendor, expected,
+            case_name(tc, algorithm::vendor, type_name<T>(), count) + " vs serial reference");
 
   for (algorithm alg : algorithms_with_automatic(collective::allreduce)) {
     if (alg == algorithm::vendor) continue;
     const std::string what = case_name(tc, alg, type_name<T>(), count);
     std::vector<T> send = input, recv(count, poison<T>());
     if (!op_traits<Op>::commutative && !keeps_rank_order(collective::allreduce, alg)) {
-      expect_error([&] { allreduce(send, recv, op, tc.comm, alg); }, {"allreduce", "op", "commutative"}, what);
+      expect_error([&] { allreduce(send, recv, op, tc.comm, alg); }, {"allreduce", "op", "commutative"},
+                   what);
       continue;
     }
     allreduce(send, recv, op, tc.comm, alg);

@@ -57,7 +57,8 @@ BOOST_AUTO_TEST_CASE(accepts_vectors_arrays_and_temporary_spans) {
   std::vector<double> v(3);
   allreduce(a, std::span<double>(v), ops::max{}, MPI_COMM_WORLD);
   BOOST_TEST(v[0] == p - 1.0);
-  allreduce(std::span<const double>(a), v, [](double x, double y) { return x + y; }, MPI_COMM_WORLD);
+  allreduce(
+      std::span<const double>(a), v, [](double x, double y) { return x + y; }, MPI_COMM_WORLD);
   BOOST_TEST(v[1] == 2.0 * p);
 
   std::array<long, 2> b{rank == 0 ? 7L : 0L, rank == 0 ? 8L : 0L};

@@ -26,12 +26,13 @@ BOOST_AUTO_TEST_CASE(root_out_of_range) {
   const MPI_Comm comm = MPI_COMM_WORLD;
   const int p = size_of(comm);
   std::vector<int> buf(4);
-  expect_error([&] { broadcast(buf, p, comm); }, {"broadcast", "'root'", on_rank(comm), fmt::format("given {}", p)},
-               "broadcast root p");
+  expect_error([&] { broadcast(buf, p, comm); },
+               {"broadcast", "'root'", on_rank(comm), fmt::format("given {}", p)}, "broadcast root p");
   std::vector<int> recv(4);
   expect_error([&] { reduce(buf, recv, ops::sum{}, -1, comm, algorithm::naive); },
                {"reduce", "'root'", on_rank(comm), "given -1"}, "reduce root -1");
-  expect_error([&] { scatter(buf, recv, p + 3, comm, algorithm::vendor); }, {"scatter", "'root'"}, "scatter root");
+  expect_error([&] { scatter(buf, recv, p + 3, comm, algorithm::vendor); }, {"scatter", "'root'"},
+               "scatter root");
   expect_error([&] { gather(buf, recv, -2, comm); }, {"gather", "'root'"}, "gather root");
   expect_communicator_works(comm);
 }
@@ -42,13 +43,15 @@ BOOST_AUTO_TEST_CASE(buffers_of_the_wrong_size) {
   std::vector<int> n3(3), wrong(3 * p + 1);
   for (algorithm alg : {algorithm::automatic, algorithm::naive, algorithm::vendor}) {
     expect_error([&] { allgather(n3, wrong, comm, alg); },
-                 {"allgather", "'recv'", on_rank(comm), fmt::format("expected {}", 3 * p), fmt::format("given {}", 3 * p + 1)},
+                 {"allgather", "'recv'", on_rank(comm), fmt::format("expected {}", 3 * p),
+                  fmt::format("given {}", 3 * p + 1)},
                  "allgather recv");
     expect_error([&] { reduce_scatter(wrong, n3, ops::sum{}, comm, alg); },
-                 {"reduce_scatter", "'send'", on_rank(comm), fmt::format("expected {}", 3 * p)}, "reduce_scatter send");
+                 {"reduce_scatter", "'send'", on_rank(comm), fmt::format("expected {}", 3 * p)},
+                 "reduce_scatter send");
     std::vector<int> n4(4);
-    expect_error([&] { allreduce(n3, n4, ops::sum{}, comm, alg); }, {"allreduce", "'recv'", "expected 3", "given 4"},
-                 "allreduce recv");
+    expect_error([&] { allreduce(n3, n4, ops::sum{}, comm, alg); },
+                 {"allreduce", "'recv'", "expected 3", "given 4"}, "allreduce recv");
     std::vector<int> same(3 * p);
     expect_error([&] { alltoall(same, wrong, comm, alg); }, {"alltoall", "'recv'"}, "alltoall recv");
   }
@@ -61,7 +64,8 @@ BOOST_AUTO_TEST_CASE(buffers_of_the_wrong_size) {
   std::vector<int> one(1), two(2);
   expect_error([&] { scatter(two, one, 0, MPI_COMM_SELF); }, {"scatter", "'send'", "rank 0"}, "scatter send");
   expect_error([&] { gather(one, two, 0, MPI_COMM_SELF); }, {"gather", "'recv'", "rank 0"}, "gather recv");
-  expect_error([&] { reduce(one, two, ops::sum{}, 0, MPI_COMM_SELF); }, {"reduce", "'recv'", "rank 0"}, "reduce recv");
+  expect_error([&] { reduce(one, two, ops::sum{}, 0, MPI_COMM_SELF); }, {"reduce", "'recv'", "rank 0"},
+               "reduce recv");
   expect_communicator_works(comm);
   expect_communicator_works(MPI_COMM_SELF);
 }
@@ -70,7 +74,8 @@ BOOST_AUTO_TEST_CASE(overlapping_buffers_without_an_in_place_form) {
   const MPI_Comm comm = MPI_COMM_WORLD;
   const auto p = static_cast<std::size_t>(size_of(comm));
   std::vector<int> buf(4 * p);
-  expect_error([&] { allgather(std::span(buf).first(4), buf, comm); }, {"allgather", "overlaps"}, "allgather alias");
+  expect_error([&] { allgather(std::span(buf).first(4), buf, comm); }, {"allgather", "overlaps"},
+               "allgather alias");
   expect_error([&] { allreduce(std::span(buf).first(4), std::span(buf).subspan(1, 4), ops::sum{}, comm); },
                {"allreduce", "overlaps"}, "allreduce partial alias");
   expect_communicator_works(comm);
@@ -96,9 +101,12 @@ BOOST_AUTO_TEST_CASE(non_commutative_op_with_an_algorithm_that_reorders) {
     for (algorithm alg : algorithms_for(c)) {
       if (keeps_rank_order(c, alg)) continue;
       auto attempt = [&] {
-        if (c == collective::reduce) reduce(send, recv, mat_mul{}, 0, comm, alg);
-        else if (c == collective::reduce_scatter) reduce_scatter(send, block, mat_mul{}, comm, alg);
-        else allreduce(send, recv, mat_mul{}, comm, alg);
+        if (c == collective::reduce)
+          reduce(send, recv, mat_mul{}, 0, comm, alg);
+        else if (c == collective::reduce_scatter)
+          reduce_scatter(send, block, mat_mul{}, comm, alg);
+        else
+          allreduce(send, recv, mat_mul{}, comm, alg);
       };
       expect_error(attempt, {std::string(to_string(c)), "'op'", on_rank(comm), "commutative"},
                    fmt::format("{} {}", to_string(c), to_string(alg)));
@@ -120,8 +128,8 @@ BOOST_AUTO_TEST_CASE(mpi_failure_becomes_an_error_with_mpi_text) {
   int length = 0;
   MPI_Error_string(MPI_ERR_TRUNCATE, text, &length);
   if (rank == 0)
-    expect_error([&] { gather(send, recv, 0, comm, algorithm::naive); }, {"MPI_Recv", std::string(text, length)},
-                 "truncated gather");
+    expect_error([&] { gather(send, recv, 0, comm, algorithm::naive); },
+                 {"MPI_Recv", std::string(text, length)}, "truncated gather");
   else
     gather(send, recv, 0, comm, algorithm::naive);
   expect_communicator_works(comm);

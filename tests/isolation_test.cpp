@@ -26,14 +26,30 @@ BOOST_AUTO_TEST_CASE(pending_user_messages_are_untouched) {
       std::vector<int> a(2 * static_cast<std::size_t>(p), rank + 1), b(2 * static_cast<std::size_t>(p));
       std::vector<int> block(2, rank), all(2 * static_cast<std::size_t>(p));
       switch (c) {
-        case collective::broadcast: broadcast(a, 0, comm, alg); break;
-        case collective::scatter: scatter(a, block, 0, comm, alg); break;
-        case collective::gather: gather(block, all, 0, comm, alg); break;
-        case collective::reduce: reduce(a, b, ops::sum{}, 0, comm, alg); break;
-        case collective::allgather: allgather(block, all, comm, alg); break;
-        case collective::reduce_scatter: reduce_scatter(a, block, ops::sum{}, comm, alg); break;
-        case collective::alltoall: alltoall(a, b, comm, alg); break;
-        case collective::allreduce: allreduce(a, b, ops::sum{}, comm, alg); break;
+        case collective::broadcast:
+          broadcast(a, 0, comm, alg);
+          break;
+        case collective::scatter:
+          scatter(a, block, 0, comm, alg);
+          break;
+        case collective::gather:
+          gather(block, all, 0, comm, alg);
+          break;
+        case collective::reduce:
+          reduce(a, b, ops::sum{}, 0, comm, alg);
+          break;
+        case collective::allgather:
+          allgather(block, all, comm, alg);
+          break;
+        case collective::reduce_scatter:
+          reduce_scatter(a, block, ops::sum{}, comm, alg);
+          break;
+        case collective::alltoall:
+          alltoall(a, b, comm, alg);
+          break;
+        case collective::allreduce:
+          allreduce(a, b, ops::sum{}, comm, alg);
+          break;
       }
     }
   }

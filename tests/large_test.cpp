@@ -21,7 +21,8 @@ BOOST_AUTO_TEST_CASE(allreduce_and_broadcast_beyond_int_max_bytes) {
   for (algorithm alg : algorithms_for(collective::allreduce)) {
     if (alg == algorithm::vendor) continue;  // MPI's int count; the library's algorithms only
     std::vector<double> send(large_count), recv(large_count, -1.0);
-    for (std::size_t i = 0; i < large_count; ++i) send[i] = static_cast<double>((i + static_cast<std::size_t>(rank)) % 1024);
+    for (std::size_t i = 0; i < large_count; ++i)
+      send[i] = static_cast<double>((i + static_cast<std::size_t>(rank)) % 1024);
     allreduce(send, recv, ops::sum{}, comm, alg);
     std::size_t wrong = 0;
     for (std::size_t i = 0; i < large_count; ++i) {

@@ -25,11 +25,15 @@ struct case_t {
 
 std::ostream& operator<<(std::ostream& os, const case_t& k) { return os << k.coll << '_' << k.alg; }
 
+// vendor: the vendor variant of each collective; otherwise every other algorithm and
+// automatic, which must never fall back on vendor.
 std::vector<case_t> cases(bool vendor) {
   std::vector<case_t> all;
-  for (collective c : collectives::all_collectives())
+  for (collective c : collectives::all_collectives()) {
+    if (!vendor) all.push_back({c, algorithm::automatic});
     for (algorithm a : collectives::algorithms_for(c))
       if ((a == algorithm::vendor) == vendor) all.push_back({c, a});
+  }
   return all;
 }
 

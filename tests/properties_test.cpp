@@ -38,32 +38,39 @@ void expect_identical_everywhere(const std::vector<double>& mine, MPI_Comm comm,
 
 std::uint64_t shared_seed(MPI_Comm comm) {
   std::uint64_t seed = 0;
-  if (const char* fixed = std::getenv("COLLECTIVES_PROPERTY_SEED")) seed = std::strtoull(fixed, nullptr, 10);
-  else seed = static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  if (const char* fixed = std::getenv("COLLECTIVES_PROPERTY_SEED"))
+    seed = std::strtoull(fixed, nullptr, 10);
+  else
+    seed = static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
   broadcast(std::span(&seed, 1), 0, comm, algorithm::vendor);
   return seed;
 }
 
 // Draws one case of collective `c` and compares algorithm `alg` with vendor on it.
 template <class T, class Op>
-bool check_against_vendor(collective c, algorithm alg, std::size_t count, int root, const Op& op, MPI_Comm comm,
-                          std::mt19937_64& gen) {
+bool check_against_vendor(collective c, algorithm alg, std::size_t count, int root, const Op& op,
+                          MPI_Comm comm, std::mt19937_64& gen) {
   const int rank = rank_of(comm);
   const auto p = static_cast<std::size_t>(size_of(comm));
   const bool at_root = rank == root;
   // Inputs from value<T> at a random offset: exact in any summation order, unique per rank.
   const std::size_t offset = gen() % 1000;
-  const std::size_t in_count = (c == collective::broadcast || c == collective::reduce ||
-                                c == collective::allreduce || c == collective::gather || c == collective::allgather)
-                                   ? count
-                                   : count * p;
+  const std::size_t in_count =
+      (c == collective::broadcast || c == collective::reduce || c == collective::allreduce ||
+       c == collective::gather || c == collective::allgather)
+          ? count
+          : count * p;
   const std::size_t out_count = [&]() -> std::size_t {
     switch (c) {
-      case collective::gather: return at_root ? count * p : 0;
-      case collective::reduce: return at_root ? count : 0;
+      case collective::gather:
+        return at_root ? count * p : 0;
+      case collective::reduce:
+        return at_root ? count : 0;
       case collective::allgather:
-      case collective::alltoall: return count * p;
-      default: return count;
+      case collective::alltoall:
+        return count * p;
+      default:
+        return count;
     }
   }();
   const std::vector<T> input = values<T>(rank, in_count, offset);
@@ -74,13 +81,27 @@ bool check_against_vendor(collective c, algorithm alg, std::size_t count, int ro
         out = rank == root ? input : std::vector<T>(count, poison<T>());
         broadcast(out, root, comm, a);
         break;
-      case collective::scatter: scatter(input, out, root, comm, a); break;
-      case collective::gather: gather(input, out, root, comm, a); break;
-      case collective::reduce: reduce(input, out, op, root, comm, a); break;
-      case collective::allgather: allgather(input, out, comm, a); break;
-      case collective::reduce_scatter: reduce_scatter(input, out, op, comm, a); break;
-      case collective::alltoall: alltoall(input, out, comm, a); break;
-      case collective::allreduce: allreduce(input, out, op, comm, a); break;
+      case collective::scatter:
+        scatter(input, out, root, comm, a);
+        break;
+      case collective::gather:
+        gather(input, out, root, comm, a);
+        break;
+      case collective::reduce:
+        reduce(input, out, op, root, comm, a);
+        break;
+      case collective::allgather:
+        allgather(input, out, comm, a);
+        break;
+      case collective::reduce_scatter:
+        reduce_scatter(input, out, op, comm, a);
+        break;
+      case collective::alltoall:
+        alltoall(input, out, comm, a);
+        break;
+      case collective::allreduce:
+        allreduce(input, out, op, comm, a);
+        break;
     }
     return out;
   };
@@ -94,7 +115,8 @@ BOOST_AUTO_TEST_CASE(allreduce_results_are_bitwise_identical_on_every_rank) {
     const int rank = rank_of(tc.comm), p = size_of(tc.comm);
     std::mt19937_64 gen(1234567 + static_cast<unsigned>(rank));
     const auto n = static_cast<std::size_t>(p);
-    for (std::size_t count : {std::size_t{1}, n - 1, n + 1, 7 * n + 3, std::size_t{1000}, std::size_t{100'003}}) {
+    for (std::size_t count :
+         {std::size_t{1}, n - 1, n + 1, 7 * n + 3, std::size_t{1000}, std::size_t{100'003}}) {
       const std::vector<double> input = mixed_magnitudes(gen, count);
       for (algorithm alg : algorithms_with_automatic(collective::allreduce)) {
         std::vector<double> out(count);
@@ -120,16 +142,24 @@ BOOST_AUTO_TEST_CASE(random_cases_match_vendor) {
     const std::size_t count = gen() % 4 == 0 ? gen() % 20'000 : gen() % static_cast<std::size_t>(3 * p + 2);
     const int root = static_cast<int>(gen() % static_cast<std::uint64_t>(p));
     const unsigned type = static_cast<unsigned>(gen() % 4);
-    const std::string what = fmt::format("seed {} draw {}: {} {} type#{} count {} root {}", seed, draw, to_string(c),
-                                         to_string(alg), type, count, root);
+    const std::string what = fmt::format("seed {} draw {}: {} {} type#{} count {} root {}", seed, draw,
+                                         to_string(c), to_string(alg), type, count, root);
     bool ok = true;
     switch (type) {
-      case 0: ok = check_against_vendor<std::int32_t>(c, alg, count, root, ops::max{}, comm, gen); break;
-      case 1: ok = check_against_vendor<double>(c, alg, count, root, ops::sum{}, comm, gen); break;
-      case 2: ok = check_against_vendor<money>(c, alg, count, root, add_money{}, comm, gen); break;
+      case 0:
+        ok = check_against_vendor<std::int32_t>(c, alg, count, root, ops::max{}, comm, gen);
+        break;
+      case 1:
+        ok = check_against_vendor<double>(c, alg, count, root, ops::sum{}, comm, gen);
+        break;
+      case 2:
+        ok = check_against_vendor<money>(c, alg, count, root, add_money{}, comm, gen);
+        break;
       default:
-        if (keeps_rank_order(c, alg)) ok = check_against_vendor<mat2>(c, alg, count, root, mat_mul{}, comm, gen);
-        else ok = check_against_vendor<std::uint64_t>(c, alg, count, root, ops::bit_xor{}, comm, gen);
+        if (keeps_rank_order(c, alg))
+          ok = check_against_vendor<mat2>(c, alg, count, root, mat_mul{}, comm, gen);
+        else
+          ok = check_against_vendor<std::uint64_t>(c, alg, count, root, ops::bit_xor{}, comm, gen);
     }
     BOOST_TEST_REQUIRE(ok, what);
   }

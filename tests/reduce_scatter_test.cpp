@@ -24,8 +24,8 @@ void check_reduce_scatter(const test_comm& tc, std::size_t count, const Op& op) 
     const std::string what = case_name(tc, alg, type_name<T>(), count);
     std::vector<T> send = input, recv(count, poison<T>());
     if (!op_traits<Op>::commutative && !keeps_rank_order(collective::reduce_scatter, alg)) {
-      expect_error([&] { reduce_scatter(send, recv, op, tc.comm, alg); }, {"reduce_scatter", "op", "commutative"},
-                   what);
+      expect_error([&] { reduce_scatter(send, recv, op, tc.comm, alg); },
+                   {"reduce_scatter", "op", "commutative"}, what);
       continue;
     }
     reduce_scatter(send, recv, op, tc.comm, alg);

@@ -22,7 +22,8 @@ void check_reduce(const test_comm& tc, std::size_t count, int root, const Op& op
     const std::string what = case_name(tc, alg, type_name<T>(), count, root);
     std::vector<T> send = input, recv(at_root ? count : 0, poison<T>());
     if (!op_traits<Op>::commutative && !keeps_rank_order(collective::reduce, alg)) {
-      expect_error([&] { reduce(send, recv, op, root, tc.comm, alg); }, {"reduce", "op", "commutative"}, what);
+      expect_error([&] { reduce(send, recv, op, root, tc.comm, alg); }, {"reduce", "op", "commutative"},
+                   what);
       continue;
     }
     reduce(send, recv, op, root, tc.comm, alg);

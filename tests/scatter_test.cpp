@@ -11,7 +11,8 @@ template <class T>
 void check_scatter(const test_comm& tc, std::size_t count, int root) {
   const int rank = rank_of(tc.comm), p = size_of(tc.comm);
   // Only the root's send buffer is read: the others pass an empty one.
-  const std::vector<T> input = rank == root ? values<T>(root, count * static_cast<std::size_t>(p)) : std::vector<T>{};
+  const std::vector<T> input =
+      rank == root ? values<T>(root, count * static_cast<std::size_t>(p)) : std::vector<T>{};
   const std::vector<T> expected = values<T>(root, count, count * static_cast<std::size_t>(rank));
   std::vector<T> from_vendor(count, poison<T>());
   scatter(input, from_vendor, root, tc.comm, algorithm::vendor);

@@ -13,8 +13,9 @@ void allreduce(S&& send, R&& recv, const Op& op, MPI_Comm comm, algorithm alg = 
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
   const detail::reduction red = detail::make_reduction<T>(op);
-  detail::run({collective::allreduce, std::ranges::data(send), std::ranges::size(send), std::ranges::data(recv),
-               std::ranges::size(recv), detail::element_type_of<T>(), &red, 0, comm, alg});
+  detail::run({collective::allreduce, std::ranges::data(send), std::ranges::size(send),
+               std::ranges::data(recv), std::ranges::size(recv), detail::element_type_of<T>(), &red, 0, comm,
+               alg});
 }
 
 }  // namespace collectives

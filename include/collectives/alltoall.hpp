@@ -10,8 +10,9 @@ template <detail::buffer S, detail::buffer R>
 void alltoall(S&& send, R&& recv, MPI_Comm comm, algorithm alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
-  detail::run({collective::alltoall, std::ranges::data(send), std::ranges::size(send), std::ranges::data(recv),
-               std::ranges::size(recv), detail::element_type_of<T>(), nullptr, 0, comm, alg});
+  detail::run({collective::alltoall, std::ranges::data(send), std::ranges::size(send),
+               std::ranges::data(recv), std::ranges::size(recv), detail::element_type_of<T>(), nullptr, 0,
+               comm, alg});
 }
 
 }  // namespace collectives

@@ -19,11 +19,16 @@ constexpr builtin_type builtin_type_of() {
   } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
     constexpr bool s = std::is_signed_v<T>;
     switch (sizeof(T)) {
-      case 1: return s ? builtin_type::i8 : builtin_type::u8;
-      case 2: return s ? builtin_type::i16 : builtin_type::u16;
-      case 4: return s ? builtin_type::i32 : builtin_type::u32;
-      case 8: return s ? builtin_type::i64 : builtin_type::u64;
-      default: return builtin_type::none;
+      case 1:
+        return s ? builtin_type::i8 : builtin_type::u8;
+      case 2:
+        return s ? builtin_type::i16 : builtin_type::u16;
+      case 4:
+        return s ? builtin_type::i32 : builtin_type::u32;
+      case 8:
+        return s ? builtin_type::i64 : builtin_type::u64;
+      default:
+        return builtin_type::none;
     }
   } else if constexpr (std::is_same_v<T, float>) {
     return builtin_type::f32;

@@ -13,24 +13,22 @@ namespace ops {
 
 // Each op is constrained on its expression, so "does T have this operator?" is answerable
 // at compile time (std::is_invocable) instead of failing inside the body.
-#define COLLECTIVES_BINARY_OP(name, expr)                    \
-  struct name {                                              \
-    static constexpr bool commutative = true;                \
-    template <class T>                                       \
-      requires requires(const T& a, const T& b) { static_cast<T>(expr); } \
-    constexpr T operator()(const T& a, const T& b) const {   \
-      return static_cast<T>(expr);                           \
-    }                                                        \
+#define COLLECTIVES_BINARY_OP(name, expr)                                                 \
+  struct name {                                                                           \
+    static constexpr bool commutative = true;                                             \
+    template <class T>                                                                    \
+    requires requires(const T& a, const T& b) { static_cast<T>(expr); }                   \
+    constexpr T operator()(const T& a, const T& b) const { return static_cast<T>(expr); } \
   }
 
 COLLECTIVES_BINARY_OP(sum, a + b);
-COLLECTIVES_BINARY_OP(prod, a* b);
+COLLECTIVES_BINARY_OP(prod, (a * b));
 COLLECTIVES_BINARY_OP(min, b < a ? b : a);
 COLLECTIVES_BINARY_OP(max, a < b ? b : a);
-COLLECTIVES_BINARY_OP(bit_and, a& b);
+COLLECTIVES_BINARY_OP(bit_and, (a & b));
 COLLECTIVES_BINARY_OP(bit_or, a | b);
 COLLECTIVES_BINARY_OP(bit_xor, a ^ b);
-COLLECTIVES_BINARY_OP(logical_and, a && b);
+COLLECTIVES_BINARY_OP(logical_and, (a && b));
 COLLECTIVES_BINARY_OP(logical_or, a || b);
 COLLECTIVES_BINARY_OP(logical_xor, !a != !b);
 
@@ -41,7 +39,19 @@ COLLECTIVES_BINARY_OP(logical_xor, !a != !b);
 namespace detail {
 
 /// The built-in operations the library has compiled kernels and MPI_Ops for.
-enum class builtin_op { none, sum, prod, min, max, bit_and, bit_or, bit_xor, logical_and, logical_or, logical_xor };
+enum class builtin_op {
+  none,
+  sum,
+  prod,
+  min,
+  max,
+  bit_and,
+  bit_or,
+  bit_xor,
+  logical_and,
+  logical_or,
+  logical_xor
+};
 
 template <class Op>
 struct builtin_op_of : std::integral_constant<builtin_op, builtin_op::none> {};
@@ -85,7 +95,9 @@ template <class T>
 struct builtin_op_of<std::logical_or<T>> : builtin_op_of<std::logical_or<>> {};
 
 template <class Op>
-concept declares_commutative = requires { Op::commutative; };
+concept declares_commutative = requires {
+  Op::commutative;
+};
 
 }  // namespace detail
 
@@ -95,9 +107,12 @@ concept declares_commutative = requires { Op::commutative; };
 template <class Op>
 struct op_traits {
   static constexpr bool commutative = [] {
-    if constexpr (detail::builtin_op_of<Op>::value != detail::builtin_op::none) return true;
-    else if constexpr (detail::declares_commutative<Op>) return static_cast<bool>(Op::commutative);
-    else return false;
+    if constexpr (detail::builtin_op_of<Op>::value != detail::builtin_op::none)
+      return true;
+    else if constexpr (detail::declares_commutative<Op>)
+      return static_cast<bool>(Op::commutative);
+    else
+      return false;
   }();
 };
 

@@ -21,7 +21,8 @@ struct block_partition {
   std::vector<std::size_t> offsets_;
 };
 
-inline block_partition::block_partition(std::size_t count, int parts) : offsets_(static_cast<std::size_t>(parts) + 1) {
+inline block_partition::block_partition(std::size_t count, int parts)
+    : offsets_(static_cast<std::size_t>(parts) + 1) {
   const std::size_t n = static_cast<std::size_t>(parts);
   const std::size_t base = count / n, larger = count % n;
   for (std::size_t i = 0; i < n; ++i) offsets_[i + 1] = offsets_[i] + base + (i < larger ? 1 : 0);

@@ -10,9 +10,18 @@
 namespace collectives {
 namespace {
 
-constexpr std::array<std::string_view, 12> algorithm_names{
-    "automatic",          "vendor",           "naive",        "binomial", "pipeline", "scatter_allgather", "ring",
-    "recursive_doubling", "recursive_halving", "rabenseifner", "bruck",    "pairwise"};
+constexpr std::array<std::string_view, 12> algorithm_names{"automatic",
+                                                           "vendor",
+                                                           "naive",
+                                                           "binomial",
+                                                           "pipeline",
+                                                           "scatter_allgather",
+                                                           "ring",
+                                                           "recursive_doubling",
+                                                           "recursive_halving",
+                                                           "rabenseifner",
+                                                           "bruck",
+                                                           "pairwise"};
 
 constexpr std::array<std::string_view, 8> collective_names{
     "broadcast", "scatter", "gather", "reduce", "allgather", "reduce_scatter", "alltoall", "allreduce"};
@@ -27,7 +36,8 @@ std::span<const algorithm> algorithms_for(collective c) {
   // Built once from the registry, in its order.
   static const std::array<std::vector<algorithm>, 8> lists = [] {
     std::array<std::vector<algorithm>, 8> l;
-    for (const detail::algorithm_entry& e : detail::registry()) l[static_cast<std::size_t>(e.coll)].push_back(e.alg);
+    for (const detail::algorithm_entry& e : detail::registry())
+      l[static_cast<std::size_t>(e.coll)].push_back(e.alg);
     return l;
   }();
   return lists.at(static_cast<std::size_t>(c));

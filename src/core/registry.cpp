@@ -17,11 +17,14 @@ std::span<const algorithm_entry> registry() {
   static const std::vector<algorithm_entry> entries = [] {
     std::vector<algorithm_entry> all;
     for (std::span<const algorithm_entry> table :
-         {std::span<const algorithm_entry>(broadcast_algorithms), std::span<const algorithm_entry>(scatter_algorithms),
-          std::span<const algorithm_entry>(gather_algorithms), std::span<const algorithm_entry>(reduce_algorithms),
+         {std::span<const algorithm_entry>(broadcast_algorithms),
+          std::span<const algorithm_entry>(scatter_algorithms),
+          std::span<const algorithm_entry>(gather_algorithms),
+          std::span<const algorithm_entry>(reduce_algorithms),
           std::span<const algorithm_entry>(allgather_algorithms),
           std::span<const algorithm_entry>(reduce_scatter_algorithms),
-          std::span<const algorithm_entry>(alltoall_algorithms), std::span<const algorithm_entry>(allreduce_algorithms)})
+          std::span<const algorithm_entry>(alltoall_algorithms),
+          std::span<const algorithm_entry>(allreduce_algorithms)})
       all.insert(all.end(), table.begin(), table.end());
     return all;
   }();

@@ -28,13 +28,14 @@ class validator {
   validator(const request& r, int rank, int size) : r_(r), rank_(rank), size_(size) {}
 
   [[noreturn]] void fail(std::string_view argument, std::string_view problem) const {
-    throw error(fmt::format("collectives::{}: argument '{}' on rank {}: {}", to_string(r_.coll), argument, rank_,
-                            problem));
+    throw error(fmt::format("collectives::{}: argument '{}' on rank {}: {}", to_string(r_.coll), argument,
+                            rank_, problem));
   }
 
   void expect_count(std::string_view argument, std::size_t given, std::size_t expected,
                     std::string_view why) const {
-    if (given != expected) fail(argument, fmt::format("expected {} elements ({}), given {}", expected, why, given));
+    if (given != expected)
+      fail(argument, fmt::format("expected {} elements ({}), given {}", expected, why, given));
   }
 
   /// n, the per-rank block (or whole vector) of this call, after checking every buffer size.
@@ -45,10 +46,12 @@ class validator {
       case collective::broadcast:
         return r_.recv_count;
       case collective::scatter:
-        if (at_root) expect_count("send", r_.send_count, p * r_.recv_count, "p blocks of recv's size at the root");
+        if (at_root)
+          expect_count("send", r_.send_count, p * r_.recv_count, "p blocks of recv's size at the root");
         return r_.recv_count;
       case collective::gather:
-        if (at_root) expect_count("recv", r_.recv_count, p * r_.send_count, "p blocks of send's size at the root");
+        if (at_root)
+          expect_count("recv", r_.recv_count, p * r_.send_count, "p blocks of send's size at the root");
         return r_.send_count;
       case collective::reduce:
         if (at_root) expect_count("recv", r_.recv_count, r_.send_count, "the size of send, at the root");
@@ -94,21 +97,24 @@ std::size_t validate(const request& r, int rank, int size) {
   const validator v(r, rank, size);
   if (!supports(r.coll, r.alg)) {
     std::string known;
-    for (algorithm a : algorithms_for(r.coll)) known += fmt::format("{}{}", known.empty() ? "" : ", ", to_string(a));
-    v.fail("alg", fmt::format("{} has no algorithm '{}'; it has automatic, {}", to_string(r.coll), to_string(r.alg),
-                              known));
+    for (algorithm a : algorithms_for(r.coll))
+      known += fmt::format("{}{}", known.empty() ? "" : ", ", to_string(a));
+    v.fail("alg", fmt::format("{} has no algorithm '{}'; it has automatic, {}", to_string(r.coll),
+                              to_string(r.alg), known));
   }
   if (has_root(r.coll) && (r.root < 0 || r.root >= size))
     v.fail("root", fmt::format("expected a rank in [0, {}), given {}", size, r.root));
   if (r.op != nullptr && !r.op->commutative && !keeps_rank_order(r.coll, r.alg))
-    v.fail("op", fmt::format("the op is not commutative (declare `static constexpr bool commutative = true` if it "
-                             "is), and '{}' cannot keep rank order; use naive, automatic or an order-keeping "
-                             "algorithm",
-                             to_string(r.alg)));
+    v.fail("op",
+           fmt::format("the op is not commutative (declare `static constexpr bool commutative = true` if it "
+                       "is), and '{}' cannot keep rank order; use naive, automatic or an order-keeping "
+                       "algorithm",
+                       to_string(r.alg)));
   const std::size_t count = v.check_sizes();
   v.check_no_overlap();
   if (r.alg == algorithm::vendor && count > static_cast<std::size_t>(INT_MAX))
-    v.fail("alg", fmt::format("vendor takes at most INT_MAX elements per block (MPI's int count), given {}", count));
+    v.fail("alg",
+           fmt::format("vendor takes at most INT_MAX elements per block (MPI's int count), given {}", count));
   return count;
 }
 
@@ -119,28 +125,32 @@ void agree_on_arguments(const transport& net, const request& r, const std::optio
   const int p = net.size();
   const long long n = count ? static_cast<long long>(*count) : -1;
   // Maxima of x and of −x give the range of x over the ranks.
-  long long agreed[] = {local_problem.empty() ? -1 : net.rank(), n, -n, r.root, -r.root,
-                        static_cast<long long>(r.alg), -static_cast<long long>(r.alg)};
+  long long agreed[] = {
+      local_problem.empty() ? -1 : net.rank(), n, -n, r.root, -r.root, static_cast<long long>(r.alg),
+      -static_cast<long long>(r.alg)};
   net.agree_on_maximum(agreed, 7);
   const std::string_view name = to_string(r.coll);
   if (!local_problem.empty()) throw error(local_problem);
   if (agreed[0] >= 0)
-    throw error(fmt::format("collectives::{}: rank {} rejected its arguments (see its error); no data was sent",
-                            name, agreed[0]));
+    throw error(
+        fmt::format("collectives::{}: rank {} rejected its arguments (see its error); no data was sent", name,
+                    agreed[0]));
   if (agreed[1] != -agreed[2])
-    throw error(fmt::format("collectives::{}: the ranks disagree on the element count n: from {} to {} across "
-                            "{} ranks",
-                            name, -agreed[2], agreed[1], p));
+    throw error(
+        fmt::format("collectives::{}: the ranks disagree on the element count n: from {} to {} across "
+                    "{} ranks",
+                    name, -agreed[2], agreed[1], p));
   if (has_root(r.coll) && agreed[3] != -agreed[4])
-    throw error(fmt::format("collectives::{}: the ranks disagree on the root: from {} to {}", name, -agreed[4],
-                            agreed[3]));
+    throw error(fmt::format("collectives::{}: the ranks disagree on the root: from {} to {}", name,
+                            -agreed[4], agreed[3]));
   if (agreed[5] != -agreed[6])
     throw error(fmt::format("collectives::{}: the ranks disagree on the algorithm", name));
 }
 
 argument_checks initial_argument_checks() {
   const char* v = std::getenv("COLLECTIVES_ARGUMENT_CHECKS");
-  return v != nullptr && std::string_view(v) == "collective" ? argument_checks::collective : argument_checks::local;
+  return v != nullptr && std::string_view(v) == "collective" ? argument_checks::collective
+                                                             : argument_checks::local;
 }
 
 std::atomic<argument_checks> checks_level{initial_argument_checks()};
@@ -169,9 +179,10 @@ void run(const request& r) {
   const transport net(r.comm);
   if (checks_level.load() == argument_checks::collective) agree_on_arguments(net, r, count, local_problem);
 
-  const algorithm alg = r.alg == algorithm::automatic
-                            ? choose_automatic(r.coll, size, *count * r.elem.size, r.op == nullptr || r.op->commutative)
-                            : r.alg;
+  const algorithm alg =
+      r.alg == algorithm::automatic
+          ? choose_automatic(r.coll, size, *count * r.elem.size, *count, r.op == nullptr || r.op->commutative)
+          : r.alg;
   const bool root_only_recv = r.coll == collective::gather || r.coll == collective::reduce;
   const bool root_only_send = r.coll == collective::scatter;
   const call c{net,

@@ -107,9 +107,10 @@ void transport::recv(int source, void* buf, std::size_t bytes) const {
     int received = 0;
     MPI_Get_count(&status, MPI_BYTE, &received);
     if (received != n)
-      throw error(fmt::format("collectives: rank {} expected {} bytes from rank {}, got {}: the ranks "
-                              "disagree on the message size (different counts on different ranks?)",
-                              rank_, n, source, received));
+      throw error(
+          fmt::format("collectives: rank {} expected {} bytes from rank {}, got {}: the ranks "
+                      "disagree on the message size (different counts on different ranks?)",
+                      rank_, n, source, received));
     p += n;
     bytes -= static_cast<std::size_t>(n);
   } while (bytes > 0);
@@ -128,9 +129,9 @@ bool transport::sends_first(int to, int from) const {
   const int g = std::gcd(shift, size_);
   const int cycle_length = size_ / g;
   // rank = c + position·shift (mod p) with c = rank mod g, the cycle's smallest member.
-  const int position =
-      static_cast<int>((static_cast<long long>((rank_ - rank_ % g) / g) * inverse_mod(shift / g, cycle_length)) %
-                       cycle_length);
+  const int position = static_cast<int>(
+      (static_cast<long long>((rank_ - rank_ % g) / g) * inverse_mod(shift / g, cycle_length)) %
+      cycle_length);
   return position % 2 == 0;
 }
 

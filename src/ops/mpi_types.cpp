@@ -16,17 +16,28 @@ bool is_complex(builtin_type t) { return t == builtin_type::c32 || t == builtin_
 MPI_Op predefined_op(builtin_op op, builtin_type t) {
   if (t == builtin_type::none) return MPI_OP_NULL;
   switch (op) {
-    case builtin_op::sum: return MPI_SUM;
-    case builtin_op::prod: return MPI_PROD;
-    case builtin_op::min: return is_complex(t) ? MPI_OP_NULL : MPI_MIN;
-    case builtin_op::max: return is_complex(t) ? MPI_OP_NULL : MPI_MAX;
-    case builtin_op::bit_and: return is_integer(t) ? MPI_BAND : MPI_OP_NULL;
-    case builtin_op::bit_or: return is_integer(t) ? MPI_BOR : MPI_OP_NULL;
-    case builtin_op::bit_xor: return is_integer(t) ? MPI_BXOR : MPI_OP_NULL;
-    case builtin_op::logical_and: return is_integer(t) ? MPI_LAND : MPI_OP_NULL;
-    case builtin_op::logical_or: return is_integer(t) ? MPI_LOR : MPI_OP_NULL;
-    case builtin_op::logical_xor: return is_integer(t) ? MPI_LXOR : MPI_OP_NULL;
-    case builtin_op::none: return MPI_OP_NULL;
+    case builtin_op::sum:
+      return MPI_SUM;
+    case builtin_op::prod:
+      return MPI_PROD;
+    case builtin_op::min:
+      return is_complex(t) ? MPI_OP_NULL : MPI_MIN;
+    case builtin_op::max:
+      return is_complex(t) ? MPI_OP_NULL : MPI_MAX;
+    case builtin_op::bit_and:
+      return is_integer(t) ? MPI_BAND : MPI_OP_NULL;
+    case builtin_op::bit_or:
+      return is_integer(t) ? MPI_BOR : MPI_OP_NULL;
+    case builtin_op::bit_xor:
+      return is_integer(t) ? MPI_BXOR : MPI_OP_NULL;
+    case builtin_op::logical_and:
+      return is_integer(t) ? MPI_LAND : MPI_OP_NULL;
+    case builtin_op::logical_or:
+      return is_integer(t) ? MPI_LOR : MPI_OP_NULL;
+    case builtin_op::logical_xor:
+      return is_integer(t) ? MPI_LXOR : MPI_OP_NULL;
+    case builtin_op::none:
+      return MPI_OP_NULL;
   }
   return MPI_OP_NULL;
 }
@@ -43,20 +54,34 @@ void call_active_reduction(void* in, void* inout, int* len, MPI_Datatype*) {
 
 MPI_Datatype mpi_datatype(element_type elem) {
   switch (elem.type) {
-    case builtin_type::i8: return MPI_INT8_T;
-    case builtin_type::u8: return MPI_UINT8_T;
-    case builtin_type::i16: return MPI_INT16_T;
-    case builtin_type::u16: return MPI_UINT16_T;
-    case builtin_type::i32: return MPI_INT32_T;
-    case builtin_type::u32: return MPI_UINT32_T;
-    case builtin_type::i64: return MPI_INT64_T;
-    case builtin_type::u64: return MPI_UINT64_T;
-    case builtin_type::f32: return MPI_FLOAT;
-    case builtin_type::f64: return MPI_DOUBLE;
-    case builtin_type::f80: return MPI_LONG_DOUBLE;
-    case builtin_type::c32: return MPI_C_FLOAT_COMPLEX;
-    case builtin_type::c64: return MPI_C_DOUBLE_COMPLEX;
-    case builtin_type::none: break;
+    case builtin_type::i8:
+      return MPI_INT8_T;
+    case builtin_type::u8:
+      return MPI_UINT8_T;
+    case builtin_type::i16:
+      return MPI_INT16_T;
+    case builtin_type::u16:
+      return MPI_UINT16_T;
+    case builtin_type::i32:
+      return MPI_INT32_T;
+    case builtin_type::u32:
+      return MPI_UINT32_T;
+    case builtin_type::i64:
+      return MPI_INT64_T;
+    case builtin_type::u64:
+      return MPI_UINT64_T;
+    case builtin_type::f32:
+      return MPI_FLOAT;
+    case builtin_type::f64:
+      return MPI_DOUBLE;
+    case builtin_type::f80:
+      return MPI_LONG_DOUBLE;
+    case builtin_type::c32:
+      return MPI_C_FLOAT_COMPLEX;
+    case builtin_type::c64:
+      return MPI_C_DOUBLE_COMPLEX;
+    case builtin_type::none:
+      break;
   }
   static std::mutex mutex;
   static std::map<std::size_t, MPI_Datatype> byte_types;

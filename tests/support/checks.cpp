@@ -81,8 +81,9 @@ std::vector<collectives::algorithm> algorithms_with_automatic(collectives::colle
 
 std::string case_name(const test_comm& tc, collectives::algorithm alg, const char* type, std::size_t count,
                       int root) {
-  return fmt::format("[comm {} (p={}), {}, {}, count {}{}]", tc.name, size_of(tc.comm), collectives::to_string(alg),
-                     type, count, root >= 0 ? fmt::format(", root {}", root) : "");
+  return fmt::format("[comm {} (p={}), {}, {}, count {}{}]", tc.name, size_of(tc.comm),
+                     collectives::to_string(alg), type, count,
+                     root >= 0 ? fmt::format(", root {}", root) : "");
 }
 
 }  // namespace testing

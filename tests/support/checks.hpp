@@ -4,6 +4,7 @@
 // types and ops, deterministic inputs value<T>(rank, index), the rank-order oracle and an
 // equality check that names the first differing element.
 
+#include <fmt/format.h>
 #include <mpi.h>
 
 #include <boost/test/unit_test.hpp>
@@ -13,8 +14,6 @@
 #include <cstring>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 namespace testing {
 
@@ -46,7 +45,9 @@ struct money {
 };
 struct add_money {
   static constexpr bool commutative = true;
-  money operator()(const money& a, const money& b) const { return {a.cents + b.cents, a.payments + b.payments}; }
+  money operator()(const money& a, const money& b) const {
+    return {a.cents + b.cents, a.payments + b.payments};
+  }
 };
 
 /// 2×2 integer matrices under multiplication modulo a prime: a non-commutative op.
@@ -67,10 +68,14 @@ struct mat_mul {
 template <class T>
 T value(int rank, std::size_t index) {
   const auto v = static_cast<std::int64_t>((static_cast<std::size_t>(rank) * 7 + index * 3) % 23 + 1);
-  if constexpr (std::is_same_v<T, money>) return {v * 100 + rank, 1};
-  else if constexpr (std::is_same_v<T, mat2>) return {1 + v % 3, v % 5, (v + rank) % 2, 1};
-  else if constexpr (std::is_same_v<T, std::complex<double>>) return {static_cast<double>(v), static_cast<double>(-rank)};
-  else return static_cast<T>(v);
+  if constexpr (std::is_same_v<T, money>)
+    return {v * 100 + rank, 1};
+  else if constexpr (std::is_same_v<T, mat2>)
+    return {1 + v % 3, v % 5, (v + rank) % 2, 1};
+  else if constexpr (std::is_same_v<T, std::complex<double>>)
+    return {static_cast<double>(v), static_cast<double>(-rank)};
+  else
+    return static_cast<T>(v);
 }
 
 template <class T>
@@ -127,14 +132,22 @@ void for_each_type(F&& f) {
 
 template <class T>
 const char* type_name() {
-  if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
-  else if constexpr (std::is_same_v<T, std::int64_t>) return "int64";
-  else if constexpr (std::is_same_v<T, float>) return "float";
-  else if constexpr (std::is_same_v<T, double>) return "double";
-  else if constexpr (std::is_same_v<T, std::complex<double>>) return "complex<double>";
-  else if constexpr (std::is_same_v<T, money>) return "money";
-  else if constexpr (std::is_same_v<T, mat2>) return "mat2";
-  else return "?";
+  if constexpr (std::is_same_v<T, std::int32_t>)
+    return "int32";
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return "int64";
+  else if constexpr (std::is_same_v<T, float>)
+    return "float";
+  else if constexpr (std::is_same_v<T, double>)
+    return "double";
+  else if constexpr (std::is_same_v<T, std::complex<double>>)
+    return "complex<double>";
+  else if constexpr (std::is_same_v<T, money>)
+    return "money";
+  else if constexpr (std::is_same_v<T, mat2>)
+    return "mat2";
+  else
+    return "?";
 }
 
 /// Whether the (type, count) pair is part of the matrix on this communicator: world runs every

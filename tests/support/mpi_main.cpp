@@ -29,7 +29,8 @@ int main(int argc, char* argv[]) {
   MPI_Allreduce(&local, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank == 0 && worst != 0 && local == 0) std::fprintf(stderr, "a check failed on another rank (see above)\n");
+  if (rank == 0 && worst != 0 && local == 0)
+    std::fprintf(stderr, "a check failed on another rank (see above)\n");
   MPI_Finalize();
   return worst;
 }

@@ -97,7 +97,7 @@ COUNTED(Sendrecv_replace,
         (void* buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag,
          MPI_Comm comm, MPI_Status* status),
         (buf, count, datatype, dest, sendtag, source, recvtag, comm, status))
-COUNTED(Start, (MPI_Request* request), (request))
+COUNTED(Start, (MPI_Request * request), (request))
 COUNTED(Startall, (int count, MPI_Request array_of_requests[]), (count, array_of_requests))
 
 // Blocking collectives.

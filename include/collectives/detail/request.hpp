@@ -40,8 +40,7 @@ reduction make_reduction(const Op& op) {
   static_assert(std::is_invocable_r_v<T, const Op&, const T&, const T&>,
                 "collectives: the op must be callable as T(const T&, const T&) for the buffers' T");
   constexpr builtin_op id = builtin_op_of<Op>::value;
-  if (combine_fn kernel = builtin_kernel(builtin_type_of<T>(), id))
-    return {kernel, nullptr, true, id};
+  if (combine_fn kernel = builtin_kernel(builtin_type_of<T>(), id)) return {kernel, nullptr, true, id};
   return {&combine_thunk<T, Op>, &op, op_traits<Op>::commutative, id};
 }
 

@@ -25,8 +25,8 @@ void allgather_ring_blocks(const transport& net, std::byte* buf, const block_par
   for (int step = 0; step < p - 1; ++step) {
     const int send_block = (rank - step + p) % p;
     const int recv_block = (rank - step - 1 + p) % p;
-    net.exchange(right, buf + blocks.offset(send_block) * elem_size, blocks.length(send_block) * elem_size, left,
-                 buf + blocks.offset(recv_block) * elem_size, blocks.length(recv_block) * elem_size);
+    net.exchange(right, buf + blocks.offset(send_block) * elem_size, blocks.length(send_block) * elem_size,
+                 left, buf + blocks.offset(recv_block) * elem_size, blocks.length(recv_block) * elem_size);
   }
 }
 
@@ -34,8 +34,8 @@ void allgather_ring(const call& c) {
   if (c.count == 0) return;
   copy_bytes(c.block(c.recv, c.rank()), c.send, c.bytes(c.count));
   if (c.size() == 1) return;
-  allgather_ring_blocks(c.net, c.recv, block_partition(c.count * static_cast<std::size_t>(c.size()), c.size()),
-                        c.elem.size);
+  allgather_ring_blocks(c.net, c.recv,
+                        block_partition(c.count * static_cast<std::size_t>(c.size()), c.size()), c.elem.size);
 }
 
 }  // namespace collectives::detail

@@ -19,8 +19,10 @@ void alltoall_naive(const call& c) {
   if (c.count == 0) return;
   const std::size_t bytes = c.bytes(c.count);
   for (int peer = 0; peer < c.size(); ++peer) {
-    if (peer == c.rank()) copy_bytes(c.block(c.recv, peer), c.block(c.send, peer), bytes);
-    else c.net.exchange(peer, c.block(c.send, peer), bytes, peer, c.block(c.recv, peer), bytes);
+    if (peer == c.rank())
+      copy_bytes(c.block(c.recv, peer), c.block(c.send, peer), bytes);
+    else
+      c.net.exchange(peer, c.block(c.send, peer), bytes, peer, c.block(c.recv, peer), bytes);
   }
 }
 

@@ -20,8 +20,10 @@ void gather_naive(const call& c) {
     return;
   }
   for (int r = 0; r < c.size(); ++r) {
-    if (r == c.root) copy_bytes(c.block(c.recv, r), c.send, c.bytes(c.count));
-    else c.net.recv(r, c.block(c.recv, r), c.bytes(c.count));
+    if (r == c.root)
+      copy_bytes(c.block(c.recv, r), c.send, c.bytes(c.count));
+    else
+      c.net.recv(r, c.block(c.recv, r), c.bytes(c.count));
   }
 }
 

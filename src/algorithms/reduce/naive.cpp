@@ -31,11 +31,15 @@ void reduce_naive(const call& c) {
   scratch own_accumulator = c.send == c.recv ? make_scratch(bytes) : nullptr;
   std::byte* acc = own_accumulator ? own_accumulator.get() : c.recv;
 
-  if (c.root == last) copy_bytes(acc, c.send, bytes);
-  else c.net.recv(last, acc, bytes);
+  if (c.root == last)
+    copy_bytes(acc, c.send, bytes);
+  else
+    c.net.recv(last, acc, bytes);
   for (int r = last - 1; r >= 0; --r) {
-    if (r == c.root) combine(*c.op, c.send, acc, c.count);
-    else recv_reduce(c.net, r, acc, received.get(), c.count, c.elem.size, *c.op, peer_side::lower);
+    if (r == c.root)
+      combine(*c.op, c.send, acc, c.count);
+    else
+      recv_reduce(c.net, r, acc, received.get(), c.count, c.elem.size, *c.op, peer_side::lower);
   }
   copy_bytes(c.recv, acc, bytes);
 }

@@ -48,8 +48,10 @@ void reduce_scatter_recursive_halving_blocks(const transport& net, const pof2_fo
   // largest: a half, or a quarter when the first one lands straight in `acc`.
   const std::byte* mine = in;
   std::size_t landing_length = 0;
-  if (in == acc || fold.carries_partner()) landing_length = std::max(lower, upper);
-  else if (half >= 2) landing_length = run_length(me, half / 2);
+  if (in == acc || fold.carries_partner())
+    landing_length = std::max(lower, upper);
+  else if (half >= 2)
+    landing_length = run_length(me, half / 2);
   scratch landing = make_scratch(landing_length * elem_size);
   // Receives elements [from, from + n) of a peer's sums and adds them to this rank's.
   const auto fold_in = [&](auto&& receive, std::size_t from, std::size_t n) {

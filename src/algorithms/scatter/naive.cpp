@@ -20,8 +20,10 @@ void scatter_naive(const call& c) {
     return;
   }
   for (int r = 0; r < c.size(); ++r) {
-    if (r == c.root) copy_bytes(c.recv, c.block(c.send, r), c.bytes(c.count));
-    else c.net.send(r, c.block(c.send, r), c.bytes(c.count));
+    if (r == c.root)
+      copy_bytes(c.recv, c.block(c.send, r), c.bytes(c.count));
+    else
+      c.net.send(r, c.block(c.send, r), c.bytes(c.count));
   }
 }
 

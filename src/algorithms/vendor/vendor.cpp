@@ -27,20 +27,23 @@ void broadcast_vendor(const call& c) {
 
 void scatter_vendor(const call& c) {
   const MPI_Datatype type = mpi_datatype(c.elem);
-  check_mpi(MPI_Scatter(c.send, mpi_count(c.count), type, c.recv, mpi_count(c.count), type, c.root, c.net.comm()),
-            "MPI_Scatter");
+  check_mpi(
+      MPI_Scatter(c.send, mpi_count(c.count), type, c.recv, mpi_count(c.count), type, c.root, c.net.comm()),
+      "MPI_Scatter");
 }
 
 void gather_vendor(const call& c) {
   const MPI_Datatype type = mpi_datatype(c.elem);
-  check_mpi(MPI_Gather(c.send, mpi_count(c.count), type, c.recv, mpi_count(c.count), type, c.root, c.net.comm()),
-            "MPI_Gather");
+  check_mpi(
+      MPI_Gather(c.send, mpi_count(c.count), type, c.recv, mpi_count(c.count), type, c.root, c.net.comm()),
+      "MPI_Gather");
 }
 
 void reduce_vendor(const call& c) {
   const mpi_op op(*c.op, c.elem);
-  check_mpi(MPI_Reduce(c.send, c.recv, mpi_count(c.count), mpi_datatype(c.elem), op.get(), c.root, c.net.comm()),
-            "MPI_Reduce");
+  check_mpi(
+      MPI_Reduce(c.send, c.recv, mpi_count(c.count), mpi_datatype(c.elem), op.get(), c.root, c.net.comm()),
+      "MPI_Reduce");
 }
 
 void allgather_vendor(const call& c) {
