@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The algorithm comparison, in one command: builds collbench if needed, runs every collective ×
+# The algorithm comparison, in one command: installs what is missing, builds collbench if needed, runs every collective ×
 # algorithm (the library's, vendor's default and vendor's internal ones) at np = 2 and np = 4,
 # and writes results/<date>/:
 #   np<p>.json      collbench's output per process count (with the α-β-γ model)
@@ -43,10 +43,8 @@ if ((quick)); then
 else
   sizes=(--min-bytes 8 --max-bytes 16M --step 2 --time-per-size 0.5 --min-iterations 5)
 fi
-if ! command -v gnuplot > /dev/null; then
-  echo "compare.sh: gnuplot is missing (apt-get install gnuplot-nox); it draws the plots" >&2
-  exit 1
-fi
+# Install whatever is missing (MPI, CMake, fmt, CLI11, nlohmann-json, gnuplot, ...).
+bash "$root/scripts/bootstrap.sh"
 
 start=$SECONDS
 # Build if needed: configure once with the bench on, then let the build tool decide what is stale.
