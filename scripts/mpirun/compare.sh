@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The algorithm comparison, in one command: installs what is missing, builds collbench if needed, runs every collective ×
-# algorithm (the library's, vendor's default and vendor's internal ones) at np = 2 and np = 4,
+# algorithm (the library's, automatic, vendor's default and vendor's internal ones) at np = 2 and 4,
 # and writes results/<date>/:
 #   np<p>.json      collbench's output per process count (with the α-β-γ model)
 #   results.csv     every row, collbench's CSV columns
@@ -61,6 +61,13 @@ if [[ -z $out ]]; then
 fi
 mkdir -p "$out"
 
+# Every algorithm and the vendor's internals, plus automatic, so the report shows how the
+# library's own choice fares against the best; unless the caller picks algorithms after --.
+algorithms=(--algorithm all,automatic)
+for arg in "${extra[@]}"; do
+  [[ $arg == -a* || $arg == --algorithm* ]] && algorithms=()
+done
+
 cores=$(nproc)
 jsons=()
 for np in $nps; do
@@ -68,7 +75,7 @@ for np in $nps; do
   ((np > cores)) && note=" (oversubscribed: $np ranks on $cores cores)"
   echo "compare.sh: np = $np$note" >&2
   "$root/scripts/mpirun/run" -n "$np" "$build/bench/collbench" --model --format json --output "$out/np$np.json" \
-    "${sizes[@]}" "${extra[@]}"
+    "${sizes[@]}" "${algorithms[@]}" "${extra[@]}"
   jsons+=("$out/np$np.json")
 done
 
