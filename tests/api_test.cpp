@@ -101,3 +101,76 @@ BOOST_AUTO_TEST_CASE(every_builtin_op_reduces_like_the_serial_fold) {
   check(ops::logical_xor{}, "logical_xor");
   check(std::bit_xor<unsigned>{}, "std::bit_xor<unsigned>");
 }
+
+namespace {
+int add_ints(const int& a, const int& b) { return a + b; }
+
+// Over-aligned: the library's and MPI's temporaries are only max_align_t-aligned.
+struct alignas(64) wide {
+  double x[8];
+};
+struct add_wide {
+  static constexpr bool commutative = true;
+  wide operator()(const wide& a, const wide& b) const {
+    wide r;
+    for (int i = 0; i < 8; ++i) r.x[i] = a.x[i] + b.x[i];
+    return r;
+  }
+};
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_plain_function_is_an_op) {
+  const int rank = rank_of(MPI_COMM_WORLD), p = size_of(MPI_COMM_WORLD);
+  for (algorithm alg : algorithms_with_automatic(collective::allreduce)) {
+    if (!keeps_rank_order(collective::allreduce, alg)) continue;  // a function does not declare commutative
+    std::vector<int> mine{rank, 1}, out(2);
+    allreduce(mine, out, add_ints, MPI_COMM_WORLD, alg);
+    BOOST_TEST(out == (std::vector<int>{p * (p - 1) / 2, p}), to_string(alg));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(builtin_ops_on_a_user_type_keep_rank_order) {
+  // std::multiplies<> over matrices calls their operator*, which does not commute: the library
+  // must not treat it as commutative just because multiplication of numbers is.
+  const int rank = rank_of(MPI_COMM_WORLD), p = size_of(MPI_COMM_WORLD);
+  const std::vector<mat2> mine = values<mat2>(rank, 64);
+  const std::vector<mat2> expected = rank_order_fold<mat2>(p, 64, std::multiplies<>{});
+  std::vector<mat2> out(64);
+  allreduce(mine, out, std::multiplies<>{}, MPI_COMM_WORLD);
+  same_bits(out, expected, "automatic with std::multiplies<> over mat2");
+  allreduce(mine, out, std::multiplies<>{}, MPI_COMM_WORLD, algorithm::vendor);
+  same_bits(out, expected, "vendor with std::multiplies<> over mat2");
+  if (p > 1)
+    expect_error([&] { allreduce(mine, out, std::multiplies<>{}, MPI_COMM_WORLD, algorithm::ring); },
+                 {"allreduce", "'op'", "commutative"}, "ring with std::multiplies<> over mat2");
+}
+
+BOOST_AUTO_TEST_CASE(typed_standard_functors_compute_in_their_own_type) {
+  // std::plus<int> over doubles truncates every partial sum to int, as the functor does.
+  const int rank = rank_of(MPI_COMM_WORLD), p = size_of(MPI_COMM_WORLD);
+  const std::vector<double> mine{0.75 + rank};
+  double expected = 0.75;  // x0, then (x0 ∘ x1) ∘ x2 …, each ∘ converting both sides to int
+  for (int r = 1; r < p; ++r) expected = std::plus<int>{}(static_cast<int>(expected), static_cast<int>(0.75 + r));
+  for (algorithm alg : algorithms_with_automatic(collective::allreduce)) {
+    std::vector<double> out(1);
+    allreduce(mine, out, std::plus<int>{}, MPI_COMM_WORLD, alg);
+    BOOST_TEST(out[0] == expected, to_string(alg));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(over_aligned_elements) {
+  const int rank = rank_of(MPI_COMM_WORLD), p = size_of(MPI_COMM_WORLD);
+  for (algorithm alg : algorithms_with_automatic(collective::allreduce)) {
+    for (std::size_t count : test_counts(p, false)) {
+      std::vector<wide> mine(count), out(count);
+      for (std::size_t i = 0; i < count; ++i)
+        for (int k = 0; k < 8; ++k) mine[i].x[k] = rank + static_cast<double>(i + static_cast<std::size_t>(k));
+      allreduce(mine, out, add_wide{}, MPI_COMM_WORLD, alg);
+      std::size_t wrong = 0;
+      for (std::size_t i = 0; i < count; ++i)
+        for (int k = 0; k < 8; ++k)
+          wrong += out[i].x[k] != p * (p - 1) / 2.0 + p * static_cast<double>(i + static_cast<std::size_t>(k));
+      BOOST_TEST(wrong == 0u, to_string(alg) << " count " << count);
+    }
+  }
+}

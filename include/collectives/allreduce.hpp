@@ -9,7 +9,7 @@ namespace collectives {
 /// as `send` and `recv` reduces in place. Algorithms: naive and recursive_doubling (keep rank
 /// order), ring and rabenseifner (commutative ops only), vendor.
 template <detail::buffer S, detail::buffer R, class Op>
-void allreduce(S&& send, R&& recv, const Op& op, MPI_Comm comm, algorithm alg = algorithm::automatic) {
+void allreduce(S&& send, R&& recv, Op op, MPI_Comm comm, algorithm alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
   const detail::reduction red = detail::make_reduction<T>(op);

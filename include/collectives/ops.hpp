@@ -99,11 +99,26 @@ concept declares_commutative = requires {
   Op::commutative;
 };
 
+/// A typed standard functor (std::plus<U>, ...) computes in U: it is the built-in op only for
+/// elements of type U itself; std::plus<int> over doubles truncates like the functor does.
+template <class Op, class T>
+struct functor_computes_in : std::true_type {};
+template <template <class> class F, class U, class T>
+struct functor_computes_in<F<U>, T> : std::bool_constant<std::is_void_v<U> || std::is_same_v<U, T>> {};
+
+/// The built-in op that `Op` is for elements of type T, or none.
+template <class Op, class T>
+inline constexpr builtin_op builtin_op_for = functor_computes_in<Op, T>::value ? builtin_op_of<Op>::value
+                                                                                 : builtin_op::none;
+
 }  // namespace detail
 
 /// Traits of a reduction functor. `commutative` is true for the built-in ops and the standard
 /// functors, for any type that declares `static constexpr bool commutative = true`, and false
-/// otherwise.
+/// otherwise. The library relies on a built-in op's commutativity only for arithmetic element
+/// types (those with a compiled kernel): on a user type, `ops::prod` or `std::multiplies<>` call
+/// the type's own operator, which may not commute (a matrix product), so there they count as
+/// non-commutative; a functor of the user's that declares `commutative` is believed.
 template <class Op>
 struct op_traits {
   static constexpr bool commutative = [] {

@@ -8,7 +8,7 @@ namespace collectives {
 /// rank's `send` (n elements), in rank order. `recv` may be empty on the other ranks.
 /// Algorithms: naive, binomial (keep rank order), rabenseifner (commutative ops only), vendor.
 template <detail::buffer S, detail::buffer R, class Op>
-void reduce(S&& send, R&& recv, const Op& op, int root, MPI_Comm comm, algorithm alg = algorithm::automatic) {
+void reduce(S&& send, R&& recv, Op op, int root, MPI_Comm comm, algorithm alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
   const detail::reduction red = detail::make_reduction<T>(op);

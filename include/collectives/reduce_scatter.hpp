@@ -9,7 +9,7 @@ namespace collectives {
 /// Algorithms: naive (keeps rank order), ring, recursive_halving, pairwise (commutative ops
 /// only), vendor.
 template <detail::buffer S, detail::buffer R, class Op>
-void reduce_scatter(S&& send, R&& recv, const Op& op, MPI_Comm comm, algorithm alg = algorithm::automatic) {
+void reduce_scatter(S&& send, R&& recv, Op op, MPI_Comm comm, algorithm alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
   const detail::reduction red = detail::make_reduction<T>(op);

@@ -54,8 +54,16 @@ bool keeps_rank_order(collective c, algorithm a) {
   return e == nullptr || e->keeps_rank_order;
 }
 
-std::string_view to_string(algorithm a) { return algorithm_names.at(static_cast<std::size_t>(a)); }
-std::string_view to_string(collective c) { return collective_names.at(static_cast<std::size_t>(c)); }
+// A value outside the enumeration (a cast from a bad integer) gets a name that says so,
+// rather than an exception from inside an error message.
+std::string_view to_string(algorithm a) {
+  const auto i = static_cast<std::size_t>(a);
+  return i < algorithm_names.size() ? algorithm_names[i] : "(not an algorithm)";
+}
+std::string_view to_string(collective c) {
+  const auto i = static_cast<std::size_t>(c);
+  return i < collective_names.size() ? collective_names[i] : "(not a collective)";
+}
 
 std::optional<algorithm> parse_algorithm(std::string_view name) {
   for (std::size_t i = 0; i < algorithm_names.size(); ++i)

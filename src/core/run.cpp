@@ -18,6 +18,13 @@
 namespace collectives::detail {
 namespace {
 
+// Root-only buffers (scatter's send, gather's and reduce's recv) are ignored on the other ranks:
+// neither checked nor passed on.
+bool uses_send(const request& r, int rank) { return r.coll != collective::scatter || rank == r.root; }
+bool uses_recv(const request& r, int rank) {
+  return (r.coll != collective::gather && r.coll != collective::reduce) || rank == r.root;
+}
+
 bool has_root(collective c) {
   return c == collective::broadcast || c == collective::scatter || c == collective::gather ||
          c == collective::reduce;
@@ -79,6 +86,7 @@ class validator {
     const auto* d = static_cast<const std::byte*>(r_.recv);
     const std::size_t sb = r_.send_count * r_.elem.size, db = r_.recv_count * r_.elem.size;
     if (r_.coll == collective::broadcast || sb == 0 || db == 0) return;
+    if (!uses_send(r_, rank_) || !uses_recv(r_, rank_)) return;
     if (r_.coll == collective::allreduce && s == d) return;  // in place
     const std::less<const std::byte*> before;
     if (before(s, d + db) && before(d, s + sb))
@@ -161,9 +169,14 @@ void run(const request& r) {
   if (r.comm == MPI_COMM_NULL)
     throw error(fmt::format("collectives::{}: argument 'comm': MPI_COMM_NULL is not a communicator",
                             to_string(r.coll)));
-  int rank = 0, size = 0;
+  int rank = 0, size = 0, inter = 0;
   check_mpi(MPI_Comm_rank(r.comm, &rank), "MPI_Comm_rank");
   check_mpi(MPI_Comm_size(r.comm, &size), "MPI_Comm_size");
+  check_mpi(MPI_Comm_test_inter(r.comm, &inter), "MPI_Comm_test_inter");
+  if (inter)
+    throw error(fmt::format("collectives::{}: argument 'comm' on rank {}: an intercommunicator; the library "
+                            "runs on intracommunicators only",
+                            to_string(r.coll), rank));
 
   std::optional<std::size_t> count;
   std::string local_problem;
@@ -172,7 +185,7 @@ void run(const request& r) {
   } else {
     try {
       count = validate(r, rank, size);
-    } catch (const error& e) {
+    } catch (const std::exception& e) {
       local_problem = e.what();
     }
   }
@@ -183,11 +196,9 @@ void run(const request& r) {
       r.alg == algorithm::automatic
           ? choose_automatic(r.coll, size, *count * r.elem.size, *count, r.op == nullptr || r.op->commutative)
           : r.alg;
-  const bool root_only_recv = r.coll == collective::gather || r.coll == collective::reduce;
-  const bool root_only_send = r.coll == collective::scatter;
   const call c{net,
-               root_only_send && rank != r.root ? nullptr : static_cast<const std::byte*>(r.send),
-               root_only_recv && rank != r.root ? nullptr : static_cast<std::byte*>(r.recv),
+               uses_send(r, rank) ? static_cast<const std::byte*>(r.send) : nullptr,
+               uses_recv(r, rank) ? static_cast<std::byte*>(r.recv) : nullptr,
                *count,
                r.elem,
                r.op,

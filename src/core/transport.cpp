@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <numeric>
 #include <string_view>
 
@@ -51,12 +52,12 @@ MPI_Comm private_comm_of(MPI_Comm user_comm) {
   int found = 0;
   check_mpi(MPI_Comm_get_attr(user_comm, keyval, &attribute, &found), "MPI_Comm_get_attr");
   if (found) return *static_cast<MPI_Comm*>(attribute);
-  auto* private_comm = new MPI_Comm(MPI_COMM_NULL);
-  check_mpi(MPI_Comm_dup(user_comm, private_comm), "MPI_Comm_dup");
+  auto private_comm = std::make_unique<MPI_Comm>(MPI_COMM_NULL);
+  check_mpi(MPI_Comm_dup(user_comm, private_comm.get()), "MPI_Comm_dup");
   // Errors on the private communicator come back as codes and become collectives::error.
   check_mpi(MPI_Comm_set_errhandler(*private_comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
-  check_mpi(MPI_Comm_set_attr(user_comm, keyval, private_comm), "MPI_Comm_set_attr");
-  return *private_comm;
+  check_mpi(MPI_Comm_set_attr(user_comm, keyval, private_comm.get()), "MPI_Comm_set_attr");
+  return *private_comm.release();  // now owned by the attribute, freed by delete_private_comm
 }
 
 // Modular inverse of a modulo m, for a and m coprime (extended Euclid).

@@ -54,13 +54,14 @@ struct add_money {
 struct mat2 {
   std::int64_t a, b, c, d;
   friend bool operator==(const mat2&, const mat2&) = default;
-};
-struct mat_mul {
-  static constexpr std::int64_t prime = 1'000'003;
-  mat2 operator()(const mat2& x, const mat2& y) const {
+  friend mat2 operator*(const mat2& x, const mat2& y) {
+    constexpr std::int64_t prime = 1'000'003;
     return {(x.a * y.a + x.b * y.c) % prime, (x.a * y.b + x.b * y.d) % prime, (x.c * y.a + x.d * y.c) % prime,
             (x.c * y.b + x.d * y.d) % prime};
   }
+};
+struct mat_mul {
+  mat2 operator()(const mat2& x, const mat2& y) const { return x * y; }
 };
 
 /// Inputs that differ per rank and index. Small integers, so floating-point sums are exact in

@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstring>
 #include <ranges>
 #include <type_traits>
 
@@ -29,19 +30,36 @@ combine_fn builtin_kernel(builtin_type type, builtin_op op);
 template <class T, class Op>
 void combine_thunk(const void* lhs, void* inout, std::size_t count, const void* state) {
   const Op& op = *static_cast<const Op*>(state);
-  const T* a = static_cast<const T*>(lhs);
-  T* b = static_cast<T*>(inout);
-  for (std::size_t i = 0; i < count; ++i) b[i] = static_cast<T>(op(a[i], b[i]));
+  if constexpr (alignof(T) > alignof(std::max_align_t)) {
+    // Temporaries (the library's and the MPI library's) are only max_align_t-aligned: an
+    // over-aligned T is copied into aligned locals instead of being referenced in place.
+    const auto* a = static_cast<const std::byte*>(lhs);
+    auto* b = static_cast<std::byte*>(inout);
+    for (std::size_t i = 0; i < count; ++i, a += sizeof(T), b += sizeof(T)) {
+      T x, y;
+      std::memcpy(static_cast<void*>(&x), a, sizeof(T));
+      std::memcpy(static_cast<void*>(&y), b, sizeof(T));
+      const T result = static_cast<T>(op(x, y));
+      std::memcpy(b, static_cast<const void*>(&result), sizeof(T));
+    }
+  } else {
+    const T* a = static_cast<const T*>(lhs);
+    T* b = static_cast<T*>(inout);
+    for (std::size_t i = 0; i < count; ++i) b[i] = static_cast<T>(op(a[i], b[i]));
+  }
 }
 
 /// `op` must outlive the returned descriptor (the collective call keeps it on its stack).
+/// Commutative: a built-in op over an arithmetic type (compiled kernel), or a user functor that
+/// declares it; a built-in op over a user type calls that type's operator, which may not commute.
 template <class T, class Op>
 reduction make_reduction(const Op& op) {
   static_assert(std::is_invocable_r_v<T, const Op&, const T&, const T&>,
                 "collectives: the op must be callable as T(const T&, const T&) for the buffers' T");
-  constexpr builtin_op id = builtin_op_of<Op>::value;
+  constexpr builtin_op id = builtin_op_for<Op, T>;
   if (combine_fn kernel = builtin_kernel(builtin_type_of<T>(), id)) return {kernel, nullptr, true, id};
-  return {&combine_thunk<T, Op>, &op, op_traits<Op>::commutative, id};
+  constexpr bool commutative = id == builtin_op::none && op_traits<Op>::commutative;
+  return {&combine_thunk<T, Op>, &op, commutative, id};
 }
 
 /// One collective call, type-erased. Counts are in elements.

@@ -36,12 +36,12 @@ void allgather_recursive_doubling_blocks(const transport& net, const pof2_fold& 
 }
 
 void allgather_recursive_doubling(const call& c) {
-  const std::size_t total = c.count * static_cast<std::size_t>(c.size());
   if (c.count == 0) return;
   if (c.size() == 1) {
     copy_bytes(c.recv, c.send, c.bytes(c.count));
     return;
   }
+  const std::size_t total = c.count * static_cast<std::size_t>(c.size());
   const pof2_fold fold(c.rank(), c.size());
   if (fold.sits_out()) {
     c.net.send(fold.partner, c.send, c.bytes(c.count));

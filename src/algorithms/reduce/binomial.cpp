@@ -13,7 +13,8 @@
 // Order:   exact rank order for every root: correct for non-commutative ops. Unlike the classic
 //          tree over ranks relative to the root, this needs no tree rooted at rank 0 and no extra
 //          message to carry the result from rank 0 to the root.
-// Limits:  none. Handles send == recv at the root (allreduce in place).
+// Limits:  none. Handles send == recv at the root for compositions in place (the public
+//          reduce refuses overlapping buffers).
 // Memory:  one n-byte receive block on ranks with children, plus an n-byte accumulator on inner
 //          non-root ranks (the root accumulates in recv); leaves send straight from send.
 // Ref:     MPICH reduce_intra_binomial; Boost.MPI's order-keeping tree reduce; Chan, Heimlich,

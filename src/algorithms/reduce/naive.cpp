@@ -5,7 +5,8 @@
 //          folding it, so every step is the kernel's `inout = lhs ∘ inout` without copies.
 // Cost:    (p−1)·(α + nβ + nγ) at the root.
 // Order:   exact rank order: correct for non-commutative ops.
-// Limits:  none. Handles send == recv at the root (used by allreduce_naive in place).
+// Limits:  none. Handles send == recv at the root for allreduce_naive in place (the
+//          public reduce refuses overlapping buffers).
 // Memory:  root: one n-byte receive block, plus an n-byte accumulator when send == recv.
 // Ref:     the textbook linear reduce.
 

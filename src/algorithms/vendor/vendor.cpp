@@ -1,8 +1,18 @@
-// The vendor variant: the MPI library's own collectives, called on the library's private
-// communicator with the matching MPI_Datatype and MPI_Op. It is the baseline of the benchmark
-// and the reference of the tests, and the only code besides the transport that moves data
-// through MPI. MPI counts are int: a validated call never gets here with more than INT_MAX
-// elements in one block.
+// <collective>_vendor — the MPI library's own collective (MPI_Bcast, MPI_Scatter, MPI_Gather,
+// MPI_Reduce, MPI_Allgather, MPI_Reduce_scatter_block, MPI_Alltoall, MPI_Allreduce), one
+// function per collective: the baseline of the benchmark and the reference of the tests.
+//
+// Steps:   whatever the MPI library decides (Open MPI's coll/tuned picks by p and size), on the
+//          library's private communicator, with the matching MPI_Datatype (a contiguous byte
+//          type for user types) and MPI_Op (MPI's predefined op where MPI defines it for the
+//          type, otherwise MPI_Op_create around the reduction's block function).
+// Cost:    the MPI library's; collbench measures it as the `vendor` row.
+// Order:   MPI applies every op in rank order, so non-commutative ops are correct.
+// Limits:  MPI counts are int: validation refuses a block of more than INT_MAX elements.
+// Memory:  the MPI library's.
+// Ref:     MPI 4.0 standard, chapter 6 (collective communication).
+//
+// With the transport, the only code that moves data through MPI.
 
 #include "algorithms/allgather/allgather.hpp"
 #include "algorithms/allreduce/allreduce.hpp"
