@@ -150,7 +150,8 @@ BOOST_AUTO_TEST_CASE(typed_standard_functors_compute_in_their_own_type) {
   const int rank = rank_of(MPI_COMM_WORLD), p = size_of(MPI_COMM_WORLD);
   const std::vector<double> mine{0.75 + rank};
   double expected = 0.75;  // x0, then (x0 ∘ x1) ∘ x2 …, each ∘ converting both sides to int
-  for (int r = 1; r < p; ++r) expected = std::plus<int>{}(static_cast<int>(expected), static_cast<int>(0.75 + r));
+  for (int r = 1; r < p; ++r)
+    expected = std::plus<int>{}(static_cast<int>(expected), static_cast<int>(0.75 + r));
   for (algorithm alg : algorithms_with_automatic(collective::allreduce)) {
     std::vector<double> out(1);
     allreduce(mine, out, std::plus<int>{}, MPI_COMM_WORLD, alg);
@@ -164,12 +165,14 @@ BOOST_AUTO_TEST_CASE(over_aligned_elements) {
     for (std::size_t count : test_counts(p, false)) {
       std::vector<wide> mine(count), out(count);
       for (std::size_t i = 0; i < count; ++i)
-        for (int k = 0; k < 8; ++k) mine[i].x[k] = rank + static_cast<double>(i + static_cast<std::size_t>(k));
+        for (int k = 0; k < 8; ++k)
+          mine[i].x[k] = rank + static_cast<double>(i + static_cast<std::size_t>(k));
       allreduce(mine, out, add_wide{}, MPI_COMM_WORLD, alg);
       std::size_t wrong = 0;
       for (std::size_t i = 0; i < count; ++i)
         for (int k = 0; k < 8; ++k)
-          wrong += out[i].x[k] != p * (p - 1) / 2.0 + p * static_cast<double>(i + static_cast<std::size_t>(k));
+          wrong +=
+              out[i].x[k] != p * (p - 1) / 2.0 + p * static_cast<double>(i + static_cast<std::size_t>(k));
       BOOST_TEST(wrong == 0u, to_string(alg) << " count " << count);
     }
   }

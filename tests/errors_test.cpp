@@ -86,8 +86,10 @@ BOOST_AUTO_TEST_CASE(buffers_ignored_off_the_root_are_not_checked) {
   const MPI_Comm comm = MPI_COMM_WORLD;
   const int rank = rank_of(comm), p = size_of(comm);
   std::vector<int> all(2 * static_cast<std::size_t>(p), 7), mine(2);
-  if (rank == 0) scatter(all, mine, 0, comm);
-  else scatter(mine, mine, 0, comm);
+  if (rank == 0)
+    scatter(all, mine, 0, comm);
+  else
+    scatter(mine, mine, 0, comm);
   BOOST_TEST(mine == (std::vector<int>{7, 7}));
 }
 
@@ -185,5 +187,25 @@ BOOST_AUTO_TEST_CASE(collective_checks_make_every_rank_throw) {
   expect_communicator_works(comm);
   set_argument_checks(argument_checks::local);
   BOOST_TEST((get_argument_checks() == argument_checks::local));
+  expect_communicator_works(comm);
+}
+
+BOOST_AUTO_TEST_CASE(collective_checks_catch_different_element_types) {
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  const int rank = rank_of(comm), p = size_of(comm);
+  if (p < 2) return;
+  set_argument_checks(argument_checks::collective);
+  // Same count, different element sizes: float on rank 0, double elsewhere.
+  auto attempt = [&] {
+    if (rank == 0) {
+      std::vector<float> x(4, 1.0f), y(4);
+      allreduce(x, y, ops::sum{}, comm, algorithm::ring);
+    } else {
+      std::vector<double> x(4, 1.0), y(4);
+      allreduce(x, y, ops::sum{}, comm, algorithm::ring);
+    }
+  };
+  expect_error(attempt, {"allreduce", "disagree on the element size", "from 4 to 8"}, "float vs double");
+  set_argument_checks(argument_checks::local);
   expect_communicator_works(comm);
 }

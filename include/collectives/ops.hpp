@@ -108,8 +108,8 @@ struct functor_computes_in<F<U>, T> : std::bool_constant<std::is_void_v<U> || st
 
 /// The built-in op that `Op` is for elements of type T, or none.
 template <class Op, class T>
-inline constexpr builtin_op builtin_op_for = functor_computes_in<Op, T>::value ? builtin_op_of<Op>::value
-                                                                                 : builtin_op::none;
+inline constexpr builtin_op builtin_op_for =
+    functor_computes_in<Op, T>::value ? builtin_op_of<Op>::value : builtin_op::none;
 
 }  // namespace detail
 

@@ -130,29 +130,31 @@ std::size_t validate(const request& r, int rank, int size) {
 // seen by one rank, or a disagreement between ranks, makes every rank throw.
 void agree_on_arguments(const transport& net, const request& r, const std::optional<std::size_t>& count,
                         const std::string& local_problem) {
-  const int p = net.size();
   const long long n = count ? static_cast<long long>(*count) : -1;
+  const long long root = r.root, alg = static_cast<long long>(r.alg);
+  const auto elem = static_cast<long long>(r.elem.size);
   // Maxima of x and of −x give the range of x over the ranks.
-  long long agreed[] = {
-      local_problem.empty() ? -1 : net.rank(), n, -n, r.root, -r.root, static_cast<long long>(r.alg),
-      -static_cast<long long>(r.alg)};
-  net.agree_on_maximum(agreed, 7);
+  long long agreed[] = {local_problem.empty() ? -1 : net.rank(), n, -n, root, -root, alg, -alg, elem, -elem};
+  net.agree_on_maximum(agreed, 9);
+  const auto disagree = [&](int at) { return agreed[at] != -agreed[at + 1]; };
   const std::string_view name = to_string(r.coll);
   if (!local_problem.empty()) throw error(local_problem);
   if (agreed[0] >= 0)
     throw error(
         fmt::format("collectives::{}: rank {} rejected its arguments (see its error); no data was sent", name,
                     agreed[0]));
-  if (agreed[1] != -agreed[2])
+  if (disagree(1))
     throw error(
         fmt::format("collectives::{}: the ranks disagree on the element count n: from {} to {} across "
                     "{} ranks",
-                    name, -agreed[2], agreed[1], p));
-  if (has_root(r.coll) && agreed[3] != -agreed[4])
+                    name, -agreed[2], agreed[1], net.size()));
+  if (has_root(r.coll) && disagree(3))
     throw error(fmt::format("collectives::{}: the ranks disagree on the root: from {} to {}", name,
                             -agreed[4], agreed[3]));
-  if (agreed[5] != -agreed[6])
-    throw error(fmt::format("collectives::{}: the ranks disagree on the algorithm", name));
+  if (disagree(5)) throw error(fmt::format("collectives::{}: the ranks disagree on the algorithm", name));
+  if (disagree(7))
+    throw error(fmt::format("collectives::{}: the ranks disagree on the element size: from {} to {} bytes",
+                            name, -agreed[8], agreed[7]));
 }
 
 argument_checks initial_argument_checks() {
@@ -174,9 +176,10 @@ void run(const request& r) {
   check_mpi(MPI_Comm_size(r.comm, &size), "MPI_Comm_size");
   check_mpi(MPI_Comm_test_inter(r.comm, &inter), "MPI_Comm_test_inter");
   if (inter)
-    throw error(fmt::format("collectives::{}: argument 'comm' on rank {}: an intercommunicator; the library "
-                            "runs on intracommunicators only",
-                            to_string(r.coll), rank));
+    throw error(
+        fmt::format("collectives::{}: argument 'comm' on rank {}: an intercommunicator; the library "
+                    "runs on intracommunicators only",
+                    to_string(r.coll), rank));
 
   std::optional<std::size_t> count;
   std::string local_problem;
