@@ -62,11 +62,13 @@ int ranks_on_my_node(MPI_Comm comm) {
 
 std::string describe_timing(const options& o) {
   return fmt::format(
-      "iterations {} (at least {}), warm-up {}, timed iterations bounded by {} per size; barrier before each "
-      "call, maximum over ranks per iteration, median/min/max over iterations; algorithms interleaved",
-      o.iterations > 0 ? fmt::format("{}", o.iterations) : "auto (1000 up to 8 KiB, 100 above)",
+      "iterations {} (at least {}), warm-up {}, timed iterations bounded by {} per size; each iteration runs "
+      "every algorithm once, in a fresh random order; each call after a barrier, started at an instant "
+      "common "
+      "to all ranks and timed from it; maximum over ranks per iteration, median/min/max over iterations",
+      o.iterations > 0 ? fmt::format("{}", o.iterations) : "auto (1000 up to 8 KiB per rank, 100 above)",
       o.min_iterations,
-      o.warmup >= 0 ? fmt::format("{} rounds", o.warmup) : "auto (100 rounds up to 8 KiB, 10 above)",
+      o.warmup >= 0 ? fmt::format("{} rounds", o.warmup) : "auto (100 rounds up to 8 KiB per rank, 10 above)",
       o.seconds_per_size > 0 ? fmt::format("{} s", o.seconds_per_size) : "nothing");
 }
 
@@ -103,10 +105,12 @@ std::vector<row> make_rows(collective c, int ranks, const message& m, const opti
     r.algbw_GBps = gigabytes_per_second(m.bytes, s.median);
     r.busbw_GBps = r.algbw_GBps * factor;
     r.vs_vendor = samples[0].median > 0 ? s.median / samples[0].median : 0.0;
+    r.late_fraction = s.calls > 0 ? static_cast<double>(s.late) / s.calls : 0.0;
     r.wrong = s.wrong;
     if (model) {
-      const auto predicted = predict_seconds(c, r.algorithm, ranks, static_cast<double>(m.bytes),
-                                             {model->alpha, model->beta, model->gamma});
+      const auto predicted =
+          predict_seconds(c, r.algorithm, {ranks, o.root, static_cast<double>(m.bytes), m.count},
+                          {model->alpha, model->beta, model->gamma});
       if (predicted && ranks > 1) r.model_us = *predicted * 1e6;
       if (model->memcpy_bandwidth > 0) r.busbw_of_memcpy = r.busbw_GBps * 1e9 / model->memcpy_bandwidth;
     }
@@ -171,8 +175,10 @@ int run(int argc, char** argv, bool forcing_set_here) {
           ? internals.unavailable_reason()
           : fmt::format(
                 "Open MPI coll/tuned, coll_tuned_<collective>_algorithm set through MPI_T for a duplicated "
-                "communicator (coll_tuned_use_dynamic_rules=1 {})",
-                forcing_set_here ? "set by collbench" : "from the environment");
+                "communicator; chain, pipeline and segmented_ring with "
+                "coll_tuned_<collective>_algorithm_segmentsize "
+                "= {} B, the library's pipeline segment (coll_tuned_use_dynamic_rules=1 {})",
+                pipeline_segment_bytes(), forcing_set_here ? "set by collbench" : "from the environment");
 
   progress prog(!o.quiet, rank);
   if (o.model) {
@@ -181,6 +187,9 @@ int run(int argc, char** argv, bool forcing_set_here) {
   }
 
   const timing_policy policy{o.iterations, o.warmup, o.min_iterations, o.seconds_per_size};
+  prog.note("measuring the clock offsets and the start margin");
+  timing_state state(comm, info.oversubscribed);
+  long long calls = 0, late = 0;
   const std::vector<std::size_t> sizes = o.sizes();
   std::vector<row> rows;
   for (collective c : o.collectives) {
@@ -193,7 +202,8 @@ int run(int argc, char** argv, bool forcing_set_here) {
       const std::string where =
           fmt::format("{} [size {}/{}] {}", to_string(c), i + 1, sizes.size(), format_size(m->bytes));
       const std::vector<sample> samples =
-          measure(comm, c, o.root, *w, variants, *m, policy, o.check, prog, where);
+          measure(comm, c, o.root, *w, variants, *m, policy, state, o.check, prog, where);
+      for (const sample& s : samples) calls += s.calls, late += s.late;
       if (rank == 0) {
         std::vector<row> more = make_rows(c, size, *m, o, variants, samples, info.model);
         rows.insert(rows.end(), more.begin(), more.end());
@@ -205,6 +215,8 @@ int run(int argc, char** argv, bool forcing_set_here) {
                  to_string(c), to_string(o.type));
   }
 
+  info.start = start_info{state.start.offset_error() * 1e6, state.start.calibrated_margin() * 1e6,
+                          calls > 0 ? static_cast<double>(late) / static_cast<double>(calls) : 0.0};
   if (rank == 0) {
     std::ostream& os = o.output.empty() ? std::cout : file;
     switch (o.format) {

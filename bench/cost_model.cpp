@@ -11,8 +11,11 @@
 
 #include "cost_model.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <bit>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <string>
@@ -24,10 +27,11 @@ using collectives::collective;
 
 struct cost_input {
   double p;
-  double lg;  ///< ⌈log₂ p⌉
-  double q;   ///< p′: the largest power of two ≤ p
-  double lq;  ///< log₂ p′
-  bool fold;  ///< p is not a power of two
+  double lg;           ///< ⌈log₂ p⌉
+  double q;            ///< p′: the largest power of two ≤ p
+  double lq;           ///< log₂ p′
+  bool fold;           ///< p is not a power of two
+  bool root_sits_out;  ///< the root is one of the ranks the fold sets aside (pof2_fold.hpp)
   double n;
   double a, b, g;
 };
@@ -39,15 +43,8 @@ struct cost_entry {
   double (*seconds)(const cost_input&);
 };
 
-// The library's pipeline segment, as src/algorithms/broadcast/pipeline.cpp reads it.
-double pipeline_segment_bytes() {
-  const char* text = std::getenv("COLLECTIVES_PIPELINE_SEGMENT_BYTES");
-  const double bytes = text != nullptr ? std::atof(text) : 0.0;
-  return bytes >= 1 ? bytes : 65536.0;
-}
-
 double pipeline_seconds(const cost_input& x) {
-  const double s = std::max(1.0, std::ceil(x.n / pipeline_segment_bytes()));
+  const double s = std::max(1.0, std::ceil(x.n / static_cast<double>(pipeline_segment_bytes())));
   return (x.p - 2 + s) * (x.a + x.n * x.b / s);
 }
 
@@ -75,10 +72,11 @@ constexpr cost_entry table[] = {
      [](const cost_input& x) { return (x.p - 1) * (x.a + x.n * x.b + x.n * x.g); }},
     {collective::reduce, "binomial", "log p(α + nβ + nγ)",
      [](const cost_input& x) { return x.lg * (x.a + x.n * x.b + x.n * x.g); }},
-    {collective::reduce, "rabenseifner", "2 log p·α + 2(p−1)/p·nβ + (p−1)/p·nγ; fold + 2α + nβ + nγ",
+    {collective::reduce, "rabenseifner",
+     "2 log p·α + 2(p−1)/p·nβ + (p−1)/p·nγ; fold + 2α + nβ + nγ, and + α + n/2·β when the root sits out",
      [](const cost_input& x) {
        return 2 * x.lq * x.a + (x.q - 1) / x.q * x.n * (2 * x.b + x.g) +
-              (x.fold ? 2 * x.a + x.n * (x.b + x.g) : 0);
+              (x.fold ? 2 * x.a + x.n * (x.b + x.g) : 0) + (x.root_sits_out ? x.a + x.n / 2 * x.b : 0);
      }},
 
     {collective::allgather, "naive", "2(p−1)α + (p−1)(p+1)/p·nβ",
@@ -130,30 +128,95 @@ constexpr cost_entry table[] = {
 };
 // clang-format on
 
+// The vendor internals priced by a line of the table: Open MPI's coll/base (4.1) algorithm of
+// that name runs the library's schedule (vendor:pipeline with the library's segment size, which
+// variants.cpp sets), except where it switches to another algorithm, whose line then applies.
+// Every other internal (chain, knomial, linear_sync, segmented_ring, …) has no line rather than
+// a wrong one.
+struct vendor_line {
+  collective coll;
+  std::string_view name;
+  std::string_view note = {};                                        ///< where Open MPI switches
+  std::string_view (*switched)(int p, std::size_t count) = nullptr;  ///< to which line; empty if not
+};
+
+constexpr vendor_line vendor_lines[] = {
+    {collective::broadcast, "binomial"},
+    {collective::broadcast, "pipeline"},
+    {collective::scatter, "binomial"},
+    {collective::gather, "binomial"},
+    {collective::reduce, "binomial"},
+    {collective::allgather, "ring"},
+    {collective::allgather, "bruck"},
+    {collective::allgather, "recursive_doubling", "Open MPI runs Bruck's when p is not a power of two",
+     [](int p, std::size_t) -> std::string_view {
+       return std::has_single_bit(static_cast<unsigned>(p)) ? "" : "bruck";
+     }},
+    {collective::alltoall, "pairwise"},
+    {collective::allreduce, "ring", "Open MPI runs recursive doubling below p elements",
+     [](int p, std::size_t count) -> std::string_view {
+       return count < static_cast<std::size_t>(p) ? "recursive_doubling" : "";
+     }},
+    {collective::allreduce, "recursive_doubling"},
+};
+
+const vendor_line* find_vendor(collective c, std::string_view name) {
+  for (const vendor_line& v : vendor_lines)
+    if (v.coll == c && v.name == name) return &v;
+  return nullptr;
+}
+
 const cost_entry* find(collective c, std::string_view algorithm) {
-  if (algorithm.starts_with("vendor:")) algorithm.remove_prefix(7);
   for (const cost_entry& e : table)
     if (e.coll == c && e.algorithm == algorithm) return &e;
   return nullptr;
 }
 
-}  // namespace
-
-std::string_view cost_formula(collective c, std::string_view algorithm) {
-  const cost_entry* e = find(c, algorithm);
-  return e ? e->formula : std::string_view{};
+// The line that prices `algorithm` (a row label) for a call of `count` elements on p ranks.
+const cost_entry* find_line(collective c, std::string_view algorithm, int p, std::size_t count) {
+  if (!algorithm.starts_with("vendor:")) return find(c, algorithm);
+  algorithm.remove_prefix(7);
+  const vendor_line* v = find_vendor(c, algorithm);
+  if (!v) return nullptr;
+  const std::string_view other = v->switched ? v->switched(p, count) : std::string_view{};
+  return find(c, other.empty() ? algorithm : other);
 }
 
-std::optional<double> predict_seconds(collective c, std::string_view algorithm, int p, double n,
+}  // namespace
+
+std::string cost_formula(collective c, std::string_view algorithm, int p) {
+  const cost_entry* e = find_line(c, algorithm, p, static_cast<std::size_t>(-1));
+  if (!e) return {};
+  std::string text(e->formula);
+  if (algorithm.starts_with("vendor:"))
+    if (const vendor_line* v = find_vendor(c, algorithm.substr(7)); v && !v->note.empty())
+      text += fmt::format(" ({})", v->note);
+  return text;
+}
+
+std::optional<double> predict_seconds(collective c, std::string_view algorithm, const call_shape& call,
                                       const cost_params& m) {
-  const cost_entry* e = find(c, algorithm);
+  const cost_entry* e = find_line(c, algorithm, call.p, call.count);
   if (!e) return std::nullopt;
-  const unsigned ranks = static_cast<unsigned>(std::max(p, 1));
+  const unsigned ranks = static_cast<unsigned>(std::max(call.p, 1));
   const double lg = std::bit_width(ranks - 1u);
   const unsigned q = std::bit_floor(ranks);
   const double lq = std::bit_width(q) - 1;
-  return e->seconds(
-      {static_cast<double>(p), lg, static_cast<double>(q), lq, q != ranks, n, m.alpha, m.beta, m.gamma});
+  // pof2_fold sets aside the even rank of each of the first p − p′ pairs.
+  const unsigned root = static_cast<unsigned>(std::max(call.root, 0));
+  const bool root_sits_out = root < 2 * (ranks - q) && root % 2 == 0;
+  return e->seconds({static_cast<double>(call.p), lg, static_cast<double>(q), lq, q != ranks, root_sits_out,
+                     call.n, m.alpha, m.beta, m.gamma});
+}
+
+std::size_t pipeline_segment_bytes() {
+  constexpr std::size_t fallback = 65536;
+  const char* text = std::getenv("COLLECTIVES_PIPELINE_SEGMENT_BYTES");
+  if (text == nullptr) return fallback;
+  const std::string_view value(text);
+  std::size_t bytes = 0;
+  const auto [end, status] = std::from_chars(value.data(), value.data() + value.size(), bytes);
+  return status == std::errc() && end == value.data() + value.size() && bytes > 0 ? bytes : fallback;
 }
 
 }  // namespace collbench

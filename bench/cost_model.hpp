@@ -6,7 +6,9 @@
 // alltoall), α the latency of one message, β seconds per byte sent, γ seconds per byte reduced.
 
 #include <collectives/algorithm.hpp>
+#include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace collbench {
@@ -17,13 +19,28 @@ struct cost_params {
   double gamma;
 };
 
-/// The formula as text, e.g. "2(p−1)α + 2(p−1)/p·nβ + (p−1)/p·nγ", or empty when the table has
-/// none. `algorithm` is a row label: a library algorithm, or vendor:<name>, which uses the
-/// library algorithm of the same name (vendor's ring is modelled as a ring); vendor has none.
-std::string_view cost_formula(collectives::collective c, std::string_view algorithm);
+/// One call as the formulas see it.
+struct call_shape {
+  int p;              ///< ranks
+  int root;           ///< the root, for the rooted collectives
+  double n;           ///< the message's `bytes`
+  std::size_t count;  ///< its elements (the `count` column)
+};
 
-/// Predicted seconds for `n` bytes on `p` ranks, or std::nullopt when the table has no formula.
-std::optional<double> predict_seconds(collectives::collective c, std::string_view algorithm, int p, double n,
-                                      const cost_params& m);
+/// The formula as text, e.g. "2(p−1)α + 2(p−1)/p·nβ + (p−1)/p·nγ", or empty when the table has
+/// none. `algorithm` is a row label: a library algorithm, or vendor:<name> for the few internals
+/// of Open MPI that run the library's algorithm of the same name (with a note where Open MPI
+/// switches to another algorithm, at `p` ranks or for few elements); vendor and the other
+/// internals have none.
+std::string cost_formula(collectives::collective c, std::string_view algorithm, int p);
+
+/// Predicted seconds for `call`, or std::nullopt when the table has no formula.
+std::optional<double> predict_seconds(collectives::collective c, std::string_view algorithm,
+                                      const call_shape& call, const cost_params& m);
+
+/// The library's pipeline segment in bytes, as src/algorithms/broadcast/pipeline.cpp reads it:
+/// COLLECTIVES_PIPELINE_SEGMENT_BYTES, a positive integer, else 64 KiB. (A value the library
+/// rejects stops the run at the first pipeline call; here it counts as unset.)
+std::size_t pipeline_segment_bytes();
 
 }  // namespace collbench

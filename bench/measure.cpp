@@ -5,8 +5,9 @@
 //   2. warm-up: rounds of every variant once, until the round count or a quarter of the time
 //      budget is spent; they also estimate how long one round takes;
 //   3. timed iterations, as many as the budget allows (between --min-iterations and
-//      --iterations): each iteration runs every variant once, starting from a different one
-//      each time, each call preceded by a barrier and timed on every rank;
+//      --iterations): each iteration runs every variant once, in a fresh random order, each call
+//      preceded by a barrier and started at an instant common to all ranks (start_sync.hpp), and
+//      timed on every rank from that instant to its end of the call;
 //   4. per iteration the maximum over ranks (the collective is done when its last rank is),
 //      then median, min and max over iterations.
 
@@ -15,13 +16,19 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <numeric>
 
 namespace collbench {
 namespace {
 
 using collectives::collective;
+
+// A call some rank started late is redone up to this many times in all; the last attempt is kept
+// even if late (it errs high, by the late rank's delay, never low).
+constexpr int max_attempts = 4;
 
 bool is_corrupted(const std::string& label) {
   const std::vector<std::string> labels = corrupted_labels();
@@ -50,7 +57,7 @@ std::vector<long long> check_all(MPI_Comm comm, collective c, int root, workload
   std::vector<long long> wrong(variants.size(), 0);
   for (std::size_t k = 0; k < variants.size(); ++k) {
     prog.note(fmt::format("{}: checking {}", where, variants[k].label));
-    w.fill();
+    w.fill(reference);
     w.run(variants[k]);
     const std::span<std::byte> result = w.result();
     if (k == 0) reference.assign(result.begin(), result.end());
@@ -68,7 +75,31 @@ double median_of_sorted(const std::vector<double>& v) {
   return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
 }
 
+struct call_time {
+  double seconds;  ///< the slowest rank's, from the common start to the end of its call
+  bool late;       ///< some rank reached the start after it had passed
+};
+
+// One call of `v`, started at the common instant. The same on every rank.
+call_time timed_call(MPI_Comm comm, start_sync& sync, workload& w, const variant& v) {
+  const start_sync::start s = sync.next();
+  w.run(v);
+  const double mine[2] = {start_sync::now() - s.local, s.late ? 1.0 : 0.0};
+  double slowest[2] = {0, 0};
+  MPI_Allreduce(mine, slowest, 2, MPI_DOUBLE, MPI_MAX, comm);
+  sync.adapt(slowest[1] > 0);
+  return {slowest[0], slowest[1] > 0};
+}
+
 }  // namespace
+
+timing_state::timing_state(MPI_Comm comm, bool oversubscribed) : start(comm, oversubscribed) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::uint64_t seed = rank == 0 ? std::random_device{}() : 0;
+  MPI_Bcast(&seed, 1, MPI_UINT64_T, 0, comm);
+  order.seed(seed);
+}
 
 progress::progress(bool enabled, int rank)
     : enabled_(enabled && rank == 0), start_(MPI_Wtime()), last_(start_) {}
@@ -97,9 +128,7 @@ std::vector<std::string> corrupted_labels() {
 
 std::vector<sample> measure(MPI_Comm comm, collective c, int root, workload& w,
                             std::span<const variant> variants, const message& m, const timing_policy& policy,
-                            bool check, progress& prog, const std::string& where) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
+                            timing_state& state, bool check, progress& prog, const std::string& where) {
   const std::size_t k = variants.size();
   std::vector<sample> out(k);
   w.resize(m.call_count);
@@ -108,31 +137,55 @@ std::vector<sample> measure(MPI_Comm comm, collective c, int root, workload& w,
     const std::vector<long long> wrong = check_all(comm, c, root, w, variants, prog, where);
     for (std::size_t i = 0; i < k; ++i) out[i].wrong = wrong[i];
   } else {
-    w.fill();
+    w.fill({});
   }
 
-  const bool small = m.bytes <= 8192;
+  // Small as OSU counts it: the vector, or one rank's block for the p-block collectives.
+  const bool small = m.call_count * w.element_size() <= 8192;
   const int warmup = policy.warmup >= 0 ? policy.warmup : small ? 100 : 10;
   const double budget = policy.seconds_per_size;
-  std::vector<double> local(k, 0.0);
 
-  // Warm-up: the stop decision uses the slowest rank's time, so every rank makes the same one.
+  // One round: every variant once, in a fresh random order (the same on every rank, from the
+  // shared seed), so that no variant always follows the same one and inherits what it leaves
+  // behind (a busy root, messages still in flight). A timed round keeps each call's time and
+  // redoes a call that some rank started late.
+  std::vector<std::size_t> order(k);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::vector<std::vector<double>> times(k);
+  const auto round = [&](bool timed) {
+    std::shuffle(order.begin(), order.end(), state.order);
+    for (std::size_t i : order) {
+      if (!timed) {
+        timed_call(comm, state.start, w, variants[i]);
+        continue;
+      }
+      call_time t{0, true};
+      for (int attempt = 0; t.late && attempt < max_attempts; ++attempt) {
+        t = timed_call(comm, state.start, w, variants[i]);
+        ++out[i].calls;
+        out[i].late += t.late;
+      }
+      times[i].push_back(t.seconds);
+    }
+  };
+  // Seconds one round takes on the slowest rank, so that every rank makes the same decisions.
+  const auto slowest_since = [&](double start) {
+    const double mine = MPI_Wtime() - start;
+    double slowest = 0;
+    MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm);
+    return slowest;
+  };
+
   prog.note(fmt::format("{}: warming up {} algorithms", where, k));
   int rounds = 0;
   double round_seconds = 0;
+  const double warmup_start = MPI_Wtime();
   for (; rounds < warmup; ++rounds) {
-    for (std::size_t i = 0; i < k; ++i) {
-      MPI_Barrier(comm);
-      const double t0 = MPI_Wtime();
-      w.run(variants[i]);
-      local[i] += MPI_Wtime() - t0;
-    }
+    round(false);
     if (budget > 0) {
-      double mine = 0, slowest = 0;
-      for (double t : local) mine += t;
-      MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm);
-      round_seconds = slowest / (rounds + 1);
-      if (slowest > budget / 4) {
+      const double spent = slowest_since(warmup_start);
+      round_seconds = spent / (rounds + 1);
+      if (spent > budget / 4) {
         ++rounds;
         break;
       }
@@ -140,36 +193,25 @@ std::vector<sample> measure(MPI_Comm comm, collective c, int root, workload& w,
   }
 
   const int most = policy.iterations > 0 ? policy.iterations : small ? 1000 : 100;
-  int iterations = most;
-  std::vector<std::vector<double>> times(k, std::vector<double>(static_cast<std::size_t>(most)));
-  const auto timed_round = [&](int it) {
-    for (std::size_t j = 0; j < k; ++j) {
-      const std::size_t i = (static_cast<std::size_t>(it) + j) % k;
-      MPI_Barrier(comm);
-      const double t0 = MPI_Wtime();
-      w.run(variants[i]);
-      times[i][static_cast<std::size_t>(it)] = MPI_Wtime() - t0;
-    }
-  };
-  int it = 0;
+  int iterations = most, done = 0;
   if (budget > 0) {
     if (rounds == 0) {  // no warm-up: the first timed round is the estimate
-      timed_round(it++);
-      double mine = 0;
-      for (std::size_t i = 0; i < k; ++i) mine += times[i][0];
-      MPI_Allreduce(&mine, &round_seconds, 1, MPI_DOUBLE, MPI_MAX, comm);
+      const double start = MPI_Wtime();
+      round(true);
+      ++done;
+      round_seconds = slowest_since(start);
     }
     const double fit = round_seconds > 0 ? budget / round_seconds : most;
     iterations = static_cast<int>(std::clamp(fit, static_cast<double>(std::min(policy.min_iterations, most)),
                                              static_cast<double>(most)));
   }
+  // Only now that the budget has fixed the count: --iterations alone must not decide the memory.
+  for (std::vector<double>& t : times) t.reserve(static_cast<std::size_t>(iterations));
   prog.note(fmt::format("{}: timing {} algorithms, {} iterations", where, k, iterations));
-  for (; it < iterations; ++it) timed_round(it);
+  for (; done < iterations; ++done) round(true);
 
   for (std::size_t i = 0; i < k; ++i) {
-    std::vector<double> slowest(static_cast<std::size_t>(iterations));
-    MPI_Reduce(times[i].data(), slowest.data(), iterations, MPI_DOUBLE, MPI_MAX, 0, comm);
-    if (rank != 0) continue;
+    std::vector<double>& slowest = times[i];
     std::sort(slowest.begin(), slowest.end());
     out[i].median = median_of_sorted(slowest);
     out[i].min = slowest.front();

@@ -1,32 +1,48 @@
 #pragma once
 
 // The measurement of one message size: every variant checked against vendor, warmed up and
-// timed, interleaved so that drift of the machine hits all alike.
+// timed, interleaved in a random order so that drift of the machine hits all alike and no variant
+// always follows the same one, each call started at an instant common to all ranks.
 
 #include <mpi.h>
 
 #include <optional>
+#include <random>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "metrics.hpp"
+#include "start_sync.hpp"
 #include "variants.hpp"
 #include "workload.hpp"
 
 namespace collbench {
 
 struct timing_policy {
-  int iterations = 0;  ///< 0: 1000 up to 8 KiB, 100 above (OSU's defaults, divided by ten)
-  int warmup = -1;     ///< rounds; -1: 100 up to 8 KiB, 10 above
+  int iterations =
+      0;  ///< 0: 1000 up to 8 KiB per rank (the vector, or one block), 100 above (OSU's defaults ÷ 10)
+  int warmup = -1;  ///< rounds; -1: 100 up to 8 KiB per rank, 10 above
   int min_iterations = 5;
   double seconds_per_size = 1.0;  ///< 0: unbounded
 };
 
-/// One variant at one size; times are the per-iteration maximum over ranks (valid on rank 0).
+/// What every size of a run shares: the common start instants, and the random order of the
+/// variants, drawn from a seed rank 0 broadcasts so that every rank runs the same order.
+struct timing_state {
+  /// Collective over `comm`.
+  timing_state(MPI_Comm comm, bool oversubscribed);
+  start_sync start;
+  std::mt19937_64 order;
+};
+
+/// One variant at one size; times are the per-iteration maximum over ranks (the same on every
+/// rank), `wrong` is valid on rank 0.
 struct sample {
   double median = 0, min = 0, max = 0;  ///< seconds
   int iterations = 0;
+  int calls = 0;  ///< timed calls made: iterations, and the calls redone
+  int late = 0;   ///< timed calls some rank started late (redone, unless the attempts ran out)
   std::optional<long long> wrong;  ///< elements differing from vendor's, summed over ranks
 };
 
@@ -45,7 +61,7 @@ class progress {
 /// its result is the reference of the check. `where` prefixes the progress lines.
 std::vector<sample> measure(MPI_Comm comm, collectives::collective c, int root, workload& w,
                             std::span<const variant> variants, const message& m, const timing_policy& policy,
-                            bool check, progress& prog, const std::string& where);
+                            timing_state& state, bool check, progress& prog, const std::string& where);
 
 /// The labels named by the test-only COLLBENCH_TEST_CORRUPT (comma-separated): their check
 /// result is corrupted on purpose on one rank, to prove that --check notices.

@@ -46,7 +46,8 @@ struct usage_error {
 
 // Validation beyond CLI11's: throws usage_error.
 void finish(options& o, const std::vector<std::string>& collective_args, const std::string& min_text,
-            const std::string& max_text, const std::string& type_text, const std::string& op_text) {
+            const std::string& max_text, long long step, const std::string& type_text,
+            const std::string& op_text) {
   if (collective_args.empty() || (collective_args.size() == 1 && collective_args[0] == "all")) {
     const auto all = collectives::all_collectives();
     o.collectives.assign(all.begin(), all.end());
@@ -55,7 +56,9 @@ void finish(options& o, const std::vector<std::string>& collective_args, const s
       const auto c = collectives::parse_collective(name);
       if (!c)
         throw usage_error{fmt::format("unknown collective '{}'; known: all, {}", name, collective_names())};
-      o.collectives.push_back(*c);
+      // A repeat would measure the collective again and write its rows (and plots) twice.
+      if (std::find(o.collectives.begin(), o.collectives.end(), *c) == o.collectives.end())
+        o.collectives.push_back(*c);
     }
   }
   if (o.algorithms.empty()) o.algorithms = {"all"};
@@ -76,8 +79,10 @@ void finish(options& o, const std::vector<std::string>& collective_args, const s
   if (o.max_bytes > largest_size)
     throw usage_error{fmt::format("--max-bytes: at most {} (MPI's int counts), given {}",
                                   format_size(largest_size), max_text)};
-  if (!std::has_single_bit(o.step) || o.step < 2)
-    throw usage_error{fmt::format("--step: a power of two ≥ 2, given {}", o.step)};
+  // Read as signed, so that a negative step is reported as given rather than wrapped around.
+  if (step < 2 || !std::has_single_bit(static_cast<unsigned long long>(step)))
+    throw usage_error{fmt::format("--step: a power of two ≥ 2, given {}", step)};
+  o.step = static_cast<std::size_t>(step);
   if (o.sizes().empty())
     throw usage_error{fmt::format(
         "size range empty: no power of two between --min-bytes {} and --max-bytes {}", min_text, max_text)};
@@ -97,6 +102,10 @@ void finish(options& o, const std::vector<std::string>& collective_args, const s
     throw usage_error{fmt::format("op '{}' needs an integer type, given '{}'", op_text, type_text)};
   if (o.root < 0) throw usage_error{fmt::format("--root: a rank ≥ 0, given {}", o.root)};
   if (o.iterations < 0) throw usage_error{"--iterations: ≥ 1, or 0 for the automatic choice"};
+  if (o.iterations > most_iterations)
+    throw usage_error{fmt::format("--iterations: at most {} (every sample is kept in memory), given {}",
+                                  most_iterations, o.iterations)};
+  if (o.warmup < -1) throw usage_error{"--warmup: ≥ 0 rounds, or -1 for the automatic choice"};
   if (o.min_iterations < 1) throw usage_error{"--min-iterations: ≥ 1"};
   if (o.seconds_per_size < 0) throw usage_error{"--time-per-size: ≥ 0 seconds"};
 }
@@ -154,6 +163,7 @@ parse_result parse_options(int argc, char** argv) {
   app.get_formatter()->column_width(34);
 
   std::vector<std::string> collective_args;
+  long long step = static_cast<long long>(o.step);
   std::string min_text = "8", max_text = "16M", type_text = "float", op_text = "sum", format_text = "table";
   app.add_option("-c,--collective", collective_args,
                  fmt::format("Collectives to measure (comma-separated or repeated): all (default), {}",
@@ -169,7 +179,7 @@ parse_result parse_options(int argc, char** argv) {
   app.add_option("-b,--min-bytes", min_text, "Smallest message in bytes (K, M, G suffixes: binary)")
       ->capture_default_str();
   app.add_option("-e,--max-bytes", max_text, "Largest message in bytes")->capture_default_str();
-  app.add_option("--step", o.step, "Factor between successive sizes (a power of two)")->capture_default_str();
+  app.add_option("--step", step, "Factor between successive sizes (a power of two)")->capture_default_str();
   app.add_option("-t,--type", type_text,
                  fmt::format("Element type: {}",
                              join_names(all_element_kinds(), [](element_kind t) { return to_string(t); })))
@@ -181,12 +191,14 @@ parse_result parse_options(int argc, char** argv) {
   app.add_option("-r,--root", o.root, "Root rank of broadcast, scatter, gather and reduce")
       ->capture_default_str();
   app.add_option("-n,--iterations", o.iterations,
-                 "Timed iterations per size and algorithm; 0: automatic (1000 up to 8 KiB, 100 above), "
-                 "both bounded by --time-per-size")
+                 fmt::format("Timed iterations per size and algorithm, at most {}; 0: automatic (1000 up "
+                             "to 8 KiB per rank, 100 above), both bounded by --time-per-size",
+                             most_iterations))
       ->capture_default_str();
-  app.add_option("-w,--warmup", o.warmup,
-                 "Warm-up rounds per size (every algorithm once per round); -1: automatic (100 up to 8 KiB, "
-                 "10 above, stopped after a quarter of --time-per-size)")
+  app.add_option(
+         "-w,--warmup", o.warmup,
+         "Warm-up rounds per size (every algorithm once per round); -1: automatic (100 up to 8 KiB per rank, "
+         "10 above, stopped after a quarter of --time-per-size)")
       ->capture_default_str();
   app.add_option("--min-iterations", o.min_iterations,
                  "Timed iterations kept even when --time-per-size runs out")
@@ -216,7 +228,7 @@ parse_result parse_options(int argc, char** argv) {
     o.format = format_text == "csv"    ? output_format::csv
                : format_text == "json" ? output_format::json
                                        : output_format::table;
-    finish(o, collective_args, min_text, max_text, type_text, op_text);
+    finish(o, collective_args, min_text, max_text, step, type_text, op_text);
   } catch (const CLI::CallForHelp&) {
     result.run = false;
     result.message = app.help();

@@ -15,6 +15,9 @@ namespace collbench {
 
 enum class output_format { table, csv, json };
 
+/// The largest --iterations: every sample of one size is kept in memory.
+inline constexpr int most_iterations = 1'000'000;
+
 struct options {
   std::vector<collectives::collective> collectives;
   /// As given: algorithm names, vendor:<name>, or the groups all, library, vendor:all.
@@ -25,8 +28,8 @@ struct options {
   element_kind type = element_kind::float32;
   op_kind op = op_kind::sum;
   int root = 0;
-  int iterations = 0;  ///< 0: auto, OSU-like (1000 up to 8 KiB, 100 above)
-  int warmup = -1;     ///< -1: auto (100 rounds up to 8 KiB, 10 above)
+  int iterations = 0;  ///< 0: auto, OSU-like (1000 up to 8 KiB per rank, 100 above)
+  int warmup = -1;     ///< -1: auto (100 rounds up to 8 KiB per rank, 10 above)
   int min_iterations = 5;
   double seconds_per_size = 1.0;  ///< bound on one size's timed iterations; 0: none
   bool check = true;

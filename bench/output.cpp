@@ -53,6 +53,7 @@ json to_json(const row& r) {
           {"algbw_GBps", r.algbw_GBps},
           {"busbw_GBps", r.busbw_GBps},
           {"vs_vendor", r.vs_vendor},
+          {"late_fraction", r.late_fraction},
           {"wrong", optional_json(r.wrong)},
           {"model_us", optional_json(r.model_us)},
           {"busbw_of_memcpy", optional_json(r.busbw_of_memcpy)}};
@@ -73,6 +74,7 @@ row row_from_json(const json& j) {
   j.at("algbw_GBps").get_to(r.algbw_GBps);
   j.at("busbw_GBps").get_to(r.busbw_GBps);
   j.at("vs_vendor").get_to(r.vs_vendor);
+  if (j.contains("late_fraction")) j.at("late_fraction").get_to(r.late_fraction);
   if (!j.at("wrong").is_null()) r.wrong = j.at("wrong").get<long long>();
   if (j.contains("model_us") && !j.at("model_us").is_null()) r.model_us = j.at("model_us").get<double>();
   if (j.contains("busbw_of_memcpy") && !j.at("busbw_of_memcpy").is_null())
@@ -81,6 +83,20 @@ row row_from_json(const json& j) {
 }
 
 }  // namespace
+
+std::string describe_start(const start_info& s) {
+  const std::string clock =
+      s.offset_error_us > 0
+          ? fmt::format(
+                "known to within ±{:.2f} µs (ranks off rank 0's node: half the best ping-pong round trip)",
+                s.offset_error_us)
+          : "on the clock every rank shares (one node: CLOCK_MONOTONIC)";
+  return fmt::format(
+      "every call started at an instant common to all ranks, {}; start margin {:.1f} µs; {:.2f} % of the "
+      "timed "
+      "calls redone because a rank reached the start late",
+      clock, s.margin_us, 100 * s.late_fraction);
+}
 
 void write_csv(std::ostream& os, std::span<const row> rows, bool header) {
   if (header) fmt::print(os, "{}\n", csv_header);
@@ -103,6 +119,10 @@ void write_json(std::ostream& os, const run_info& info, std::span<const row> row
               {"root", info.root},
               {"check", info.check},
               {"timing", info.timing},
+              {"start", info.start ? json{{"offset_error_us", info.start->offset_error_us},
+                                          {"margin_us", info.start->margin_us},
+                                          {"late_fraction", info.start->late_fraction}}
+                                   : json(nullptr)},
               {"vendor_internals", info.vendor_internals}};
   json results = json::array();
   for (const row& r : rows) results.push_back(to_json(r));
@@ -129,6 +149,11 @@ run_results read_json(std::istream& is) {
     run.at("root").get_to(i.root);
     run.at("check").get_to(i.check);
     run.at("timing").get_to(i.timing);
+    if (run.contains("start") && !run.at("start").is_null()) {
+      const json& s = run.at("start");
+      i.start = start_info{s.at("offset_error_us").get<double>(), s.at("margin_us").get<double>(),
+                           s.at("late_fraction").get<double>()};
+    }
     run.at("vendor_internals").get_to(i.vendor_internals);
     if (!doc.at("model").is_null()) i.model = machine_from_json(doc.at("model"));
     for (const json& r : doc.at("results")) out.rows.push_back(row_from_json(r));
@@ -142,6 +167,7 @@ void write_table(std::ostream& os, const run_info& info, std::span<const row> ro
   fmt::print(os, "# collbench {} — {} ranks on {} cores{}; {} ({}), root {}\n", info.version, info.ranks,
              info.cores, info.oversubscribed ? " (oversubscribed)" : "", info.type, info.op, info.root);
   fmt::print(os, "# {}\n# {}\n", info.mpi_library, info.timing);
+  if (info.start) fmt::print(os, "# start: {}\n", describe_start(*info.start));
   fmt::print(os, "# vendor internals: {}\n", info.vendor_internals);
   if (info.model) {
     const machine& m = *info.model;

@@ -27,9 +27,17 @@ struct row {
   int iterations = 0;
   double algbw_GBps = 0, busbw_GBps = 0;
   double vs_vendor = 0;                   ///< median / vendor's median at the same size
+  double late_fraction = 0;               ///< of the timed calls, those some rank started late
   std::optional<long long> wrong;         ///< unset without --check
   std::optional<double> model_us;         ///< --model: predicted time
   std::optional<double> busbw_of_memcpy;  ///< --model: busbw / memcpy bandwidth
+};
+
+/// How well the ranks started together (start_sync.hpp).
+struct start_info {
+  double offset_error_us = 0;  ///< half the best ping-pong round trip, worst rank
+  double margin_us = 0;        ///< the start margin measured at the beginning
+  double late_fraction = 0;    ///< of all timed calls, those some rank started late
 };
 
 /// What the run was: enough to reproduce it and to read its numbers.
@@ -45,8 +53,9 @@ struct run_info {
   std::string op;
   int root = 0;
   bool check = true;
-  std::string timing;            ///< the iteration policy, in words
-  std::string vendor_internals;  ///< how they were forced, or why there are none
+  std::string timing;               ///< the iteration policy, in words
+  std::optional<start_info> start;  ///< absent in files of collbench before common starts
+  std::string vendor_internals;     ///< how they were forced, or why there are none
   std::optional<machine> model;
 };
 
@@ -54,6 +63,9 @@ struct run_info {
 inline constexpr std::string_view csv_header =
     "collective,algorithm,ranks,bytes,count,type,median_us,min_us,max_us,algbw_GBps,busbw_GBps,vs_vendor,"
     "wrong";
+
+/// One sentence for the table's header and the report.
+std::string describe_start(const start_info& s);
 
 void write_csv(std::ostream& os, std::span<const row> rows, bool header = true);
 void write_json(std::ostream& os, const run_info& info, std::span<const row> rows);

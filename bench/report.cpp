@@ -55,11 +55,14 @@ struct table {
     const auto b = a->second.find(bytes);
     return b == a->second.end() ? nullptr : b->second;
   }
-  // The fastest row at `bytes` among the labels `keep` accepts.
+  // The fastest row at `bytes` among the labels `keep` accepts; a wrong result is no result.
   const row* fastest(std::size_t bytes, bool (*keep)(const std::string&)) const {
     const row* best = nullptr;
-    for (const std::string& l : labels)
-      if (const row* r = at(l, bytes); r && keep(l) && (!best || r->median_us < best->median_us)) best = r;
+    for (const std::string& l : labels) {
+      const row* r = at(l, bytes);
+      if (!r || !keep(l) || (r->wrong && *r->wrong > 0) || r->median_us <= 0) continue;
+      if (!best || r->median_us < best->median_us) best = r;
+    }
     return best;
   }
 };
@@ -81,8 +84,13 @@ std::string plot_name(const table& t, std::string_view what) {
   return fmt::format("{}_np{}_{}.png", t.collective, t.info->ranks, what);
 }
 
+// Vendor's time ÷ the row's, as a speedup, or "–".
+std::string speedup(const row* vendor, const row* r) {
+  return vendor && r && r->median_us > 0 ? fmt::format("{:.2f}×", vendor->median_us / r->median_us) : "–";
+}
+
 std::string describe_ranks(const run_info& info) {
-  return fmt::format("{} ranks on {} cores{}", info.ranks, info.cores,
+  return fmt::format("{} rank{} on {} cores{}", info.ranks, info.ranks == 1 ? "" : "s", info.cores,
                      info.oversubscribed
                          ? " — oversubscribed: ranks share cores, so times include waiting for a "
                            "core"
@@ -93,7 +101,7 @@ void write_times(std::ostream& md, const table& t) {
   fmt::print(md,
              "Median time per call (µs; the fastest in **bold**). *best* is the fastest row, *best library* "
              "the library's fastest algorithm and its speedup over vendor (vendor's time ÷ its time: "
-             "above 1 is faster).\n\n| bytes |");
+             "above 1 is faster); both among the rows whose result matched vendor's.\n\n| bytes |");
   for (const std::string& l : t.labels) fmt::print(md, " {} |", l);
   fmt::print(md, " best | best library | speedup vs vendor |\n|---:|");
   for (std::size_t i = 0; i < t.labels.size(); ++i) fmt::print(md, "---:|");
@@ -113,9 +121,7 @@ void write_times(std::ostream& md, const table& t) {
         fmt::print(md, " {} |", us(r->median_us));
     }
     fmt::print(md, " {} | {} | {} |\n", best ? best->algorithm : "–", lib ? lib->algorithm : "–",
-               lib && vendor && lib->median_us > 0
-                   ? fmt::format("{:.2f}×", vendor->median_us / lib->median_us)
-                   : "–");
+               speedup(vendor, lib));
   }
   fmt::print(md, "\n");
 }
@@ -134,7 +140,8 @@ void write_model(std::ostream& md, const table& t) {
   std::sort(picks.begin(), picks.end());
   std::vector<std::string> modelled;
   for (const std::string& l : t.labels)
-    if (!cost_formula(*collectives::parse_collective(t.collective), l).empty()) modelled.push_back(l);
+    if (!cost_formula(*collectives::parse_collective(t.collective), l, t.info->ranks).empty())
+      modelled.push_back(l);
   if (modelled.empty()) return;
   const std::size_t largest = t.sizes.back();
   fmt::print(md,
@@ -146,7 +153,8 @@ void write_model(std::ostream& md, const table& t) {
   for (std::size_t i = 0; i < picks.size(); ++i) fmt::print(md, "---:|");
   fmt::print(md, "---:|\n");
   for (const std::string& l : modelled) {
-    fmt::print(md, "| {} | {} |", l, cost_formula(*collectives::parse_collective(t.collective), l));
+    fmt::print(md, "| {} | {} |", l,
+               cost_formula(*collectives::parse_collective(t.collective), l, t.info->ranks));
     for (std::size_t s : picks) {
       const row* r = t.at(l, s);
       if (r && r->model_us && *r->model_us > 0)
@@ -167,46 +175,64 @@ constexpr std::array<std::string_view, 15> palette{"#1f77b4", "#ff7f0e", "#2ca02
                                                    "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5"};
 
 // Data blocks (one per algorithm: bytes, median µs, busbw GB/s) and the gnuplot commands for
-// this table's two plots.
-void write_plots(const fs::path& dir, std::ostream& gp, const table& t) {
+// this table's two plots. A value that cannot sit on a log scale (busbw is 0 for most collectives
+// at p = 1: nothing crosses a link) is written NaN, which gnuplot skips; a line with no value left
+// is left out, and a plot with no line is not drawn (gnuplot would stop the whole script). Returns
+// the plots drawn ("latency", "busbw").
+std::vector<std::string> write_plots(const fs::path& dir, std::ostream& gp, const table& t) {
+  const auto value = [](const row& r, int column) { return column == 2 ? r.median_us : r.busbw_GBps; };
+  const auto plotted = [](double v) { return v > 0 ? fmt::format("{}", v) : std::string("NaN"); };
   const std::string data = fmt::format("{}_np{}.dat", t.collective, t.info->ranks);
   std::ofstream dat(dir / data);
   for (const std::string& l : t.labels) {
     fmt::print(dat, "# {}\n", l);
     for (std::size_t s : t.sizes)
-      if (const row* r = t.at(l, s)) fmt::print(dat, "{} {} {}\n", s, r->median_us, r->busbw_GBps);
+      if (const row* r = t.at(l, s))
+        fmt::print(dat, "{} {} {}\n", s, plotted(value(*r, 2)), plotted(value(*r, 3)));
     fmt::print(dat, "\n\n");
   }
-  const std::string title = fmt::format("{}, {} ranks{}", t.collective, t.info->ranks,
-                                        t.info->oversubscribed ? " (oversubscribed)" : "");
+  const std::string title =
+      fmt::format("{}, {} rank{}{}", t.collective, t.info->ranks, t.info->ranks == 1 ? "" : "s",
+                  t.info->oversubscribed ? " (oversubscribed)" : "");
   // Size ticks named in bytes, KiB and MiB, at most about eight of them.
   std::string ticks;
   const std::size_t every = (t.sizes.size() + 7) / 8;
   for (std::size_t i = 0; i < t.sizes.size(); i += every)
     ticks += fmt::format("{}'{}' {}", ticks.empty() ? "" : ", ", format_size(t.sizes[i]), t.sizes[i]);
   fmt::print(gp, "set xtics ({})\n", ticks);
+  std::vector<std::string> drawn;
   for (const auto& [what, column, ylabel] : {std::tuple{"latency", 2, "median time per call (µs)"},
                                              std::tuple{"busbw", 3, "bus bandwidth (GB/s)"}}) {
-    fmt::print(gp, "set output '{}'\nset title \"{}: {}\"\nset ylabel \"{}\"\nplot \\\n", plot_name(t, what),
-               title, what, ylabel);
     // vendor: thick black; the library's algorithms: solid; vendor internals: dashed, in the colour
     // of the library algorithm of the same name, so the library's ring pairs with vendor:ring.
-    std::vector<std::string> names;
+    std::vector<std::string> names, lines;
     for (std::size_t i = 0; i < t.labels.size(); ++i) {
       const std::string& l = t.labels[i];
       const std::string name = l.starts_with("vendor:") ? l.substr(7) : l;
       std::size_t colour = std::find(names.begin(), names.end(), name) - names.begin();
       if (colour == names.size()) names.push_back(name);
+      const bool any = std::any_of(t.sizes.begin(), t.sizes.end(), [&](std::size_t s) {
+        const row* r = t.at(l, s);
+        return r && value(*r, column) > 0;
+      });
+      if (!any) continue;
       const bool internal = l.starts_with("vendor:");
       const std::string style =
           l == "vendor"
               ? "lw 4 lc rgb 'black' pt 7 ps 0.8"
               : fmt::format("lw {} pt {} ps {} lc rgb '{}'", internal ? "1.3 dt 2" : "2.4", colour % 13 + 1,
                             internal ? 0.5 : 0.8, palette[colour % palette.size()]);
-      fmt::print(gp, "  '{}' index {} using 1:{} with linespoints {} title '{}'{}\n", data, i, column, style,
-                 l, i + 1 < t.labels.size() ? ", \\" : "");
+      lines.push_back(fmt::format("  '{}' index {} using 1:{} with linespoints {} title '{}'", data, i,
+                                  column, style, l));
     }
+    if (lines.empty()) continue;
+    drawn.emplace_back(what);
+    fmt::print(gp, "set output '{}'\nset title \"{}: {}\"\nset ylabel \"{}\"\nplot \\\n", plot_name(t, what),
+               title, what, ylabel);
+    for (std::size_t i = 0; i < lines.size(); ++i)
+      fmt::print(gp, "{}{}\n", lines[i], i + 1 < lines.size() ? ", \\" : "");
   }
+  return drawn;
 }
 
 void write_reading_guide(std::ostream& md) {
@@ -214,8 +240,9 @@ void write_reading_guide(std::ostream& md) {
 
 - **bytes** is the message as nccl-tests counts it: the vector for broadcast, reduce and allreduce;
   the whole p-block array for scatter, gather, allgather, reduce_scatter and alltoall.
-- **time** is the median over iterations of the slowest rank's time for one call (each call starts
-  after a barrier). Lower is better.
+- **time** is the median over iterations of the slowest rank's time for one call, measured from an
+  instant common to all ranks (after a barrier, rank 0 names an instant slightly ahead and every
+  rank waits for it on its own clock) to the end of that rank's call. Lower is better.
 - **algbw** = bytes ÷ time. It depends on the collective, so it cannot be compared across them.
 - **busbw** = algbw × a factor (allreduce 2(p−1)/p; allgather, reduce_scatter, alltoall, gather,
   scatter (p−1)/p; broadcast, reduce 1): the bandwidth each rank's link sustains in an optimal
@@ -228,10 +255,14 @@ void write_reading_guide(std::ostream& md) {
 - **model**: each algorithm's α-β-γ cost (α latency, β seconds per byte, γ seconds per byte
   reduced, measured in the same run). A ratio far above 1 means time goes somewhere the model does
   not see: copies, waiting for a core, synchronisation.
-- **Caveat for small messages of one-hop rooted collectives** (naive and linear scatter,
-  broadcast): ranks leave the barrier at slightly different times; when the root leaves first,
-  its small (eager) sends have arrived before the others start their clocks, so the call looks
-  almost free. Trees cannot hide their later hops that way. Compare such rows with care.
+- **Caveat for calls of a few µs**: every call starts at one instant on every rank, so a rooted
+  collective (broadcast, scatter, gather, reduce; the library's and vendor's alike) cannot hide its
+  latency by its root starting first, and the order of the rows is drawn anew every iteration, so
+  none always follows the same one. What remains: ranks on another node than rank 0's know the
+  instant only to within the ± above (half a ping-pong round trip); a waiting rank notices the
+  instant within a clock read (tens of ns), or a turn on a core when oversubscribed; and the
+  machine itself: on a shared VM the latency of one small message can differ twofold from one run
+  to the next (plain MPI_Send/MPI_Recv alike), so compare rows within a run rather than across runs.
 
 )");
 }
@@ -278,7 +309,8 @@ int run(int argc, char** argv) {
   fmt::print(md, "collbench {} on `{}`, {}; {}. Element type `{}`, op `{}`, root {}.\n\n", first.version,
              first.host, first.date, first.mpi_library, first.type, first.op, first.root);
   for (const run_results& r : runs)
-    fmt::print(md, "- **np = {}**: {}.\n", r.info.ranks, describe_ranks(r.info));
+    fmt::print(md, "- **np = {}**: {}{}.\n", r.info.ranks, describe_ranks(r.info),
+               r.info.start ? "; " + describe_start(*r.info.start) : "");
   fmt::print(md, "\nMethod: {}.\n\nVendor internals: {}.\n\n", first.timing, first.vendor_internals);
 
   // Correctness first: a fast wrong result is no result.
@@ -338,7 +370,7 @@ int run(int argc, char** argv) {
         const row* lib = t.fastest(bytes, &is_library);
         const row* vendor = t.at("vendor", bytes);
         fmt::print(md, " {} | {} | {} |", format_size(bytes), lib ? lib->algorithm : "–",
-                   lib && vendor ? fmt::format("{:.2f}×", vendor->median_us / lib->median_us) : "–");
+                   speedup(vendor, lib));
       }
       fmt::print(md, "\n");
     }
@@ -351,11 +383,18 @@ int run(int argc, char** argv) {
     fmt::print(md, "## {}\n\n", it->first);
     for (const table& t : it->second) {
       fmt::print(md, "### {}, np = {}\n\n{}.\n\n", t.collective, t.info->ranks, describe_ranks(*t.info));
-      fmt::print(md, "![{0} latency, np = {1}](plots/{2}) ![{0} busbw, np = {1}](plots/{3})\n\n",
-                 t.collective, t.info->ranks, plot_name(t, "latency"), plot_name(t, "busbw"));
+      const std::vector<std::string> drawn = write_plots(plots, gp, t);
+      for (const std::string what : {"latency", "busbw"}) {
+        if (std::find(drawn.begin(), drawn.end(), what) != drawn.end())
+          fmt::print(md, "![{} {}, np = {}](plots/{}) ", t.collective, what, t.info->ranks,
+                     plot_name(t, what));
+        else
+          fmt::print(md, "(no {} plot: no value above 0{}) ", what,
+                     t.info->ranks == 1 ? ", as nothing crosses a link with one rank" : "");
+      }
+      fmt::print(md, "\n\n");
       write_times(md, t);
       write_model(md, t);
-      write_plots(plots, gp, t);
     }
   }
   return 0;

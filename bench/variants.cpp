@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <cstring>
 
+#include "cost_model.hpp"
 #include "metrics.hpp"
 
 namespace collbench {
@@ -74,10 +76,16 @@ bool access_cvar(int index, int* value, bool write) {
     ok = MPI_T_cvar_write(handle, value) == MPI_SUCCESS;
   } else {
     ok = MPI_T_cvar_read(handle, buffer) == MPI_SUCCESS;
-    *value = buffer[0] != 0;
+    std::memcpy(value, buffer, sizeof *value);  // an int, or a narrower bool: zero-filled above
   }
   MPI_T_cvar_handle_free(&handle);
   return ok;
+}
+
+// Open MPI's algorithms that are segmented by name (see variants.hpp). Its trees (binomial,
+// binary_tree, …) take a segment size too, but stay whole, like the library's.
+bool segmented(std::string_view name) {
+  return name == "chain" || name == "pipeline" || name == "segmented_ring";
 }
 
 bool is_library_group(const std::string& name) { return name == "all" || name == "library"; }
@@ -95,6 +103,10 @@ bool enable_vendor_forcing() {
 }
 
 vendor_internals::vendor_internals(MPI_Comm base, int ranks) : base_(base) {
+  if (ranks == 1) {
+    reason_ = "one process: Open MPI's self component answers every collective, no internal algorithm runs";
+    return;
+  }
   int provided = 0;
   mpit_ = MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS;
   if (!mpit_) {
@@ -119,6 +131,8 @@ vendor_internals::vendor_internals(MPI_Comm base, int ranks) : base_(base) {
     MPI_T_enum names = MPI_T_ENUM_NULL;
     const int index = find_cvar(fmt::format("coll_tuned_{}_algorithm", tuned_name(c)), &names);
     cvar_index_.push_back(index);
+    segment_index_.push_back(
+        find_cvar(fmt::format("coll_tuned_{}_algorithm_segmentsize", tuned_name(c)), nullptr));
     if (index < 0 || names == MPI_T_ENUM_NULL) continue;
     int items = 0;
     char enum_name[256];
@@ -132,7 +146,12 @@ vendor_internals::vendor_internals(MPI_Comm base, int ranks) : base_(base) {
       std::string name = snake_case(item);
       // Open MPI's two-process algorithms refuse any other size.
       if (name == "two_proc" && ranks != 2) continue;
-      available_.push_back({c, std::move(name), value});
+      int segment = 0;
+      if (segmented(name)) {
+        if (segment_index_.back() < 0) continue;  // it would run as one segment: not what it is called
+        segment = static_cast<int>(pipeline_segment_bytes());
+      }
+      available_.push_back({c, std::move(name), value, segment});
     }
   }
   if (available_.empty())
@@ -148,15 +167,26 @@ MPI_Comm vendor_internals::communicator(const vendor_internal& v) {
   for (const locked& l : comms_)
     if (l.coll == v.coll && l.value == v.value) return l.comm;
   const int index = cvar_index_.at(static_cast<std::size_t>(v.coll));
-  int value = v.value, ignore = 0;
-  MPI_Comm comm = MPI_COMM_NULL;
-  // The tuned module reads the forced algorithm while the new communicator is created; resetting
-  // the variable right after leaves every later communicator with the default decision.
-  if (!access_cvar(index, &value, true))
+  const int segment_index = segment_index_.at(static_cast<std::size_t>(v.coll));
+  // A failed write, the resets included, stops the run: a reset that failed would leave every
+  // later communicator (the library's own among them) forced.
+  const auto write = [&](int cvar, int value, std::string_view suffix) {
+    if (!access_cvar(cvar, &value, true))
+      throw std::runtime_error(
+          fmt::format("cannot write coll_tuned_{}_algorithm{} through MPI_T", tuned_name(v.coll), suffix));
+  };
+  int segment_before = 0;
+  if (v.segment_bytes > 0 && !access_cvar(segment_index, &segment_before, false))
     throw std::runtime_error(
-        fmt::format("cannot write coll_tuned_{}_algorithm through MPI_T", tuned_name(v.coll)));
+        fmt::format("cannot read coll_tuned_{}_algorithm_segmentsize through MPI_T", tuned_name(v.coll)));
+  // The tuned module reads the forced values while the new communicator is created; resetting
+  // them right after leaves every later communicator with the default decision.
+  write(index, v.value, "");
+  if (v.segment_bytes > 0) write(segment_index, v.segment_bytes, "_segmentsize");
+  MPI_Comm comm = MPI_COMM_NULL;
   MPI_Comm_dup(base_, &comm);
-  access_cvar(index, &ignore, true);
+  write(index, 0, "");
+  if (v.segment_bytes > 0) write(segment_index, segment_before, "_segmentsize");
   comms_.push_back({v.coll, v.value, comm});
   return comm;
 }

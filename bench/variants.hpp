@@ -13,6 +13,9 @@
 // internals are interleaved with everything else. use_dynamic_rules cannot be changed through
 // MPI_T, so enable_vendor_forcing() puts it in the environment before MPI_Init; with no forced
 // value the dynamic rules fall back to the default (fixed) decision, so plain vendor is unchanged.
+// The algorithms named as segmented (chain, pipeline, segmented_ring) also get
+// coll_tuned_<collective>_algorithm_segmentsize, the library's pipeline segment: left at its
+// default 0 they would run as one segment, and vendor:segmented_ring would be vendor:ring.
 
 #include <mpi.h>
 
@@ -33,8 +36,9 @@ struct variant {
 /// One internal algorithm of the MPI library, as its control variable names it.
 struct vendor_internal {
   collectives::collective coll;
-  std::string name;  ///< e.g. "ring", "recursive_doubling" (normalised to snake_case)
-  int value;         ///< the control variable's value that selects it
+  std::string name;       ///< e.g. "ring", "recursive_doubling" (normalised to snake_case)
+  int value;              ///< the control variable's value that selects it
+  int segment_bytes = 0;  ///< the segment size forced with it; 0: the algorithm is not segmented
 };
 
 /// Before MPI_Init: turns on Open MPI's coll_tuned_use_dynamic_rules in this process's
@@ -67,7 +71,8 @@ class vendor_internals {
   MPI_Comm base_;
   bool mpit_ = false;
   std::vector<vendor_internal> available_;
-  std::vector<int> cvar_index_;  ///< per collective, -1 if none
+  std::vector<int> cvar_index_;     ///< per collective, -1 if none
+  std::vector<int> segment_index_;  ///< per collective, its segment size variable, -1 if none
   std::vector<locked> comms_;
   std::string reason_;
 };

@@ -22,8 +22,10 @@ class workload {
   /// Sizes the buffers for calls of `call_count` elements (message::call_count).
   virtual void resize(std::size_t call_count) = 0;
   /// Inputs ← values unique per rank and index (chosen so that any order of reduction gives the
-  /// same bits); outputs ← a sentinel, so an element never written is counted wrong.
-  virtual void fill() = 0;
+  /// same bits); outputs ← the bitwise complement of `reference` (the expected result, as
+  /// result() lays it out), so that an element never written differs from it in every byte, or
+  /// a marker byte when `reference` is empty.
+  virtual void fill(std::span<const std::byte> reference) = 0;
   virtual void run(const variant& v) = 0;
   /// This rank's result: empty where the collective defines none (gather, reduce off the root).
   virtual std::span<std::byte> result() = 0;

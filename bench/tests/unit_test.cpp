@@ -5,6 +5,7 @@
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <collectives/algorithm.hpp>
+#include <cstdlib>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -107,6 +108,13 @@ BOOST_AUTO_TEST_CASE(defaults) {
   BOOST_TEST(!n.opts.check);
   BOOST_TEST(n.opts.collectives.size() == 2u);
   BOOST_TEST(n.opts.algorithms.size() == 2u);
+  // A repeated collective is measured once.
+  const cb::parse_result twice = parse({"-c", "allreduce,broadcast,allreduce"});
+  BOOST_TEST_REQUIRE(twice.run);
+  BOOST_TEST(
+      twice.opts.collectives == (std::vector<collective>{collective::allreduce, collective::broadcast}),
+      boost::test_tools::per_element());
+  BOOST_TEST(parse({"-n", "1000000", "-w", "-1"}).run);
 }
 
 BOOST_AUTO_TEST_CASE(bad_options_exit_2_with_a_message) {
@@ -123,6 +131,9 @@ BOOST_AUTO_TEST_CASE(bad_options_exit_2_with_a_message) {
       {{"-b", "eight"}, "not a size"},
       {{"-f", "xml"}, "xml"},
       {{"--no-such-option"}, "--no-such-option"},
+      {{"-w", "-5"}, "--warmup"},
+      {{"--step", "-2"}, "given -2"},
+      {{"-n", "2000000000"}, "at most 1000000"},
   };
   for (const auto& [args, fragment] : cases) {
     const cb::parse_result r = parse(args);
@@ -140,40 +151,83 @@ BOOST_AUTO_TEST_CASE(every_library_algorithm_has_a_cost_formula) {
   for (collective c : collectives::all_collectives())
     for (collectives::algorithm a : collectives::algorithms_for(c))
       if (a != collectives::algorithm::vendor)
-        BOOST_TEST(!cb::cost_formula(c, to_string(a)).empty(),
+        BOOST_TEST(!cb::cost_formula(c, to_string(a), 4).empty(),
                    "bench/cost_model.cpp has no line for " << to_string(c) << " " << to_string(a));
-  BOOST_TEST(cb::cost_formula(collective::allreduce, "vendor").empty());
-  BOOST_TEST(cb::cost_formula(collective::allreduce, "vendor:ring") ==
-             cb::cost_formula(collective::allreduce, "ring"));
+  BOOST_TEST(cb::cost_formula(collective::allreduce, "vendor", 4).empty());
+}
+
+BOOST_AUTO_TEST_CASE(vendor_internals_are_modelled_only_where_they_run_the_library_algorithm) {
+  const cb::cost_params m{2e-6, 1e-9, 0.5e-9};
+  const double n = 1 << 20;
+  BOOST_TEST(cb::cost_formula(collective::broadcast, "vendor:binomial", 4) ==
+             cb::cost_formula(collective::broadcast, "binomial", 4));
+  // Open MPI's ring allreduce: the ring, but recursive doubling below p elements.
+  BOOST_TEST(cb::cost_formula(collective::allreduce, "vendor:ring", 4)
+                 .starts_with(cb::cost_formula(collective::allreduce, "ring", 4)));
+  BOOST_TEST(*cb::predict_seconds(collective::allreduce, "vendor:ring", {4, 0, n, 1 << 18}, m) ==
+             *cb::predict_seconds(collective::allreduce, "ring", {4, 0, n, 1 << 18}, m));
+  BOOST_TEST(*cb::predict_seconds(collective::allreduce, "vendor:ring", {4, 0, 8, 2}, m) ==
+             *cb::predict_seconds(collective::allreduce, "recursive_doubling", {4, 0, 8, 2}, m));
+  // Open MPI's recursive doubling allgather is Bruck's when p is not a power of two.
+  BOOST_TEST(
+      *cb::predict_seconds(collective::allgather, "vendor:recursive_doubling", {3, 0, n, 1 << 18}, m) ==
+      *cb::predict_seconds(collective::allgather, "bruck", {3, 0, n, 1 << 18}, m));
+  BOOST_TEST(
+      *cb::predict_seconds(collective::allgather, "vendor:recursive_doubling", {4, 0, n, 1 << 18}, m) ==
+      *cb::predict_seconds(collective::allgather, "recursive_doubling", {4, 0, n, 1 << 18}, m));
+  // No line rather than a wrong one: segmented ring, chain, and what the library has no twin of.
+  for (const char* label : {"vendor:segmented_ring", "vendor:basic_linear", "vendor:rabenseifner"})
+    BOOST_TEST(!cb::predict_seconds(collective::allreduce, label, {4, 0, n, 1 << 18}, m).has_value(), label);
+  BOOST_TEST(cb::cost_formula(collective::broadcast, "vendor:chain", 4).empty());
 }
 
 BOOST_AUTO_TEST_CASE(cost_formulas_evaluate_as_written) {
   const cb::cost_params m{2e-6, 1e-9, 0.5e-9};
   const double n = 1 << 20;
+  const std::size_t count = 1 << 18;
   // ring allreduce: 2(p−1)α + 2(p−1)/p·nβ + (p−1)/p·nγ at p = 4.
-  BOOST_TEST(*cb::predict_seconds(collective::allreduce, "ring", 4, n, m) ==
+  BOOST_TEST(*cb::predict_seconds(collective::allreduce, "ring", {4, 0, n, count}, m) ==
                  6 * m.alpha + 1.5 * n * m.beta + 0.75 * n * m.gamma,
              boost::test_tools::tolerance(1e-12));
   // recursive doubling allreduce: log p steps of α + nβ + nγ at p = 4; at p = 5 the core runs on 4
   // ranks and the fifth is folded in and out (2(α + nβ) + nγ).
-  BOOST_TEST(*cb::predict_seconds(collective::allreduce, "recursive_doubling", 4, n, m) ==
+  BOOST_TEST(*cb::predict_seconds(collective::allreduce, "recursive_doubling", {4, 0, n, count}, m) ==
                  2 * (m.alpha + n * m.beta + n * m.gamma),
              boost::test_tools::tolerance(1e-12));
-  BOOST_TEST(*cb::predict_seconds(collective::allreduce, "recursive_doubling", 5, n, m) ==
+  BOOST_TEST(*cb::predict_seconds(collective::allreduce, "recursive_doubling", {5, 0, n, count}, m) ==
                  2 * (m.alpha + n * m.beta + n * m.gamma) + 2 * (m.alpha + n * m.beta) + n * m.gamma,
              boost::test_tools::tolerance(1e-12));
   // pipeline broadcast of 1 MiB at p = 4: 16 segments of 64 KiB, (p − 2 + S)(α + nβ/S).
-  BOOST_TEST(
-      *cb::predict_seconds(collective::broadcast, "pipeline", 4, n, m) == 18 * (m.alpha + n / 16 * m.beta),
-      boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(*cb::predict_seconds(collective::broadcast, "pipeline", {4, 0, n, count}, m) ==
+                 18 * (m.alpha + n / 16 * m.beta),
+             boost::test_tools::tolerance(1e-12));
   // binomial broadcast at p = 8: 3(α + nβ).
-  BOOST_TEST(*cb::predict_seconds(collective::broadcast, "binomial", 8, n, m) == 3 * (m.alpha + n * m.beta),
+  BOOST_TEST(*cb::predict_seconds(collective::broadcast, "binomial", {8, 0, n, count}, m) ==
+                 3 * (m.alpha + n * m.beta),
              boost::test_tools::tolerance(1e-12));
   // pairwise alltoall at p = 4: 3(α + nβ/4).
-  BOOST_TEST(
-      *cb::predict_seconds(collective::alltoall, "pairwise", 4, n, m) == 3 * (m.alpha + n / 4 * m.beta),
-      boost::test_tools::tolerance(1e-12));
-  BOOST_TEST(!cb::predict_seconds(collective::allreduce, "vendor", 4, n, m).has_value());
+  BOOST_TEST(*cb::predict_seconds(collective::alltoall, "pairwise", {4, 0, n, count}, m) ==
+                 3 * (m.alpha + n / 4 * m.beta),
+             boost::test_tools::tolerance(1e-12));
+  // rabenseifner reduce at p = 3: the fold sets rank 0 aside, which costs α + n/2·β more when it
+  // is the root than when rank 1 is.
+  BOOST_TEST(*cb::predict_seconds(collective::reduce, "rabenseifner", {3, 0, n, count}, m) -
+                     *cb::predict_seconds(collective::reduce, "rabenseifner", {3, 1, n, count}, m) ==
+                 m.alpha + n / 2 * m.beta,
+             boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(!cb::predict_seconds(collective::allreduce, "vendor", {4, 0, n, count}, m).has_value());
+}
+
+BOOST_AUTO_TEST_CASE(pipeline_segment_is_read_as_the_library_reads_it) {
+  BOOST_TEST(cb::pipeline_segment_bytes() == 65536u);
+  ::setenv("COLLECTIVES_PIPELINE_SEGMENT_BYTES", "4096", 1);
+  BOOST_TEST(cb::pipeline_segment_bytes() == 4096u);
+  // The library rejects these (and stops the run); the model must not read 1000.5 as 1000.
+  for (const char* rejected : {"1000.5", "64K", "0", "-8", ""}) {
+    ::setenv("COLLECTIVES_PIPELINE_SEGMENT_BYTES", rejected, 1);
+    BOOST_TEST(cb::pipeline_segment_bytes() == 65536u, rejected);
+  }
+  ::unsetenv("COLLECTIVES_PIPELINE_SEGMENT_BYTES");
 }
 
 BOOST_AUTO_TEST_CASE(ping_pong_fit_recovers_alpha_and_beta) {

@@ -3,13 +3,17 @@
 // With a counting user op, an allreduce of n elements on 4 ranks gives:
 //   basic_linear (reduce to rank 0, then broadcast): rank 0 reduces 3·n elements, the others none;
 //   ring: every rank reduces 3 blocks of n/4;
-//   recursive_doubling: every rank reduces n twice.
-// Also checks that a communicator created afterwards keeps vendor's default decision, the same
-// as one created before any forcing. Without Open MPI's coll/tuned there is nothing to check.
+//   recursive_doubling: every rank reduces n twice;
+//   segmented_ring: the ring in segments of 64 KiB (the segment size collbench forces with it),
+//   so more op calls per rank than ring's 3 (with no segment size it would be ring itself).
+// Also checks that the segment size does not stay behind (ring, forced after segmented_ring, still
+// makes 3 calls) and that a communicator created afterwards keeps vendor's default decision, the
+// same as one created before any forcing. Without Open MPI's coll/tuned there is nothing to check.
 // Run with 4 ranks; exit status 0 on success.
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -79,18 +83,23 @@ int main(int argc, char** argv) {
         expect(false, "Open MPI offers no allreduce algorithm '" + name + "'");
         return MPI_COMM_NULL;
       };
-      const MPI_Comm linear = comm_of("basic_linear"), ring = comm_of("ring"),
-                     rd = comm_of("recursive_doubling");
+      const MPI_Comm segmented = comm_of("segmented_ring"), linear = comm_of("basic_linear"),
+                     ring = comm_of("ring"), rd = comm_of("recursive_doubling");
       MPI_Comm after;
       MPI_Comm_dup(MPI_COMM_WORLD, &after);
-      if (linear != MPI_COMM_NULL && ring != MPI_COMM_NULL && rd != MPI_COMM_NULL) {
-        const signature l = run(linear, op, n), r = run(ring, op, n), d = run(rd, op, n);
+      if (segmented != MPI_COMM_NULL && linear != MPI_COMM_NULL && ring != MPI_COMM_NULL &&
+          rd != MPI_COMM_NULL) {
+        const signature l = run(linear, op, n), r = run(ring, op, n), d = run(rd, op, n),
+                        s = run(segmented, op, n);
         expect(l.elements == std::vector<long>{3L * n, 0, 0, 0},
                "vendor:basic_linear reduces only at rank 0");
         expect(r.elements == std::vector<long>(4, 3L * n / 4) && r.calls == std::vector<long>(4, 3),
                "vendor:ring reduces 3 blocks of n/4 on every rank");
         expect(d.elements == std::vector<long>(4, 2L * n),
                "vendor:recursive_doubling reduces n twice everywhere");
+        expect(s.elements == r.elements &&
+                   std::all_of(s.calls.begin(), s.calls.end(), [](long c) { return c > 3; }),
+               "vendor:segmented_ring reduces the ring's blocks in more than 3 segments per rank");
         expect(run(before, op, n) == run(after, op, n),
                "a communicator created after forcing keeps vendor's default decision");
       }

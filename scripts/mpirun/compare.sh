@@ -13,7 +13,8 @@
 # Usage: scripts/mpirun/compare.sh [--quick] [--np "2 4"] [--build-dir DIR] [--out DIR] [-- OPTIONS]
 #   --quick          a smoke run, under a minute: 8 B … 512 KiB by ×4, 0.05 s per size
 #                    (default: 8 B … 16 MiB by ×2, 0.5 s per size: under 10 minutes on 2 cores)
-#   --np "LIST"      process counts (default "2 4")
+#   --np "LIST"      process counts (default "2 4"; at 1, busbw is 0 but for broadcast and reduce,
+#                    and those busbw plots are left out)
 #   --build-dir DIR  the CMake build directory (default build/; configured with the bench if needed)
 #   --out DIR        where to write (default results/<date>, or results/<date>-<time> if taken)
 #   -- OPTIONS       passed on to collbench, e.g. -- -t double -c allreduce,broadcast
