@@ -21,5 +21,7 @@ done
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 echo "bootstrap: installing ${missing[*]}" >&2
-$sudo apt-get update
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y "${missing[@]}"
+# Wait for another apt run (a second bootstrap, unattended upgrades) instead of failing at once.
+apt=(apt-get -o DPkg::Lock::Timeout=600)
+$sudo "${apt[@]}" update
+DEBIAN_FRONTEND=noninteractive $sudo "${apt[@]}" install -y "${missing[@]}"
