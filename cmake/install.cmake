@@ -17,3 +17,72 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/collectivesConfigVersion.
   COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/collectivesConfig.cmake ${PROJECT_BINARY_DIR}/collectivesConfigVersion.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/collectives)
+
+# pkg-config: lib/pkgconfig/collectives.pc, for Makefiles and other build systems
+# (`mpicxx -std=c++20 main.cpp $(pkg-config --cflags --libs collectives)`).
+#
+# MPI goes in Requires, under the MPI library's own pkg-config name: the public headers include
+# <mpi.h> and every call takes an MPI_Comm, so the application itself compiles and links against
+# MPI (it calls MPI_Init, names MPI_COMM_WORLD). With mpicxx the flags repeat the wrapper's, which
+# is harmless; with any other compiler driver they are what makes the build work. It is the
+# C-API name (ompi-c, not ompi-cxx): the library uses no MPI C++ bindings.
+#
+# fmt is an implementation detail. Shared build: Requires.private (libcollectives.so records its
+# own dependency on libfmt.so). Static build: only the archive is installed, so every link needs
+# fmt, and a plain `pkg-config --libs` must say so: fmt goes in Requires. The C++ standard library
+# comes from the C++ compiler driver that any user of these C++ headers links with.
+include(CheckCXXSymbolExists)
+set(CMAKE_REQUIRED_LIBRARIES MPI::MPI_CXX)
+set(CMAKE_REQUIRED_QUIET ON)
+check_cxx_symbol_exists(OPEN_MPI mpi.h COLLECTIVES_MPI_IS_OPEN_MPI)
+check_cxx_symbol_exists(MPICH mpi.h COLLECTIVES_MPI_IS_MPICH)
+unset(CMAKE_REQUIRED_LIBRARIES)
+unset(CMAKE_REQUIRED_QUIET)
+if(COLLECTIVES_MPI_IS_OPEN_MPI)
+  set(collectives_mpi_pc ompi-c)
+elseif(COLLECTIVES_MPI_IS_MPICH)
+  set(collectives_mpi_pc mpich)
+else()
+  set(collectives_mpi_pc "")
+endif()
+# Name only what the pkg-config of this machine resolves: a missing module makes every
+# `pkg-config collectives` fail, while leaving it out still works with the MPI compiler wrapper.
+find_package(PkgConfig QUIET)
+if(collectives_mpi_pc AND PKG_CONFIG_FOUND)
+  pkg_check_modules(COLLECTIVES_PC_MPI QUIET ${collectives_mpi_pc})
+  if(NOT COLLECTIVES_PC_MPI_FOUND)
+    set(collectives_mpi_pc "")
+  endif()
+endif()
+if(NOT collectives_mpi_pc)
+  message(STATUS "collectives.pc: no pkg-config module for this MPI; its users need the MPI compiler wrapper")
+endif()
+
+if(BUILD_SHARED_LIBS)
+  set(pc_kind shared)
+  set(pc_requires ${collectives_mpi_pc})
+  set(pc_requires_private fmt)
+else()
+  set(pc_kind static)
+  string(STRIP "${collectives_mpi_pc} fmt" pc_requires)
+  set(pc_requires_private "")
+endif()
+
+# prefix relative to the .pc file's directory, unless the install dirs were given as absolute paths.
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+  set(pc_prefix "${CMAKE_INSTALL_PREFIX}")
+else()
+  file(RELATIVE_PATH pc_up "/prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/prefix")
+  string(REGEX REPLACE "/$" "" pc_up "${pc_up}")
+  set(pc_prefix "\${pcfiledir}/${pc_up}")
+endif()
+foreach(dir IN ITEMS LIBDIR INCLUDEDIR)
+  string(TOLOWER ${dir} name)
+  if(IS_ABSOLUTE "${CMAKE_INSTALL_${dir}}")
+    set(pc_${name} "${CMAKE_INSTALL_${dir}}")
+  else()
+    set(pc_${name} "\${prefix}/${CMAKE_INSTALL_${dir}}")
+  endif()
+endforeach()
+configure_file(cmake/collectives.pc.in ${PROJECT_BINARY_DIR}/collectives.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/collectives.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

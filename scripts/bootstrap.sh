@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   g++ cmake make                      # toolchain
+  pkgconf                             # collectives.pc: the Makefile consumer test
   openmpi-bin libopenmpi-dev          # MPI: the engine and the vendor baseline
   libboost-test-dev                   # tests
   libfmt-dev                          # all formatting

@@ -11,6 +11,7 @@
 #include "collectives/checks.hpp"
 #include "collectives/datatype.hpp"
 #include "collectives/error.hpp"
+#include "collectives/export.hpp"
 #include "collectives/gather.hpp"
 #include "collectives/ops.hpp"
 #include "collectives/reduce.hpp"

@@ -9,6 +9,7 @@
 
 #include "collectives/algorithm.hpp"
 #include "collectives/datatype.hpp"
+#include "collectives/export.hpp"
 #include "collectives/ops.hpp"
 
 namespace collectives::detail {
@@ -25,7 +26,7 @@ struct reduction {
 };
 
 /// The compiled kernel for a built-in (type × op) pair, or nullptr when the library has none.
-combine_fn builtin_kernel(builtin_type type, builtin_op op);
+COLLECTIVES_EXPORT combine_fn builtin_kernel(builtin_type type, builtin_op op);
 
 template <class T, class Op>
 void combine_thunk(const void* lhs, void* inout, std::size_t count, const void* state) {
@@ -77,7 +78,7 @@ struct request {
 };
 
 /// Validates on this rank (throwing collectives::error before any message), then runs.
-void run(const request& r);
+COLLECTIVES_EXPORT void run(const request& r);
 
 template <class R>
 concept buffer = std::ranges::contiguous_range<R> && std::ranges::sized_range<R>;
