@@ -10,6 +10,7 @@ install(TARGETS collectives EXPORT collectivesTargets
 install(DIRECTORY include/collectives DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT collectivesTargets NAMESPACE collectives:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/collectives)
 
+get_target_property(collectives_library_type collectives TYPE)
 configure_package_config_file(cmake/collectivesConfig.cmake.in
   ${PROJECT_BINARY_DIR}/collectivesConfig.cmake
   INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/collectives)
@@ -58,7 +59,7 @@ if(NOT collectives_mpi_pc)
   message(STATUS "collectives.pc: no pkg-config module for this MPI; its users need the MPI compiler wrapper")
 endif()
 
-if(BUILD_SHARED_LIBS)
+if(collectives_library_type STREQUAL "SHARED_LIBRARY")
   set(pc_kind shared)
   set(pc_requires ${collectives_mpi_pc})
   set(pc_requires_private fmt)

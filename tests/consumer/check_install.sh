@@ -56,8 +56,14 @@ case $mode in
     cp "$source_dir/tests/consumer/makefile/"{Makefile,main.cpp} "$consumer_build"
     mpicxx=${1:-mpicxx}
     make_args=(CXX="$mpicxx")
-    # A shared library in a prefix the loader does not search: the README's rpath line.
-    [[ -e $libdir/libcollectives.so ]] && make_args+=(LDFLAGS="-Wl,-rpath,$libdir")
+    if [[ -e $libdir/libcollectives.so ]]; then
+      # A shared library in a prefix the loader does not search: the README's rpath line.
+      make_args+=(LDFLAGS="-Wl,-rpath,$libdir")
+    else
+      # The fully static flags (Libs.private of every module) link too; then the README's.
+      make -C "$consumer_build" "${make_args[@]}" PKG_CONFIG="pkg-config --static"
+      make -C "$consumer_build" clean
+    fi
     make -C "$consumer_build" "${make_args[@]}"
     ;;
   *)
