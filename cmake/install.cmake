@@ -25,8 +25,9 @@ install(FILES ${PROJECT_BINARY_DIR}/collectivesConfig.cmake ${PROJECT_BINARY_DIR
 # MPI goes in Requires, under the MPI library's own pkg-config name: the public headers include
 # <mpi.h> and every call takes an MPI_Comm, so the application itself compiles and links against
 # MPI (it calls MPI_Init, names MPI_COMM_WORLD). With mpicxx the flags repeat the wrapper's, which
-# is harmless; with any other compiler driver they are what makes the build work. It is the
-# C-API name (ompi-c, not ompi-cxx): the library uses no MPI C++ bindings.
+# is harmless; with any other compiler driver they are what makes the build work. It is the C++
+# module (ompi-cxx, like CMake's MPI::MPI_CXX): Open MPI's <mpi.h> compiled as C++ declares its
+# C++ bindings, whose vtables need libmpi_cxx at link time, although the library never calls them.
 #
 # fmt is an implementation detail. Shared build: Requires.private (libcollectives.so records its
 # own dependency on libfmt.so). Static build: only the archive is installed, so every link needs
@@ -40,7 +41,7 @@ check_cxx_symbol_exists(MPICH mpi.h COLLECTIVES_MPI_IS_MPICH)
 unset(CMAKE_REQUIRED_LIBRARIES)
 unset(CMAKE_REQUIRED_QUIET)
 if(COLLECTIVES_MPI_IS_OPEN_MPI)
-  set(collectives_mpi_pc ompi-c)
+  set(collectives_mpi_pc ompi-cxx)
 elseif(COLLECTIVES_MPI_IS_MPICH)
   set(collectives_mpi_pc mpich)
 else()

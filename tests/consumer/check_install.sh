@@ -7,7 +7,8 @@
 #     Extra arguments of these two go to the consumer's configure (e.g. the outer compiler).
 #   makefile:         cmake --install <build-dir> into <work-dir>/prefix, then build a copy of
 #                     tests/consumer/makefile with make, pkg-config and mpicxx, the README's way.
-#     Extra arguments: the mpicxx to use (default: mpicxx from PATH).
+#     Extra arguments: the mpicxx to use (default: mpicxx from PATH) and a plain C++ compiler
+#     (default: c++), with which a static library must link from pkg-config's flags alone.
 # Whatever the prefix holds decides how the program must link: a libcollectives.so in it must be
 # the one the program loads; otherwise the program must contain the library (static).
 set -euo pipefail
@@ -54,14 +55,15 @@ case $mode in
     echo "pkg-config --cflags --libs collectives: $(pkg-config --cflags --libs collectives)"
     mkdir -p "$consumer_build"
     cp "$source_dir/tests/consumer/makefile/"{Makefile,main.cpp} "$consumer_build"
-    mpicxx=${1:-mpicxx}
+    mpicxx=${1:-mpicxx} cxx=${2:-c++}
     make_args=(CXX="$mpicxx")
     if [[ -e $libdir/libcollectives.so ]]; then
       # A shared library in a prefix the loader does not search: the README's rpath line.
       make_args+=(LDFLAGS="-Wl,-rpath,$libdir")
     else
-      # The fully static flags (Libs.private of every module) link too; then the README's.
-      make -C "$consumer_build" "${make_args[@]}" PKG_CONFIG="pkg-config --static"
+      # pkg-config's fully static flags (every module's Libs.private) are complete on their
+      # own: they link with a plain compiler, no MPI wrapper. Then the README's build.
+      make -C "$consumer_build" CXX="$cxx" PKG_CONFIG="pkg-config --static"
       make -C "$consumer_build" clean
     fi
     make -C "$consumer_build" "${make_args[@]}"
