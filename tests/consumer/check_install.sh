@@ -63,7 +63,7 @@ case $mode in
     else
       # pkg-config's fully static flags (every module's Libs.private) are complete on their
       # own: they link with a plain compiler, no MPI wrapper. Then the README's build.
-      make -C "$consumer_build" CXX="$cxx" PKG_CONFIG="pkg-config --static"
+      make -C "$consumer_build" CXX="$cxx" LDLIBS="$(pkg-config --static --libs collectives)"
       make -C "$consumer_build" clean
     fi
     make -C "$consumer_build" "${make_args[@]}"
