@@ -14,7 +14,7 @@ fail() { echo "compare_quick_test: $*" >&2; exit 1; }
 for f in report.md results.csv results.json np2.json np4.json plots/plots.gp; do
   [[ -s $out/$f ]] || fail "$f missing or empty"
 done
-header='collective,algorithm,ranks,bytes,count,type,median_us,min_us,max_us,algbw_GBps,busbw_GBps,vs_vendor,wrong'
+header='collective,algorithm,ranks,bytes,count,type,median_us,min_us,max_us,algbw_GBps,busbw_GBps,vs_vendor,wrong,shm_copy'
 [[ $(head -n1 "$out/results.csv") == "$header" ]] || fail "results.csv header"
 for c in broadcast scatter gather reduce allgather reduce_scatter alltoall allreduce; do
   grep -q "^## $c\$" "$out/report.md" || fail "report.md has no section for $c"
