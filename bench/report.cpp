@@ -376,9 +376,9 @@ int run(int argc, char** argv) {
              "memory: CMA, XPMEM or KNEM), as on a real node where the kernel allows it, or twice (through "
              "a shared segment: `none`). With one copy a blocking send waits while its receiver copies, so "
              "the ordered exchanges of the library's algorithms keep half the ranks copying at a time, "
-             "while a vendor send-receive can keep both partners busy: the path changes who wins. "
-             "Read from the MPI library's own parameter ({}).\n",
-             first.shm_copy.source);
+             "while a vendor send-receive can keep both partners busy: the path changes who wins. {}.\n",
+             first.shm_copy.path == "unknown" ? "Here the path is not known: " + first.shm_copy.source
+                                              : "Read from the MPI library's own parameter: " + first.shm_copy.source);
   fmt::print(md, "\nMethod: {}.\n\nVendor internals: {}.\n\n", first.timing, first.vendor_internals);
 
   // Correctness first: a fast wrong result is no result.

@@ -151,33 +151,6 @@ void transport::exchange(int to, const void* send_buf, std::size_t send_bytes, i
     if (send_bytes > 0 && send_buf != recv_buf) std::memmove(recv_buf, send_buf, send_bytes);
     return;
   }
-  static const std::size_t segment = [] {
-    const char* v = std::getenv("COLLECTIVES_EXPERIMENT_EXCHANGE_SEGMENT");
-    return v ? std::strtoull(v, nullptr, 10) : 0ull;
-  }();
-  if (to == from && segment > 0 && (send_bytes > segment || recv_bytes > segment)) {
-    const bool first = sends_first(to, from);
-    const auto* out = static_cast<const std::byte*>(send_buf);
-    auto* in = static_cast<std::byte*>(recv_buf);
-    const std::size_t sends = std::max<std::size_t>(1, (send_bytes + segment - 1) / segment);
-    const std::size_t recvs = std::max<std::size_t>(1, (recv_bytes + segment - 1) / segment);
-    for (std::size_t k = 0; k < std::max(sends, recvs); ++k) {
-      const auto send_k = [&] {
-        if (k < sends) send(to, out + k * segment, std::min(segment, send_bytes - k * segment));
-      };
-      const auto recv_k = [&] {
-        if (k < recvs) recv(from, in + k * segment, std::min(segment, recv_bytes - k * segment));
-      };
-      if (first) {
-        send_k();
-        recv_k();
-      } else {
-        recv_k();
-        send_k();
-      }
-    }
-    return;
-  }
   if (sends_first(to, from)) {
     send(to, send_buf, send_bytes);
     recv(from, recv_buf, recv_bytes);
