@@ -19,7 +19,8 @@ bool access_cvar(int index, int* value, bool write);
 
 /// How messages between ranks of one node are copied, as the MPI library's own parameter says.
 struct shm_copy_info {
-  std::string path;       ///< "single" (one copy: CMA, XPMEM, KNEM), "double" (through a shared segment) or "unknown"
+  std::string
+      path;  ///< "single" (one copy: CMA, XPMEM, KNEM), "double" (through a shared segment) or "unknown"
   std::string mechanism;  ///< the parameter's value ("cma", "none", …); empty when unknown
   std::string source;     ///< where it was read, or why it could not be
 };

@@ -127,7 +127,9 @@ void write_json(std::ostream& os, const run_info& info, std::span<const row> row
                                    : json(nullptr)},
               {"vendor_internals", info.vendor_internals},
               {"shm_copy",
-               {{"path", info.shm_copy.path}, {"mechanism", info.shm_copy.mechanism}, {"source", info.shm_copy.source}}}};
+               {{"path", info.shm_copy.path},
+                {"mechanism", info.shm_copy.mechanism},
+                {"source", info.shm_copy.source}}}};
   json results = json::array();
   for (const row& r : rows) results.push_back(to_json(r));
   json doc = {

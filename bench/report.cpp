@@ -45,7 +45,7 @@ std::string us(double v) {
 struct table {
   std::string collective;
   const run_info* info = nullptr;
-  bool several_paths = false;  ///< the report holds runs on more than one shared-memory path
+  bool several_paths = false;       ///< the report holds runs on more than one shared-memory path
   std::vector<std::string> labels;  ///< row order of the run: vendor first
   std::vector<std::size_t> sizes;
   std::map<std::string, std::map<std::size_t, const row*>> cell;
@@ -87,7 +87,9 @@ std::string stem(const table& t) {
                      t.several_paths ? "_" + t.info->shm_copy.path : std::string());
 }
 
-std::string plot_name(const table& t, std::string_view what) { return fmt::format("{}_{}.png", stem(t), what); }
+std::string plot_name(const table& t, std::string_view what) {
+  return fmt::format("{}_{}.png", stem(t), what);
+}
 
 // ", single copy (cma)" when the report compares shared-memory paths.
 std::string path_note(const table& t) {
@@ -273,17 +275,18 @@ void write_paths(std::ostream& md, const std::map<std::string, std::vector<table
         return u.info->ranks == one.info->ranks && u.info->shm_copy.path == "double";
       });
       if (two == it->second.end()) continue;
-      fmt::print(md,
-                 "### {}, np = {}: one copy ({}) against two\n\n| bytes | vendor, 1 copy | vendor, 2 copies "
-                 "| 2 ÷ 1 | best library, 1 copy | best library, 2 copies | 2 ÷ 1 | speedup vs vendor, 1 copy "
-                 "| speedup vs vendor, 2 copies |\n|---:|---:|---:|---:|---|---|---:|---:|---:|\n",
-                 one.collective, one.info->ranks, one.info->shm_copy.mechanism);
+      fmt::print(
+          md,
+          "### {}, np = {}: one copy ({}) against two\n\n| bytes | vendor, 1 copy | vendor, 2 copies "
+          "| 2 ÷ 1 | best library, 1 copy | best library, 2 copies | 2 ÷ 1 | speedup vs vendor, 1 copy "
+          "| speedup vs vendor, 2 copies |\n|---:|---:|---:|---:|---|---|---:|---:|---:|\n",
+          one.collective, one.info->ranks, one.info->shm_copy.mechanism);
       for (std::size_t bytes : one.sizes) {
         const row *v1 = one.at("vendor", bytes), *v2 = two->at("vendor", bytes);
         const row *l1 = one.fastest(bytes, &is_library), *l2 = two->fastest(bytes, &is_library);
-        fmt::print(md, "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", format_size(bytes), time_of(v1, false),
-                   time_of(v2, false), ratio(v1, v2), time_of(l1, true), time_of(l2, true), ratio(l1, l2),
-                   speedup(v1, l1), speedup(v2, l2));
+        fmt::print(md, "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", format_size(bytes),
+                   time_of(v1, false), time_of(v2, false), ratio(v1, v2), time_of(l1, true),
+                   time_of(l2, true), ratio(l1, l2), speedup(v1, l1), speedup(v2, l2));
       }
       fmt::print(md, "\n");
     }
@@ -377,8 +380,9 @@ int run(int argc, char** argv) {
              "a shared segment: `none`). With one copy a blocking send waits while its receiver copies, so "
              "the ordered exchanges of the library's algorithms keep half the ranks copying at a time, "
              "while a vendor send-receive can keep both partners busy: the path changes who wins. {}.\n",
-             first.shm_copy.path == "unknown" ? "Here the path is not known: " + first.shm_copy.source
-                                              : "Read from the MPI library's own parameter: " + first.shm_copy.source);
+             first.shm_copy.path == "unknown"
+                 ? "Here the path is not known: " + first.shm_copy.source
+                 : "Read from the MPI library's own parameter: " + first.shm_copy.source);
   fmt::print(md, "\nMethod: {}.\n\nVendor internals: {}.\n\n", first.timing, first.vendor_internals);
 
   // Correctness first: a fast wrong result is no result.

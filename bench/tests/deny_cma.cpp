@@ -10,14 +10,16 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <cstddef>
-#include <cstdio>
 #include <cstring>
+#include <iterator>
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: deny_cma command [args...]\n");
+    fmt::print(stderr, "usage: deny_cma command [args...]\n");
     return 2;
   }
   sock_filter filter[] = {
@@ -27,12 +29,13 @@ int main(int argc, char **argv) {
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA)),
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
   };
-  sock_fprog program = {sizeof filter / sizeof filter[0], filter};
-  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) != 0) {
-    fprintf(stderr, "deny_cma: cannot install the seccomp filter: %s\n", strerror(errno));
+  sock_fprog program = {static_cast<unsigned short>(std::size(filter)), filter};
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+      prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) != 0) {
+    fmt::print(stderr, "deny_cma: cannot install the seccomp filter: {}\n", std::strerror(errno));
     return 2;
   }
   execvp(argv[1], argv + 1);
-  fprintf(stderr, "deny_cma: %s: %s\n", argv[1], strerror(errno));
+  fmt::print(stderr, "deny_cma: {}: {}\n", argv[1], std::strerror(errno));
   return 127;
 }

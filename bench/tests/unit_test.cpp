@@ -283,8 +283,9 @@ BOOST_AUTO_TEST_CASE(csv_and_json_writers) {
   BOOST_TEST(back.rows[0].shm_copy == "single");
   std::ostringstream table;
   cb::write_table(table, info, std::vector<cb::row>{r});
-  BOOST_TEST(table.str().find("# shared memory: single copy (cma); Open MPI's btl_vader_single_copy_mechanism") !=
-             std::string::npos);
+  BOOST_TEST(
+      table.str().find("# shared memory: single copy (cma); Open MPI's btl_vader_single_copy_mechanism") !=
+      std::string::npos);
 
   // A file of collbench before the path was recorded reads as "unknown", rows included.
   // (nlohmann sorts keys: "shm_copy" is never first in its object, so a comma precedes it.)
