@@ -97,7 +97,9 @@ for np in $nps; do
   for path in "${paths[@]}"; do
     json=$out/np$np.json
     [[ $shm == both ]] && json=$out/np$np-$path.json
-    echo "compare.sh: np = $np$note, shared memory: $(COLLECTIVES_SHM_COPY=$path "$root/scripts/mpirun/run" --which) copy" >&2
+    copies="one copy"
+    [[ $(COLLECTIVES_SHM_COPY=$path "$root/scripts/mpirun/run" --which) == double ]] && copies="two copies"
+    echo "compare.sh: np = $np$note, shared memory: $copies" >&2
     COLLECTIVES_SHM_COPY=$path "$root/scripts/mpirun/run" -n "$np" "$build/bench/collbench" --model --format json \
       --output "$json" "${sizes[@]}" "${algorithms[@]}" "${extra[@]}"
     jsons+=("$json")
