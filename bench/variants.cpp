@@ -9,6 +9,7 @@
 
 #include "cost_model.hpp"
 #include "metrics.hpp"
+#include "mpit.hpp"
 
 namespace collbench {
 namespace {
@@ -45,41 +46,6 @@ std::string snake_case(std::string_view s) {
   for (char ch : s)
     out += std::isalnum(static_cast<unsigned char>(ch)) ? static_cast<char>(std::tolower(ch)) : '_';
   return out;
-}
-
-int find_cvar(std::string_view wanted, MPI_T_enum* enumtype) {
-  int count = 0;
-  if (MPI_T_cvar_get_num(&count) != MPI_SUCCESS) return -1;
-  for (int i = 0; i < count; ++i) {
-    char name[256], desc[1024];
-    int name_len = sizeof name, desc_len = sizeof desc, verbosity = 0, bind = 0, scope = 0;
-    MPI_Datatype type;
-    MPI_T_enum names = MPI_T_ENUM_NULL;
-    if (MPI_T_cvar_get_info(i, name, &name_len, &verbosity, &type, &names, desc, &desc_len, &bind, &scope) !=
-        MPI_SUCCESS)
-      continue;
-    if (wanted != name) continue;
-    if (enumtype != nullptr) *enumtype = names;
-    return i;
-  }
-  return -1;
-}
-
-// Reads (or writes, when `write` is set) an int control variable; false on failure.
-bool access_cvar(int index, int* value, bool write) {
-  MPI_T_cvar_handle handle;
-  int count = 0;
-  if (MPI_T_cvar_handle_alloc(index, nullptr, &handle, &count) != MPI_SUCCESS) return false;
-  long long buffer[4] = {0, 0, 0, 0};  // room for whatever width the variable has
-  bool ok = false;
-  if (write) {
-    ok = MPI_T_cvar_write(handle, value) == MPI_SUCCESS;
-  } else {
-    ok = MPI_T_cvar_read(handle, buffer) == MPI_SUCCESS;
-    std::memcpy(value, buffer, sizeof *value);  // an int, or a narrower bool: zero-filled above
-  }
-  MPI_T_cvar_handle_free(&handle);
-  return ok;
 }
 
 // Open MPI's algorithms that are segmented by name (see variants.hpp). Its trees (binomial,

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <collectives/algorithm.hpp>
 #include <cstdlib>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -255,16 +256,24 @@ BOOST_AUTO_TEST_CASE(csv_and_json_writers) {
   r.vs_vendor = 1.25;
   r.wrong = 0;
   r.model_us = 8.5;
+  r.shm_copy = "single";
   std::ostringstream csv;
   cb::write_csv(csv, std::vector<cb::row>{r});
   BOOST_TEST(
       csv.str() ==
       "collective,algorithm,ranks,bytes,count,type,median_us,min_us,max_us,algbw_GBps,busbw_GBps,vs_vendor,"
-      "wrong\nallreduce,ring,4,1024,256,float,10.000,9.000,12.000,0.1024,0.1536,1.2500,0\n");
+      "wrong,shm_copy\nallreduce,ring,4,1024,256,float,10.000,9.000,12.000,0.1024,0.1536,1.25,0,single\n");
+  // A ratio far below 1 (vendor slowed down by a loaded machine) keeps four significant digits.
+  cb::row fast = r;
+  fast.vs_vendor = 0.0052498;
+  std::ostringstream small;
+  cb::write_csv(small, std::vector<cb::row>{fast}, false);
+  BOOST_TEST(small.str().find(",0.00525,") != std::string::npos, small.str());
 
   cb::run_info info;
   info.ranks = 4;
   info.model = cb::machine{1e-6, 1e-9, 1e-10, 5e9, {{1, 1e-6}}};
+  info.shm_copy = {"single", "cma", "Open MPI's btl_vader_single_copy_mechanism, read through MPI_T"};
   std::stringstream json;
   cb::write_json(json, info, std::vector<cb::row>{r});
   const cb::run_results back = cb::read_json(json);
@@ -274,4 +283,21 @@ BOOST_AUTO_TEST_CASE(csv_and_json_writers) {
   BOOST_TEST(back.rows[0].model_us.value() == 8.5);
   BOOST_TEST(!back.rows[0].busbw_of_memcpy.has_value());
   BOOST_TEST(back.info.model->alpha == 1e-6, boost::test_tools::tolerance(1e-9));
+  // The shared-memory path travels in the run's description and on every row.
+  BOOST_TEST(back.info.shm_copy.path == "single");
+  BOOST_TEST(back.info.shm_copy.mechanism == "cma");
+  BOOST_TEST(back.rows[0].shm_copy == "single");
+  std::ostringstream table;
+  cb::write_table(table, info, std::vector<cb::row>{r});
+  BOOST_TEST(
+      table.str().find("# shared memory: single copy (cma); Open MPI's btl_vader_single_copy_mechanism") !=
+      std::string::npos);
+
+  // A file of collbench before the path was recorded reads as "unknown", rows included.
+  // (nlohmann sorts keys: "shm_copy" is never first in its object, so a comma precedes it.)
+  std::istringstream older(
+      std::regex_replace(json.str(), std::regex(R"(,\s*"shm_copy":\s*(\{[^}]*\}|"[a-z]*"))"), ""));
+  const cb::run_results before = cb::read_json(older);
+  BOOST_TEST(before.info.shm_copy.path == "unknown");
+  BOOST_TEST(before.rows[0].shm_copy == "unknown");
 }

@@ -2,7 +2,8 @@
 # The algorithm comparison, in one command: installs what is missing, builds collbench if needed, runs every collective ×
 # algorithm (the library's, automatic, vendor's default and vendor's internal ones) at np = 2 and 4,
 # and writes results/<date>/:
-#   np<p>.json      collbench's output per process count (with the α-β-γ model)
+#   np<p>.json      collbench's output per process count (with the α-β-γ model); with
+#                   --shm-copy both, np<p>-single.json and np<p>-double.json
 #   results.csv     every row, collbench's CSV columns
 #   results.json    {"runs": [...]}: the np<p>.json files together
 #   report.md       per collective: median time per algorithm and size, the best per size,
@@ -10,11 +11,15 @@
 #   plots/*.png     latency and busbw against size, log-log, per collective and np (gnuplot)
 # A process count above the machine's cores runs oversubscribed; the report says so.
 #
-# Usage: scripts/mpirun/compare.sh [--quick] [--np "2 4"] [--build-dir DIR] [--out DIR] [-- OPTIONS]
+# Usage: scripts/mpirun/compare.sh [--quick] [--np "2 4"] [--shm-copy PATH] [--build-dir DIR] [--out DIR]
+#                                  [-- OPTIONS]
 #   --quick          a smoke run, under a minute: 8 B … 512 KiB by ×4, 0.05 s per size
 #                    (default: 8 B … 16 MiB by ×2, 0.5 s per size: under 10 minutes on 2 cores)
 #   --np "LIST"      process counts (default "2 4"; at 1, busbw is 0 but for broadcast and reduce,
 #                    and those busbw plots are left out)
+#   --shm-copy PATH  how messages between ranks are copied: best (default: one copy where the kernel
+#                    allows cross-memory attach, else two; what scripts/mpirun/run chooses), single,
+#                    double, or both (every np on each path, and a section comparing the two)
 #   --build-dir DIR  the CMake build directory (default build/; configured with the bench if needed)
 #   --out DIR        where to write (default results/<date>, or results/<date>-<time> if taken)
 #   -- OPTIONS       passed on to collbench, e.g. -- -t double -c allreduce,broadcast
@@ -25,11 +30,13 @@ build=$root/build
 out=
 nps="2 4"
 quick=0
+shm=best
 extra=()
 while (($#)); do
   case $1 in
     --quick) quick=1 ;;
     --np) nps=$2; shift ;;
+    --shm-copy) shm=$2; shift ;;
     --build-dir) build=$2; shift ;;
     --out) out=$2; shift ;;
     --) shift; extra=("$@"); break ;;
@@ -38,6 +45,19 @@ while (($#)); do
   esac
   shift
 done
+
+# The shared-memory paths to measure; "" is scripts/mpirun/run's own choice (the probe).
+case $shm in
+  best) paths=("${COLLECTIVES_SHM_COPY:-}") ;;
+  single | double) paths=("$shm") ;;
+  both) paths=(single double) ;;
+  *) echo "compare.sh: --shm-copy must be best, single, double or both, not '$shm'" >&2; exit 2 ;;
+esac
+if [[ $shm == single || $shm == both ]] && [[ $(COLLECTIVES_SHM_COPY= "$root/scripts/mpirun/run" --which) != single ]]; then
+  echo "compare.sh: --shm-copy $shm: cross-memory attach is forbidden here, so Open MPI cannot copy once" \
+    "(COLLECTIVES_SHM_COPY_VERBOSE=1 scripts/mpirun/run --which says why)" >&2
+  exit 2
+fi
 
 if ((quick)); then
   sizes=(--min-bytes 8 --max-bytes 512K --step 4 --time-per-size 0.05 --min-iterations 3)
@@ -74,10 +94,16 @@ jsons=()
 for np in $nps; do
   note=""
   ((np > cores)) && note=" (oversubscribed: $np ranks on $cores cores)"
-  echo "compare.sh: np = $np$note" >&2
-  "$root/scripts/mpirun/run" -n "$np" "$build/bench/collbench" --model --format json --output "$out/np$np.json" \
-    "${sizes[@]}" "${algorithms[@]}" "${extra[@]}"
-  jsons+=("$out/np$np.json")
+  for path in "${paths[@]}"; do
+    json=$out/np$np.json
+    [[ $shm == both ]] && json=$out/np$np-$path.json
+    copies="one copy"
+    [[ $(COLLECTIVES_SHM_COPY=$path "$root/scripts/mpirun/run" --which) == double ]] && copies="two copies"
+    echo "compare.sh: np = $np$note, shared memory: $copies" >&2
+    COLLECTIVES_SHM_COPY=$path "$root/scripts/mpirun/run" -n "$np" "$build/bench/collbench" --model --format json \
+      --output "$json" "${sizes[@]}" "${algorithms[@]}" "${extra[@]}"
+    jsons+=("$json")
+  done
 done
 
 "$build/bench/collreport" --out "$out" "${jsons[@]}"
