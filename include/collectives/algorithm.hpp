@@ -22,9 +22,22 @@ enum class algorithm {
   rabenseifner,
   bruck,
   pairwise,
+  dissemination,
 };
 
-enum class collective { broadcast, scatter, gather, reduce, allgather, reduce_scatter, alltoall, allreduce };
+enum class collective {
+  broadcast,
+  scatter,
+  gather,
+  reduce,
+  allgather,
+  reduce_scatter,
+  alltoall,
+  allreduce,
+  barrier,
+  scan,
+  exscan,
+};
 
 /// The algorithms `c` supports, vendor included and automatic excluded, in a fixed order.
 std::span<const algorithm> algorithms_for(collective c);
@@ -36,7 +49,8 @@ std::span<const collective> all_collectives();
 bool supports(collective c, algorithm a);
 
 /// True when `a` computes a reduction in rank order, so it is correct for non-commutative ops.
-/// Meaningful for reduce, reduce_scatter and allreduce; true for the other collectives.
+/// Meaningful for reduce, reduce_scatter, allreduce, scan and exscan (whose algorithms all keep
+/// it); true for the other collectives.
 bool keeps_rank_order(collective c, algorithm a);
 
 std::string_view to_string(algorithm a);
