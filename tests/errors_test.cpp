@@ -91,7 +91,8 @@ BOOST_AUTO_TEST_CASE(barrier_scan_and_exscan_bad_input) {
   std::vector<int> one{1}, out(1);
   expect_error([&] { allreduce(one, out, ops::sum{}, comm, algorithm::dissemination); },
                {"allreduce", "'alg'", "no algorithm 'dissemination'"}, "allreduce dissemination");
-  for (algorithm alg : {algorithm::automatic, algorithm::naive, algorithm::recursive_doubling, algorithm::vendor}) {
+  for (algorithm alg :
+       {algorithm::automatic, algorithm::naive, algorithm::recursive_doubling, algorithm::vendor}) {
     expect_error([&] { scan(n3, n4, ops::sum{}, comm, alg); },
                  {"scan", "'recv'", on_rank(comm), "expected 3", "given 4"}, "scan recv size");
     expect_error([&] { exscan(n4, n3, ops::sum{}, comm, alg); },

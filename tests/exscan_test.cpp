@@ -67,8 +67,8 @@ BOOST_AUTO_TEST_CASE(no_identity_element_is_needed) {
     for (algorithm alg : algorithms_with_automatic(collective::exscan)) {
       std::vector<std::int64_t> mine{-1000 - rank, 7 * rank}, out(2, 42);
       exscan(mine, out, first{}, tc.comm, alg);
-      const std::vector<std::int64_t> expected = rank == 0 ? std::vector<std::int64_t>{42, 42}
-                                                           : std::vector<std::int64_t>{-1000, 0};
+      const std::vector<std::int64_t> expected =
+          rank == 0 ? std::vector<std::int64_t>{42, 42} : std::vector<std::int64_t>{-1000, 0};
       BOOST_TEST(out == expected, case_name(tc, alg, "int64 first", 2));
     }
   }

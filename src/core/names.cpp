@@ -25,7 +25,7 @@ constexpr std::array<std::string_view, 13> algorithm_names{"automatic",
                                                            "dissemination"};
 
 constexpr std::array<std::string_view, 11> collective_names{
-    "broadcast", "scatter", "gather",    "reduce", "allgather", "reduce_scatter",
+    "broadcast", "scatter",   "gather",  "reduce", "allgather", "reduce_scatter",
     "alltoall",  "allreduce", "barrier", "scan",   "exscan"};
 
 constexpr std::array<collective, 11> every_collective{
