@@ -79,8 +79,13 @@ BOOST_AUTO_TEST_CASE(accepts_vectors_arrays_and_temporary_spans) {
 BOOST_AUTO_TEST_CASE(barrier_scan_and_exscan_with_default_algorithm_and_any_buffer) {
   const int rank = rank_of(MPI_COMM_WORLD);
   barrier(MPI_COMM_WORLD);
-  // A lambda is non-commutative to the library: string-like concatenation of digits keeps order.
-  const auto append = [](long a, long b) { return a * 10 + b; };
+  // A lambda is non-commutative to the library: concatenation of decimal digits (associative, as
+  // every op must be, and not commutative) shows the order.
+  const auto append = [](long a, long b) {
+    long shift = 1;
+    for (long rest = b; rest > 0; rest /= 10) shift *= 10;
+    return a * shift + b;
+  };
   std::array<long, 1> mine{rank + 1};
   std::vector<long> prefix(1);
   scan(mine, std::span<long>(prefix), append, MPI_COMM_WORLD);
