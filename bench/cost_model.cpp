@@ -125,6 +125,26 @@ constexpr cost_entry table[] = {
        return 2 * x.lq * x.a + (x.q - 1) / x.q * x.n * (2 * x.b + x.g) +
               (x.fold ? 3 * x.a + 2 * x.n * x.b + x.n * x.g : 0);
      }},
+
+    // barrier moves no data (n = 0): latency terms only.
+    {collective::barrier, "naive", "2(p−1)α",
+     [](const cost_input& x) { return 2 * (x.p - 1) * x.a; }},
+    {collective::barrier, "binomial", "2 log p·α",
+     [](const cost_input& x) { return 2 * x.lg * x.a; }},
+    {collective::barrier, "dissemination", "log p·α",
+     [](const cost_input& x) { return x.lg * x.a; }},
+    {collective::barrier, "recursive_doubling", "log p·α; fold + 2α",
+     [](const cost_input& x) { return x.lq * x.a + (x.fold ? 2 * x.a : 0); }},
+
+    {collective::scan, "naive", "(p−1)(α + nβ + nγ)",
+     [](const cost_input& x) { return (x.p - 1) * (x.a + x.n * x.b + x.n * x.g); }},
+    {collective::scan, "recursive_doubling", "log p(α + nβ) + (2 log p − 1)·nγ",
+     [](const cost_input& x) { return x.lg * (x.a + x.n * x.b) + (2 * x.lg - 1) * x.n * x.g; }},
+
+    {collective::exscan, "naive", "(p−1)(α + nβ) + (p−2)·nγ",
+     [](const cost_input& x) { return (x.p - 1) * (x.a + x.n * x.b) + std::max(x.p - 2, 0.0) * x.n * x.g; }},
+    {collective::exscan, "recursive_doubling", "log p(α + nβ) + (2 log p − 2)·nγ",
+     [](const cost_input& x) { return x.lg * (x.a + x.n * x.b) + (2 * x.lg - 2) * x.n * x.g; }},
 };
 // clang-format on
 
@@ -158,6 +178,17 @@ constexpr vendor_line vendor_lines[] = {
        return count < static_cast<std::size_t>(p) ? "recursive_doubling" : "";
      }},
     {collective::allreduce, "recursive_doubling"},
+    {collective::barrier, "linear", "Open MPI's linear barrier is the library's naive",
+     [](int, std::size_t) -> std::string_view { return "naive"; }},
+    {collective::barrier, "bruck", "Open MPI's bruck barrier is the dissemination barrier",
+     [](int, std::size_t) -> std::string_view { return "dissemination"; }},
+    {collective::barrier, "recursive_doubling"},
+    {collective::scan, "linear", "Open MPI's linear scan is the library's naive chain",
+     [](int, std::size_t) -> std::string_view { return "naive"; }},
+    {collective::scan, "recursive_doubling"},
+    {collective::exscan, "linear", "Open MPI's linear exscan is the library's naive chain",
+     [](int, std::size_t) -> std::string_view { return "naive"; }},
+    {collective::exscan, "recursive_doubling"},
 };
 
 const vendor_line* find_vendor(collective c, std::string_view name) {

@@ -10,13 +10,16 @@ bool counts_whole_array(collective c) {
 }
 
 bool reduces(collective c) {
-  return c == collective::reduce || c == collective::reduce_scatter || c == collective::allreduce;
+  return c == collective::reduce || c == collective::reduce_scatter || c == collective::allreduce ||
+         c == collective::scan || c == collective::exscan;
 }
 
 bool has_root(collective c) {
   return c == collective::broadcast || c == collective::scatter || c == collective::gather ||
          c == collective::reduce;
 }
+
+bool time_only(collective c) { return c == collective::barrier; }
 
 double busbw_factor(collective c, int ranks) {
   const double p = ranks;
@@ -25,7 +28,11 @@ double busbw_factor(collective c, int ranks) {
       return 2.0 * (p - 1.0) / p;
     case collective::broadcast:
     case collective::reduce:
+    case collective::scan:
+    case collective::exscan:
       return 1.0;
+    case collective::barrier:
+      return 0.0;
     case collective::allgather:
     case collective::reduce_scatter:
     case collective::alltoall:
@@ -37,6 +44,7 @@ double busbw_factor(collective c, int ranks) {
 }
 
 std::optional<message> shape(collective c, std::size_t requested, std::size_t elem_size, int ranks) {
+  if (time_only(c)) return message{0, 0, 0};
   const std::size_t elements = requested / elem_size;
   if (!counts_whole_array(c)) {
     if (elements == 0) return std::nullopt;

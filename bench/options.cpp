@@ -185,7 +185,7 @@ parse_result parse_options(int argc, char** argv) {
                              join_names(all_element_kinds(), [](element_kind t) { return to_string(t); })))
       ->capture_default_str();
   app.add_option("-o,--op", op_text,
-                 fmt::format("Reduction op (reduce, reduce_scatter, allreduce): {}",
+                 fmt::format("Reduction op (reduce, reduce_scatter, allreduce, scan, exscan): {}",
                              join_names(all_op_kinds(), [](op_kind x) { return to_string(x); })))
       ->capture_default_str();
   app.add_option("-r,--root", o.root, "Root rank of broadcast, scatter, gather and reduce")

@@ -192,9 +192,11 @@ void write_table(std::ostream& os, const run_info& info, std::span<const row> ro
                m.alpha * 1e6, m.beta * 1e9, m.beta > 0 ? 1e-9 / m.beta : 0.0, m.gamma * 1e9,
                m.gamma > 0 ? 1e-9 / m.gamma : 0.0, m.memcpy_bandwidth / 1e9);
   }
-  fmt::print(os,
-             "# busbw = algbw × factor (allreduce 2(p−1)/p; allgather, reduce_scatter, alltoall, gather, "
-             "scatter (p−1)/p; broadcast, reduce 1); vs_vendor = median / vendor's median\n");
+  fmt::print(
+      os,
+      "# busbw = algbw × factor (allreduce 2(p−1)/p; allgather, reduce_scatter, alltoall, gather, "
+      "scatter (p−1)/p; broadcast, reduce, scan, exscan 1; barrier 0: time only); vs_vendor = median / "
+      "vendor's median\n");
   std::size_t width = 9;
   for (const row& r : rows) width = std::max(width, r.algorithm.size());
   std::string current;

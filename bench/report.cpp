@@ -192,6 +192,7 @@ constexpr std::array<std::string_view, 15> palette{"#1f77b4", "#ff7f0e", "#2ca02
 // is left out, and a plot with no line is not drawn (gnuplot would stop the whole script). Returns
 // the plots drawn ("latency", "busbw").
 std::vector<std::string> write_plots(const fs::path& dir, std::ostream& gp, const table& t) {
+  if (time_only(*collectives::parse_collective(t.collective))) return {};  // one size, 0 bytes
   const auto value = [](const row& r, int column) { return column == 2 ? r.median_us : r.busbw_GBps; };
   const auto plotted = [](double v) { return v > 0 ? fmt::format("{}", v) : std::string("NaN"); };
   const std::string data = stem(t) + ".dat";
@@ -296,16 +297,17 @@ void write_paths(std::ostream& md, const std::map<std::string, std::vector<table
 void write_reading_guide(std::ostream& md) {
   fmt::print(md, R"(## How to read the numbers
 
-- **bytes** is the message as nccl-tests counts it: the vector for broadcast, reduce and allreduce;
-  the whole p-block array for scatter, gather, allgather, reduce_scatter and alltoall.
+- **bytes** is the message as nccl-tests counts it: the vector for broadcast, reduce, allreduce,
+  scan and exscan; the whole p-block array for scatter, gather, allgather, reduce_scatter and
+  alltoall. barrier moves no data: one row per algorithm at 0 bytes, time only.
 - **time** is the median over iterations of the slowest rank's time for one call, measured from an
   instant common to all ranks (after a barrier, rank 0 names an instant slightly ahead and every
   rank waits for it on its own clock) to the end of that rank's call. Lower is better.
 - **algbw** = bytes ÷ time. It depends on the collective, so it cannot be compared across them.
 - **busbw** = algbw × a factor (allreduce 2(p−1)/p; allgather, reduce_scatter, alltoall, gather,
-  scatter (p−1)/p; broadcast, reduce 1): the bandwidth each rank's link sustains in an optimal
-  algorithm. It can be compared across collectives and with the hardware's peak; an algorithm that
-  moves more than the optimum shows a lower busbw.
+  scatter (p−1)/p; broadcast, reduce, scan, exscan 1; barrier 0): the bandwidth each rank's link
+  sustains in an optimal algorithm. It can be compared across collectives and with the hardware's
+  peak; an algorithm that moves more than the optimum shows a lower busbw.
 - **vs_vendor** (CSV, JSON) = time ÷ vendor's time at the same size: below 1 is faster than the
   MPI library. The tables below show the inverse for the best library algorithm, as a speedup.
 - **vendor** is the MPI library's own collective; **vendor:<name>** is one of its internal
@@ -462,6 +464,9 @@ int run(int argc, char** argv) {
         if (std::find(drawn.begin(), drawn.end(), what) != drawn.end())
           fmt::print(md, "![{} {}, np = {}{}](plots/{}) ", t.collective, what, t.info->ranks, path_note(t),
                      plot_name(t, what));
+        else if (time_only(*collectives::parse_collective(t.collective)))
+          fmt::print(md, "(no {} plot: {} moves no data, so it has one row per algorithm, time only) ", what,
+                     t.collective);
         else
           fmt::print(md, "(no {} plot: no value above 0{}) ", what,
                      t.info->ranks == 1 ? ", as nothing crosses a link with one rank" : "");

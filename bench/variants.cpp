@@ -35,6 +35,12 @@ std::string_view tuned_name(collective c) {
       return "reduce_scatter_block";
     case collective::alltoall:
       return "alltoall";
+    case collective::barrier:
+      return "barrier";
+    case collective::scan:
+      return "scan";
+    case collective::exscan:
+      return "exscan";
     case collective::allreduce:
       break;
   }

@@ -90,7 +90,11 @@ class typed_workload final : public workload {
         send = p * n, recv = p * n;
         break;
       case collective::allreduce:
+      case collective::scan:
+      case collective::exscan:
         send = n, recv = n;
+        break;
+      case collective::barrier:
         break;
     }
     // Fresh vectors (not resize) so memory of a larger earlier size is returned.
@@ -119,7 +123,11 @@ class typed_workload final : public workload {
       run_vendor(v.forced_comm);
   }
 
-  std::span<std::byte> result() override { return std::as_writable_bytes(std::span(recv_)); }
+  // exscan defines no result on rank 0 (MPI leaves it undefined, the library leaves it untouched).
+  std::span<std::byte> result() override {
+    if (c_ == collective::exscan && rank_ == 0) return {};
+    return std::as_writable_bytes(std::span(recv_));
+  }
   std::size_t element_size() const override { return sizeof(T); }
 
  private:
@@ -151,6 +159,15 @@ class typed_workload final : public workload {
         break;
       case collective::allreduce:
         co::allreduce(send, recv, Op{}, comm_, a);
+        break;
+      case collective::barrier:
+        co::barrier(comm_, a);
+        break;
+      case collective::scan:
+        co::scan(send, recv, Op{}, comm_, a);
+        break;
+      case collective::exscan:
+        co::exscan(send, recv, Op{}, comm_, a);
         break;
     }
   }
@@ -187,6 +204,15 @@ class typed_workload final : public workload {
         break;
       case collective::allreduce:
         MPI_Allreduce(s, r, n, type, op, comm);
+        break;
+      case collective::barrier:
+        MPI_Barrier(comm);
+        break;
+      case collective::scan:
+        MPI_Scan(s, r, n, type, op, comm);
+        break;
+      case collective::exscan:
+        MPI_Exscan(s, r, n, type, op, comm);
         break;
     }
   }

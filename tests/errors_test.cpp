@@ -81,6 +81,51 @@ BOOST_AUTO_TEST_CASE(overlapping_buffers_without_an_in_place_form) {
   expect_communicator_works(comm);
 }
 
+BOOST_AUTO_TEST_CASE(barrier_scan_and_exscan_bad_input) {
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  expect_error([&] { barrier(comm, algorithm::ring); },
+               {"barrier", "'alg'", on_rank(comm), "no algorithm 'ring'", "dissemination"}, "barrier ring");
+  expect_error([&] { barrier(comm, static_cast<algorithm>(77)); }, {"barrier", "'alg'", "(not an algorithm)"},
+               "barrier with an integer cast to algorithm");
+  std::vector<int> n3(3), n4(4), buf(8);
+  std::vector<int> one{1}, out(1);
+  expect_error([&] { allreduce(one, out, ops::sum{}, comm, algorithm::dissemination); },
+               {"allreduce", "'alg'", "no algorithm 'dissemination'"}, "allreduce dissemination");
+  for (algorithm alg :
+       {algorithm::automatic, algorithm::naive, algorithm::recursive_doubling, algorithm::vendor}) {
+    expect_error([&] { scan(n3, n4, ops::sum{}, comm, alg); },
+                 {"scan", "'recv'", on_rank(comm), "expected 3", "given 4"}, "scan recv size");
+    expect_error([&] { exscan(n4, n3, ops::sum{}, comm, alg); },
+                 {"exscan", "'recv'", on_rank(comm), "expected 4", "given 3"}, "exscan recv size");
+    expect_error([&] { scan(std::span(buf).first(4), std::span(buf).subspan(2, 4), ops::sum{}, comm, alg); },
+                 {"scan", "'recv'", "overlaps send without being the same range"}, "scan partial alias");
+    expect_error(
+        [&] { exscan(std::span(buf).subspan(1, 4), std::span(buf).first(4), ops::sum{}, comm, alg); },
+        {"exscan", "'recv'", "overlaps send without being the same range"}, "exscan partial alias");
+  }
+  expect_error([&] { scan(n3, n3, ops::sum{}, comm, algorithm::binomial); },
+               {"scan", "'alg'", "no algorithm 'binomial'", "recursive_doubling"}, "scan binomial");
+  expect_error([&] { exscan(n3, n3, ops::sum{}, comm, algorithm::dissemination); },
+               {"exscan", "'alg'", "no algorithm 'dissemination'"}, "exscan dissemination");
+  // Nothing was sent: the communicator still works, for the new collectives too.
+  barrier(comm, algorithm::dissemination);
+  expect_communicator_works(comm);
+}
+
+BOOST_AUTO_TEST_CASE(collective_checks_catch_scans_that_disagree) {
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  const int rank = rank_of(comm), p = size_of(comm);
+  if (p < 2) return;
+  set_argument_checks(argument_checks::collective);
+  std::vector<int> mine(rank == 0 ? 3 : 2, 1), out(mine.size());
+  expect_error([&] { exscan(mine, out, ops::sum{}, comm, algorithm::recursive_doubling); },
+               {"exscan", "disagree on the element count", "from 2 to 3"}, "exscan count mismatch");
+  const algorithm alg = rank == 0 ? algorithm::naive : algorithm::dissemination;
+  expect_error([&] { barrier(comm, alg); }, {"barrier", "disagree on the algorithm"}, "barrier alg mismatch");
+  set_argument_checks(argument_checks::local);
+  expect_communicator_works(comm);
+}
+
 BOOST_AUTO_TEST_CASE(buffers_ignored_off_the_root_are_not_checked) {
   // scatter's send is ignored off the root, so passing the receive buffer there is fine.
   const MPI_Comm comm = MPI_COMM_WORLD;

@@ -50,6 +50,15 @@ BOOST_AUTO_TEST_CASE(pending_user_messages_are_untouched) {
         case collective::allreduce:
           allreduce(a, b, ops::sum{}, comm, alg);
           break;
+        case collective::barrier:
+          barrier(comm, alg);
+          break;
+        case collective::scan:
+          scan(a, b, ops::sum{}, comm, alg);
+          break;
+        case collective::exscan:
+          exscan(a, b, ops::sum{}, comm, alg);
+          break;
       }
     }
   }

@@ -87,6 +87,15 @@ void run_once(const case_t& k) {
     case collective::allreduce:
       co::allreduce(one, out_one, co::ops::sum{}, MPI_COMM_WORLD, k.alg);
       break;
+    case collective::barrier:
+      co::barrier(MPI_COMM_WORLD, k.alg);
+      break;
+    case collective::scan:
+      co::scan(one, out_one, co::ops::sum{}, MPI_COMM_WORLD, k.alg);
+      break;
+    case collective::exscan:
+      co::exscan(one, out_one, co::ops::sum{}, MPI_COMM_WORLD, k.alg);
+      break;
   }
 }
 

@@ -56,8 +56,10 @@ bool check_against_vendor(collective c, algorithm alg, std::size_t count, int ro
   // Inputs from value<T> at a random offset: exact in any summation order, unique per rank.
   const std::size_t offset = gen() % 1000;
   const std::size_t in_count =
-      (c == collective::broadcast || c == collective::reduce || c == collective::allreduce ||
-       c == collective::gather || c == collective::allgather)
+      c == collective::barrier ? 0
+      : (c == collective::broadcast || c == collective::reduce || c == collective::allreduce ||
+         c == collective::gather || c == collective::allgather || c == collective::scan ||
+         c == collective::exscan)
           ? count
           : count * p;
   const std::size_t out_count = [&]() -> std::size_t {
@@ -69,6 +71,8 @@ bool check_against_vendor(collective c, algorithm alg, std::size_t count, int ro
       case collective::allgather:
       case collective::alltoall:
         return count * p;
+      case collective::barrier:
+        return 0;
       default:
         return count;
     }
@@ -101,6 +105,15 @@ bool check_against_vendor(collective c, algorithm alg, std::size_t count, int ro
         break;
       case collective::allreduce:
         allreduce(input, out, op, comm, a);
+        break;
+      case collective::barrier:
+        barrier(comm, a);
+        break;
+      case collective::scan:
+        scan(input, out, op, comm, a);
+        break;
+      case collective::exscan:  // rank 0's out stays poison for both, as it must
+        exscan(input, out, op, comm, a);
         break;
     }
     return out;

@@ -16,7 +16,7 @@ for f in report.md results.csv results.json np2.json np4.json plots/plots.gp; do
 done
 header='collective,algorithm,ranks,bytes,count,type,median_us,min_us,max_us,algbw_GBps,busbw_GBps,vs_vendor,wrong,shm_copy'
 [[ $(head -n1 "$out/results.csv") == "$header" ]] || fail "results.csv header"
-for c in broadcast scatter gather reduce allgather reduce_scatter alltoall allreduce; do
+for c in broadcast scatter gather reduce allgather reduce_scatter alltoall allreduce scan exscan; do
   grep -q "^## $c\$" "$out/report.md" || fail "report.md has no section for $c"
   for np in 2 4; do
     grep -q "^$c,vendor,$np," "$out/results.csv" || fail "results.csv has no vendor row for $c at np $np"
@@ -27,6 +27,17 @@ for c in broadcast scatter gather reduce allgather reduce_scatter alltoall allre
     done
   done
 done
+# barrier moves no data: its section has one row per algorithm (0 bytes, vendor's internals beside
+# the library's) and no plots.
+grep -q "^## barrier\$" "$out/report.md" || fail "report.md has no section for barrier"
+for np in 2 4; do
+  for alg in vendor naive binomial dissemination recursive_doubling; do
+    [[ $(grep -c "^barrier,$alg,$np,0," "$out/results.csv") == 1 ]] || fail "results.csv: not one barrier $alg row at np $np"
+  done
+  [[ ! -e $out/plots/barrier_np${np}_latency.png ]] || fail "a barrier plot of a single size"
+done
+grep -q "barrier moves no data" "$out/report.md" || fail "report.md does not say why barrier has no plots"
+
 if (($(nproc) < 4)); then
   grep -q "oversubscribed" "$out/report.md" || fail "np 4 on $(nproc) cores but the report does not say oversubscribed"
 fi

@@ -25,7 +25,10 @@ namespace {
 // nccl-tests' factors, written out independently of metrics.cpp.
 double expected_factor(collective c, double p) {
   if (c == collective::allreduce) return 2 * (p - 1) / p;
-  if (c == collective::broadcast || c == collective::reduce) return 1;
+  if (c == collective::barrier) return 0;  // time only
+  if (c == collective::broadcast || c == collective::reduce || c == collective::scan ||
+      c == collective::exscan)
+    return 1;
   return (p - 1) / p;
 }
 

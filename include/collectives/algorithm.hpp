@@ -24,9 +24,22 @@ enum class algorithm {
   rabenseifner,
   bruck,
   pairwise,
+  dissemination,
 };
 
-enum class collective { broadcast, scatter, gather, reduce, allgather, reduce_scatter, alltoall, allreduce };
+enum class collective {
+  broadcast,
+  scatter,
+  gather,
+  reduce,
+  allgather,
+  reduce_scatter,
+  alltoall,
+  allreduce,
+  barrier,
+  scan,
+  exscan,
+};
 
 /// The algorithms `c` supports, vendor included and automatic excluded, in a fixed order.
 COLLECTIVES_EXPORT std::span<const algorithm> algorithms_for(collective c);
@@ -38,7 +51,8 @@ COLLECTIVES_EXPORT std::span<const collective> all_collectives();
 COLLECTIVES_EXPORT bool supports(collective c, algorithm a);
 
 /// True when `a` computes a reduction in rank order, so it is correct for non-commutative ops.
-/// Meaningful for reduce, reduce_scatter and allreduce; true for the other collectives.
+/// Meaningful for reduce, reduce_scatter, allreduce, scan and exscan (whose algorithms all keep
+/// it); true for the other collectives.
 COLLECTIVES_EXPORT bool keeps_rank_order(collective c, algorithm a);
 
 COLLECTIVES_EXPORT std::string_view to_string(algorithm a);

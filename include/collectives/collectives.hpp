@@ -7,6 +7,7 @@
 #include "collectives/allgather.hpp"
 #include "collectives/allreduce.hpp"
 #include "collectives/alltoall.hpp"
+#include "collectives/barrier.hpp"
 #include "collectives/broadcast.hpp"
 #include "collectives/checks.hpp"
 #include "collectives/datatype.hpp"
@@ -16,4 +17,5 @@
 #include "collectives/ops.hpp"
 #include "collectives/reduce.hpp"
 #include "collectives/reduce_scatter.hpp"
+#include "collectives/scan.hpp"
 #include "collectives/scatter.hpp"

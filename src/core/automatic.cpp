@@ -15,6 +15,10 @@
 //   alltoall        block ≤ 256 B and p ≥ 8: bruck;  otherwise pairwise
 //   allreduce       non-commutative, < 8 KiB or count < p: recursive_doubling;
 //                   p a power of two: rabenseifner;  otherwise ring (no fold traffic)
+//   barrier         dissemination (⌈log p⌉ rounds for every p: no fold, half the binomial's)
+//   scan, exscan    p ≤ 2: naive (the same one message, without the partial's extra copy
+//                   and reductions);  otherwise recursive_doubling (⌈log p⌉ steps instead of
+//                   a chain of p−1); both keep rank order, so commutativity does not matter
 
 #include "core/automatic.hpp"
 
@@ -47,6 +51,11 @@ algorithm choose_automatic(collective c, int p, std::size_t bytes, std::size_t c
     case collective::allreduce:
       if (!commutative || bytes < 8 * KiB || fewer_elements_than_ranks) return algorithm::recursive_doubling;
       return power_of_two ? algorithm::rabenseifner : algorithm::ring;
+    case collective::barrier:
+      return algorithm::dissemination;
+    case collective::scan:
+    case collective::exscan:
+      return p <= 2 ? algorithm::naive : algorithm::recursive_doubling;
   }
   return algorithm::naive;
 }

@@ -11,15 +11,17 @@ namespace collectives::detail {
 
 struct call {
   const transport& net;
-  /// Input; for allreduce it may equal `recv` (in place). Unused by broadcast.
+  /// Input; for allreduce, scan and exscan it may equal `recv` (in place). Unused by broadcast
+  /// and barrier (null).
   const std::byte* send;
-  /// Output; broadcast's buffer (input at the root). Root-only buffers are null elsewhere.
+  /// Output; broadcast's buffer (input at the root). Root-only buffers are null elsewhere; null
+  /// for barrier.
   std::byte* recv;
-  /// Elements per rank's block: the whole vector for broadcast, reduce and allreduce, the
-  /// block n of the p·n-element buffers for the others.
+  /// Elements per rank's block: the whole vector for broadcast, reduce, allreduce, scan and
+  /// exscan, the block n of the p·n-element buffers for the others; 0 for barrier.
   std::size_t count;
   element_type elem;
-  const reduction* op;  ///< set for reduce, reduce_scatter and allreduce
+  const reduction* op;  ///< set for reduce, reduce_scatter, allreduce, scan and exscan
   int root;
 
   int rank() const { return net.rank(); }

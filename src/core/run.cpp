@@ -30,6 +30,11 @@ bool has_root(collective c) {
          c == collective::reduce;
 }
 
+// Passing the same range as send and recv means in place.
+bool has_in_place_form(collective c) {
+  return c == collective::allreduce || c == collective::scan || c == collective::exscan;
+}
+
 class validator {
  public:
   validator(const request& r, int rank, int size) : r_(r), rank_(rank), size_(size) {}
@@ -75,8 +80,12 @@ class validator {
         expect_count("recv", r_.recv_count, r_.send_count, "the size of send");
         return r_.send_count / p;
       case collective::allreduce:
+      case collective::scan:
+      case collective::exscan:
         expect_count("recv", r_.recv_count, r_.send_count, "the size of send");
         return r_.send_count;
+      case collective::barrier:
+        return 0;
     }
     return 0;
   }
@@ -87,10 +96,10 @@ class validator {
     const std::size_t sb = r_.send_count * r_.elem.size, db = r_.recv_count * r_.elem.size;
     if (r_.coll == collective::broadcast || sb == 0 || db == 0) return;
     if (!uses_send(r_, rank_) || !uses_recv(r_, rank_)) return;
-    if (r_.coll == collective::allreduce && s == d) return;  // in place
+    if (has_in_place_form(r_.coll) && s == d) return;  // in place
     const std::less<const std::byte*> before;
     if (before(s, d + db) && before(d, s + sb))
-      fail("recv", r_.coll == collective::allreduce
+      fail("recv", has_in_place_form(r_.coll)
                        ? "overlaps send without being the same range (pass the same range twice for in place)"
                        : "overlaps send; this collective has no in-place form");
   }
