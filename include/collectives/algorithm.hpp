@@ -24,7 +24,21 @@ enum class algorithm {
   pairwise,
 };
 
-enum class collective { broadcast, scatter, gather, reduce, allgather, reduce_scatter, alltoall, allreduce };
+enum class collective {
+  broadcast,
+  scatter,
+  gather,
+  reduce,
+  allgather,
+  reduce_scatter,
+  alltoall,
+  allreduce,
+  gatherv,
+  scatterv,
+  allgatherv,
+  alltoallv,
+  reduce_scatterv,
+};
 
 /// The algorithms `c` supports, vendor included and automatic excluded, in a fixed order.
 std::span<const algorithm> algorithms_for(collective c);
@@ -36,7 +50,7 @@ std::span<const collective> all_collectives();
 bool supports(collective c, algorithm a);
 
 /// True when `a` computes a reduction in rank order, so it is correct for non-commutative ops.
-/// Meaningful for reduce, reduce_scatter and allreduce; true for the other collectives.
+/// Meaningful for reduce, reduce_scatter, reduce_scatterv and allreduce; true for the others.
 bool keeps_rank_order(collective c, algorithm a);
 
 std::string_view to_string(algorithm a);

@@ -164,4 +164,8 @@ void transport::agree_on_maximum(long long* values, int count) const {
   check_mpi(MPI_Allreduce(MPI_IN_PLACE, values, count, MPI_LONG_LONG, MPI_MAX, comm_), "MPI_Allreduce");
 }
 
+void transport::agree_on_sum(std::uint64_t* values, int count) const {
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, values, count, MPI_UINT64_T, MPI_SUM, comm_), "MPI_Allreduce");
+}
+
 }  // namespace collectives::detail
