@@ -17,7 +17,8 @@ using collectives::algorithm;
 using collectives::collective;
 
 // The part of Open MPI's coll_tuned_<part>_algorithm control variable for each collective;
-// reduce_scatter is the block form, as the library's.
+// reduce_scatter is the block form, as the library's, and reduce_scatterv Open MPI's
+// reduce_scatter.
 std::string_view tuned_name(collective c) {
   switch (c) {
     case collective::broadcast:
@@ -34,6 +35,16 @@ std::string_view tuned_name(collective c) {
       return "reduce_scatter_block";
     case collective::alltoall:
       return "alltoall";
+    case collective::gatherv:
+      return "gatherv";  // Open MPI 4.1's coll/tuned has no variable for it: none offered
+    case collective::scatterv:
+      return "scatterv";  // likewise
+    case collective::allgatherv:
+      return "allgatherv";
+    case collective::alltoallv:
+      return "alltoallv";
+    case collective::reduce_scatterv:
+      return "reduce_scatter";  // MPI_Reduce_scatter: the v form
     case collective::allreduce:
       break;
   }

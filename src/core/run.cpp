@@ -206,9 +206,12 @@ class validator {
         at += l.counts[i];
         if (at > extent) break;  // reported below; stops the sum short of any overflow
       }
+      if (at > extent)
+        fail(buffer, fmt::format("the sum of {} is more than its {} elements (blocks packed in rank order)",
+                                 counts_name, extent));
       if (at != extent)
-        fail(buffer, fmt::format("expected the sum of {} = {}{} elements (blocks packed in rank order), given {}",
-                                 counts_name, at > extent ? "more than " : "", at > extent ? extent : at, extent));
+        fail(buffer, fmt::format("expected the sum of {} = {} elements (blocks packed in rank order), given {}",
+                                 counts_name, at, extent));
       return l;
     }
     l.displs = read_all(displs, displs_name);
