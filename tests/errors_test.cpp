@@ -258,7 +258,9 @@ BOOST_AUTO_TEST_CASE(bad_counts_and_displacements) {
                  "allgatherv send inside recv");
     std::vector<int> short_send(2 * n - 1);
     expect_error([&] { reduce_scatterv(short_send, two, counts, ops::sum{}, comm, alg); },
-                 {"reduce_scatterv", "'send'", "sum of recv_counts"}, "reduce_scatterv send");
+                 {"reduce_scatterv", on_rank(comm), p == 1 ? "exceeds send's 1 elements" : "'send'",
+                  p == 1 ? "recv_counts[0]" : "sum of recv_counts"},
+                 "reduce_scatterv send");
     std::vector<int> one_more(3);
     expect_error([&] { reduce_scatterv(all, one_more, counts, ops::sum{}, comm, alg); },
                  {"reduce_scatterv", "'recv'", "expected 2"}, "reduce_scatterv recv");

@@ -167,7 +167,7 @@ class validator {
         return out.send_blocks.total();
       case collective::reduce_scatterv:
         // The send vector is the blocks packed in rank order (MPI_Reduce_scatter has no displacements).
-        out.recv_blocks = layout("send", r_.send_count, r_.recv_counts, {});
+        out.recv_blocks = layout("send", r_.send_count, r_.recv_counts, {}, "recv_counts");
         own_block("recv", r_.recv_count, "recv_counts", out.recv_blocks);
         return r_.recv_count;
       default:
@@ -180,8 +180,8 @@ class validator {
   /// elements: non-negative, p of each, inside the buffer, not overlapping; without
   /// displacements the blocks are packed in rank order and their sum must be the buffer's size.
   block_layout layout(std::string_view buffer, std::size_t extent, const index_array& counts,
-                      const index_array& displs) const {
-    const std::string counts_name = buffer == "send" ? "send_counts" : "recv_counts";
+                      const index_array& displs, std::string_view counts_of = {}) const {
+    const std::string counts_name(!counts_of.empty() ? counts_of : buffer == "send" ? "send_counts" : "recv_counts");
     const std::string displs_name = buffer == "send" ? "send_displs" : "recv_displs";
     const std::size_t p = static_cast<std::size_t>(size_);
     const auto read_all = [&](const index_array& a, const std::string& name) {
