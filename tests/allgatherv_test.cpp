@@ -25,8 +25,9 @@ void check_allgatherv(const test_comm& tc, const count_pattern& pattern, bool wi
     same_bits(send, input, fmt::format("{} {} send buffer untouched", pattern.name, to_string(alg)));
     return recv;
   };
-  const std::string where = fmt::format("[comm {} (p={}), {}, {}, {}]", tc.name, size_of(tc.comm), type_name<T>(),
-                                        pattern.name, with_displs ? "displacements" : "packed");
+  const std::string where =
+      fmt::format("[comm {} (p={}), {}, {}, {}]", tc.name, size_of(tc.comm), type_name<T>(), pattern.name,
+                  with_displs ? "displacements" : "packed");
   const std::vector<T> from_vendor = run(algorithm::vendor);
   same_bits(from_vendor, expected, where + " vendor vs oracle");
   for (algorithm alg : algorithms_with_automatic(collective::allgatherv)) {

@@ -48,8 +48,8 @@ void check_alltoallv(const test_comm& tc, const count_pattern& pattern, bool wit
     same_bits(send, input, fmt::format("{} {} send buffer untouched", pattern.name, to_string(alg)));
     return recv;
   };
-  const std::string where = fmt::format("[comm {} (p={}), {}, {}, {}]", tc.name, p, type_name<T>(), pattern.name,
-                                        with_displs ? "displacements" : "packed");
+  const std::string where = fmt::format("[comm {} (p={}), {}, {}, {}]", tc.name, p, type_name<T>(),
+                                        pattern.name, with_displs ? "displacements" : "packed");
   const std::vector<T> from_vendor = run(algorithm::vendor);
   same_bits(from_vendor, expected, where + " vendor vs oracle");
   for (algorithm alg : algorithms_with_automatic(collective::alltoallv)) {

@@ -247,15 +247,16 @@ BOOST_AUTO_TEST_CASE(bad_counts_and_displacements) {
     std::vector<int> past = displs;
     past[0] = static_cast<int>(2 * n - 1);
     expect_error([&] { allgatherv(two, all, counts, past, comm, alg); },
-                 {"allgatherv", "'recv_displs'", "rank 0", "runs past"}, "allgatherv displacement past the end");
+                 {"allgatherv", "'recv_displs'", "rank 0", "runs past"},
+                 "allgatherv displacement past the end");
     if (p > 1) {
       std::vector<int> overlapping = displs;
       overlapping[1] = 1;
       expect_error([&] { allgatherv(two, all, counts, overlapping, comm, alg); },
                    {"allgatherv", "'recv_displs'", "ranks 0 and 1 overlap"}, "allgatherv overlapping blocks");
     }
-    expect_error([&] { allgatherv(std::span(all).first(2), all, counts, comm, alg); }, {"allgatherv", "overlaps send"},
-                 "allgatherv send inside recv");
+    expect_error([&] { allgatherv(std::span(all).first(2), all, counts, comm, alg); },
+                 {"allgatherv", "overlaps send"}, "allgatherv send inside recv");
     std::vector<int> short_send(2 * n - 1);
     expect_error([&] { reduce_scatterv(short_send, two, counts, ops::sum{}, comm, alg); },
                  {"reduce_scatterv", on_rank(comm), p == 1 ? "exceeds send's 1 elements" : "'send'",
@@ -290,9 +291,12 @@ BOOST_AUTO_TEST_CASE(vendor_refuses_counts_that_do_not_fit_int) {
   const std::size_t huge = std::size_t{3} << 30;
   const std::span<const int> send(real.data(), huge + 1);
   const std::vector<std::size_t> counts{0}, send_displs{huge}, recv_displs{0};
-  expect_error([&] { alltoallv(send, counts, send_displs, recv, counts, recv_displs, MPI_COMM_SELF, algorithm::vendor); },
-               {"alltoallv", "'alg'", "vendor", "int", fmt::format("displacement {}", huge)},
-               "alltoallv displacement above INT_MAX");
+  expect_error(
+      [&] {
+        alltoallv(send, counts, send_displs, recv, counts, recv_displs, MPI_COMM_SELF, algorithm::vendor);
+      },
+      {"alltoallv", "'alg'", "vendor", "int", fmt::format("displacement {}", huge)},
+      "alltoallv displacement above INT_MAX");
 }
 
 BOOST_AUTO_TEST_CASE(collective_checks_catch_disagreeing_counts) {
@@ -311,8 +315,12 @@ BOOST_AUTO_TEST_CASE(collective_checks_catch_disagreeing_counts) {
   std::vector<int> root_counts(n, 2);
   root_counts[1] = 3;
   std::vector<int> gathered(rank == 0 ? 2 * n + 1 : 0);
-  expect_error([&] { gatherv(std::vector<int>(2), gathered, rank == 0 ? root_counts : std::vector<int>{}, 0, comm, algorithm::binomial); },
-               {"gatherv", "disagree on the counts"}, "gatherv root's counts vs a sender");
+  expect_error(
+      [&] {
+        gatherv(std::vector<int>(2), gathered, rank == 0 ? root_counts : std::vector<int>{}, 0, comm,
+                algorithm::binomial);
+      },
+      {"gatherv", "disagree on the counts"}, "gatherv root's counts vs a sender");
   // alltoallv: rank 0 sends rank 1 three elements; rank 1 expects two.
   std::vector<int> send_counts(n, 2), recv_counts(n, 2);
   if (rank == 0) send_counts[1] = 3;

@@ -66,7 +66,8 @@ void run_once(const case_t& k) {
   // The v-variants: rank r's block has r + 2 elements (uneven, none empty); rank i sends rank j
   // i + j + 1 elements in alltoallv.
   const int me = world_rank();
-  std::vector<int> counts(static_cast<std::size_t>(p)), v_send_counts(counts.size()), v_recv_counts(counts.size());
+  std::vector<int> counts(static_cast<std::size_t>(p)), v_send_counts(counts.size()),
+      v_recv_counts(counts.size());
   for (int r = 0; r < p; ++r) {
     counts[static_cast<std::size_t>(r)] = r + 2;
     v_send_counts[static_cast<std::size_t>(r)] = me + r + 1;
@@ -75,7 +76,8 @@ void run_once(const case_t& k) {
   const std::size_t all_blocks = static_cast<std::size_t>((p + 3) * p / 2);
   const std::size_t exchanged = static_cast<std::size_t>(p * (me + 1) + p * (p - 1) / 2);
   std::vector<int> uneven_one(static_cast<std::size_t>(me + 2), me), out_uneven_one(uneven_one.size());
-  std::vector<int> uneven_all(all_blocks, me), out_uneven(me == root ? all_blocks : 0), uneven_all_out(all_blocks);
+  std::vector<int> uneven_all(all_blocks, me), out_uneven(me == root ? all_blocks : 0),
+      uneven_all_out(all_blocks);
   std::vector<int> v_send(exchanged, me), v_recv(exchanged);
   switch (k.coll) {
     case collective::broadcast:

@@ -17,10 +17,10 @@ void check_reduce_scatterv(const test_comm& tc, const count_pattern& pattern, co
   const std::vector<T> input = values<T>(rank, places.extent);
   const std::vector<T> folded = rank_order_fold<T>(p, places.extent, op);
   const auto mine = folded.begin() + places.displs[static_cast<std::size_t>(rank)];
-  const std::vector<T> expected(mine, mine + static_cast<std::ptrdiff_t>(counts[static_cast<std::size_t>(rank)]));
+  const std::vector<T> expected(mine,
+                                mine + static_cast<std::ptrdiff_t>(counts[static_cast<std::size_t>(rank)]));
   const std::vector<int> recv_counts = as_ints(counts);
-  const std::string where =
-      fmt::format("[comm {} (p={}), {}, {}]", tc.name, p, type_name<T>(), pattern.name);
+  const std::string where = fmt::format("[comm {} (p={}), {}, {}]", tc.name, p, type_name<T>(), pattern.name);
   std::vector<T> from_vendor(expected.size(), poison<T>());
   reduce_scatterv(input, from_vendor, recv_counts, op, tc.comm, algorithm::vendor);
   same_bits(from_vendor, expected, where + " vendor vs oracle");

@@ -14,9 +14,20 @@ void alltoallv(S&& send, SC&& send_counts, R&& recv, RC&& recv_counts, MPI_Comm 
                algorithm alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
-  detail::run({collective::alltoallv, std::ranges::data(send), std::ranges::size(send), std::ranges::data(recv),
-               std::ranges::size(recv), detail::element_type_of<T>(), nullptr, 0, comm, alg,
-               detail::make_index_array(send_counts), {}, detail::make_index_array(recv_counts), {}});
+  detail::run({collective::alltoallv,
+               std::ranges::data(send),
+               std::ranges::size(send),
+               std::ranges::data(recv),
+               std::ranges::size(recv),
+               detail::element_type_of<T>(),
+               nullptr,
+               0,
+               comm,
+               alg,
+               detail::make_index_array(send_counts),
+               {},
+               detail::make_index_array(recv_counts),
+               {}});
 }
 
 /// alltoallv with the block for rank j at element send_displs[j] of `send` and the block from
@@ -27,9 +38,9 @@ void alltoallv(S&& send, SC&& send_counts, SD&& send_displs, R&& recv, RC&& recv
                MPI_Comm comm, algorithm alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
-  detail::run({collective::alltoallv, std::ranges::data(send), std::ranges::size(send), std::ranges::data(recv),
-               std::ranges::size(recv), detail::element_type_of<T>(), nullptr, 0, comm, alg,
-               detail::make_index_array(send_counts), detail::make_index_array(send_displs),
+  detail::run({collective::alltoallv, std::ranges::data(send), std::ranges::size(send),
+               std::ranges::data(recv), std::ranges::size(recv), detail::element_type_of<T>(), nullptr, 0,
+               comm, alg, detail::make_index_array(send_counts), detail::make_index_array(send_displs),
                detail::make_index_array(recv_counts), detail::make_index_array(recv_displs)});
 }
 

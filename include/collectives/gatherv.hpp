@@ -15,9 +15,20 @@ void gatherv(S&& send, R&& recv, C&& recv_counts, int root, MPI_Comm comm,
              algorithm alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
-  detail::run({collective::gatherv, std::ranges::data(send), std::ranges::size(send), std::ranges::data(recv),
-               std::ranges::size(recv), detail::element_type_of<T>(), nullptr, root, comm, alg, {}, {},
-               detail::make_index_array(recv_counts), {}});
+  detail::run({collective::gatherv,
+               std::ranges::data(send),
+               std::ranges::size(send),
+               std::ranges::data(recv),
+               std::ranges::size(recv),
+               detail::element_type_of<T>(),
+               nullptr,
+               root,
+               comm,
+               alg,
+               {},
+               {},
+               detail::make_index_array(recv_counts),
+               {}});
 }
 
 /// gatherv with rank r's block placed at element recv_displs[r] of the root's `recv`.
@@ -26,9 +37,20 @@ void gatherv(S&& send, R&& recv, C&& recv_counts, D&& recv_displs, int root, MPI
              algorithm alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
-  detail::run({collective::gatherv, std::ranges::data(send), std::ranges::size(send), std::ranges::data(recv),
-               std::ranges::size(recv), detail::element_type_of<T>(), nullptr, root, comm, alg, {}, {},
-               detail::make_index_array(recv_counts), detail::make_index_array(recv_displs)});
+  detail::run({collective::gatherv,
+               std::ranges::data(send),
+               std::ranges::size(send),
+               std::ranges::data(recv),
+               std::ranges::size(recv),
+               detail::element_type_of<T>(),
+               nullptr,
+               root,
+               comm,
+               alg,
+               {},
+               {},
+               detail::make_index_array(recv_counts),
+               detail::make_index_array(recv_displs)});
 }
 
 }  // namespace collectives

@@ -38,7 +38,8 @@ algorithm choose_automatic(collective c, int p, std::size_t bytes, std::size_t c
   const bool power_of_two = std::has_single_bit(static_cast<unsigned>(p));
   const std::size_t whole = bytes * static_cast<std::size_t>(p);  // all p blocks
   const bool fewer_elements_than_ranks = count < static_cast<std::size_t>(p);
-  const bool skewed = largest_block * static_cast<std::size_t>(p) > 2 * bytes;  // v-variants: bytes is the whole
+  const bool skewed =
+      largest_block * static_cast<std::size_t>(p) > 2 * bytes;  // v-variants: bytes is the whole
   switch (c) {
     case collective::broadcast:
       return bytes < 12 * KiB || p <= 2 ? algorithm::binomial : algorithm::scatter_allgather;
@@ -63,8 +64,7 @@ algorithm choose_automatic(collective c, int p, std::size_t bytes, std::size_t c
     case collective::scatterv:
       return algorithm::binomial;
     case collective::allgatherv:
-      if (bytes < 80 * KiB || skewed)
-        return power_of_two ? algorithm::recursive_doubling : algorithm::bruck;
+      if (bytes < 80 * KiB || skewed) return power_of_two ? algorithm::recursive_doubling : algorithm::bruck;
       return bytes < 512 * KiB && power_of_two ? algorithm::recursive_doubling : algorithm::ring;
     case collective::alltoallv:
       return algorithm::pairwise;

@@ -24,13 +24,13 @@ constexpr std::array<std::string_view, 12> algorithm_names{"automatic",
                                                            "pairwise"};
 
 constexpr std::array<std::string_view, 13> collective_names{
-    "broadcast", "scatter",  "gather",   "reduce",     "allgather", "reduce_scatter", "alltoall",
-    "allreduce", "gatherv",  "scatterv", "allgatherv", "alltoallv", "reduce_scatterv"};
+    "broadcast", "scatter", "gather",   "reduce",     "allgather", "reduce_scatter", "alltoall",
+    "allreduce", "gatherv", "scatterv", "allgatherv", "alltoallv", "reduce_scatterv"};
 
 constexpr std::array<collective, 13> every_collective{
-    collective::broadcast,  collective::scatter,        collective::gather,     collective::reduce,
-    collective::allgather,  collective::reduce_scatter, collective::alltoall,   collective::allreduce,
-    collective::gatherv,    collective::scatterv,       collective::allgatherv, collective::alltoallv,
+    collective::broadcast,      collective::scatter,        collective::gather,     collective::reduce,
+    collective::allgather,      collective::reduce_scatter, collective::alltoall,   collective::allreduce,
+    collective::gatherv,        collective::scatterv,       collective::allgatherv, collective::alltoallv,
     collective::reduce_scatterv};
 
 }  // namespace

@@ -161,9 +161,10 @@ class validator {
         out.send_blocks = layout("send", r_.send_count, r_.send_counts, r_.send_displs);
         out.recv_blocks = layout("recv", r_.recv_count, r_.recv_counts, r_.recv_displs);
         if (out.send_blocks.count(rank_) != out.recv_blocks.count(rank_))
-          fail("recv_counts", fmt::format("this rank sends itself send_counts[{}] = {} elements but expects "
-                                          "recv_counts[{}] = {}",
-                                          rank_, out.send_blocks.count(rank_), rank_, out.recv_blocks.count(rank_)));
+          fail("recv_counts",
+               fmt::format("this rank sends itself send_counts[{}] = {} elements but expects "
+                           "recv_counts[{}] = {}",
+                           rank_, out.send_blocks.count(rank_), rank_, out.recv_blocks.count(rank_)));
         return out.send_blocks.total();
       case collective::reduce_scatterv:
         // The send vector is the blocks packed in rank order (MPI_Reduce_scatter has no displacements).
@@ -181,7 +182,9 @@ class validator {
   /// displacements the blocks are packed in rank order and their sum must be the buffer's size.
   block_layout layout(std::string_view buffer, std::size_t extent, const index_array& counts,
                       const index_array& displs, std::string_view counts_of = {}) const {
-    const std::string counts_name(!counts_of.empty() ? counts_of : buffer == "send" ? "send_counts" : "recv_counts");
+    const std::string counts_name(!counts_of.empty() ? counts_of
+                                  : buffer == "send" ? "send_counts"
+                                                     : "recv_counts");
     const std::string displs_name = buffer == "send" ? "send_displs" : "recv_displs";
     const std::size_t p = static_cast<std::size_t>(size_);
     const auto read_all = [&](const index_array& a, const std::string& name) {
@@ -191,7 +194,8 @@ class validator {
         const index_value x = read_index(a, i);
         if (x.negative) fail(name, fmt::format("{}[{}] is negative: -{}", name, i, x.magnitude));
         if (x.magnitude > extent)
-          fail(name, fmt::format("{}[{}] = {} exceeds {}'s {} elements", name, i, x.magnitude, buffer, extent));
+          fail(name,
+               fmt::format("{}[{}] = {} exceeds {}'s {} elements", name, i, x.magnitude, buffer, extent));
         v[i] = static_cast<std::size_t>(x.magnitude);
       }
       return v;
@@ -210,26 +214,28 @@ class validator {
         fail(buffer, fmt::format("the sum of {} is more than its {} elements (blocks packed in rank order)",
                                  counts_name, extent));
       if (at != extent)
-        fail(buffer, fmt::format("expected the sum of {} = {} elements (blocks packed in rank order), given {}",
-                                 counts_name, at, extent));
+        fail(buffer,
+             fmt::format("expected the sum of {} = {} elements (blocks packed in rank order), given {}",
+                         counts_name, at, extent));
       return l;
     }
     l.displs = read_all(displs, displs_name);
     for (std::size_t i = 0; i < p; ++i)
       if (l.counts[i] > extent - l.displs[i])
-        fail(displs_name, fmt::format("the block of rank {} (elements [{}, {})) runs past {}'s {} elements", i,
-                                      l.displs[i], l.displs[i] + l.counts[i], buffer, extent));
+        fail(displs_name, fmt::format("the block of rank {} (elements [{}, {})) runs past {}'s {} elements",
+                                      i, l.displs[i], l.displs[i] + l.counts[i], buffer, extent));
     // Sorted by start, every non-empty block must end before the next one begins.
     std::vector<std::size_t> order(p);
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::erase_if(order, [&](std::size_t i) { return l.counts[i] == 0; });
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return l.displs[a] < l.displs[b]; });
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return l.displs[a] < l.displs[b]; });
     for (std::size_t k = 1; k < order.size(); ++k) {
       const std::size_t a = order[k - 1], b = order[k];
       if (l.displs[a] + l.counts[a] > l.displs[b])
-        fail(displs_name, fmt::format("the blocks of ranks {} and {} overlap (elements [{}, {}) and [{}, {}))", a,
-                                      b, l.displs[a], l.displs[a] + l.counts[a], l.displs[b],
-                                      l.displs[b] + l.counts[b]));
+        fail(displs_name,
+             fmt::format("the blocks of ranks {} and {} overlap (elements [{}, {}) and [{}, {}))", a, b,
+                         l.displs[a], l.displs[a] + l.counts[a], l.displs[b], l.displs[b] + l.counts[b]));
     }
     return l;
   }
@@ -239,7 +245,8 @@ class validator {
                  const block_layout& l) const {
     const std::size_t expected = l.count(rank_);
     if (given != expected)
-      fail(buffer, fmt::format("expected {} elements ({}[{}]), given {}", expected, counts_name, rank_, given));
+      fail(buffer,
+           fmt::format("expected {} elements ({}[{}]), given {}", expected, counts_name, rank_, given));
   }
 
   void check_no_overlap() const {
@@ -265,9 +272,10 @@ class validator {
 void check_fits_int(const validator& v, const block_layout& l, std::string_view buffer) {
   for (std::size_t i = 0; i < l.counts.size(); ++i) {
     if (l.counts[i] > static_cast<std::size_t>(INT_MAX) || l.displs[i] > static_cast<std::size_t>(INT_MAX))
-      v.fail("alg", fmt::format("vendor passes counts and displacements to MPI as int, and {}'s block of rank "
-                                "{} (count {}, displacement {}) does not fit",
-                                buffer, i, l.counts[i], l.displs[i]));
+      v.fail("alg",
+             fmt::format("vendor passes counts and displacements to MPI as int, and {}'s block of rank "
+                         "{} (count {}, displacement {}) does not fit",
+                         buffer, i, l.counts[i], l.displs[i]));
   }
 }
 
@@ -297,7 +305,8 @@ checked_call validate(const request& r, int rank, int size) {
     check_fits_int(v, out.send_blocks, "send");
     check_fits_int(v, out.recv_blocks, "recv");
   }
-  if (r.alg == algorithm::vendor && r.coll != collective::alltoallv && out.count > static_cast<std::size_t>(INT_MAX))
+  if (r.alg == algorithm::vendor && r.coll != collective::alltoallv &&
+      out.count > static_cast<std::size_t>(INT_MAX))
     v.fail("alg", fmt::format("vendor takes at most INT_MAX elements per block (MPI's int count), given {}",
                               out.count));
   return out;
@@ -315,7 +324,8 @@ long long fingerprint(const std::vector<std::size_t>& counts) {
 
 // A weight per (sender, receiver) pair: the checksum below cancels only when each pair agrees.
 std::uint64_t pair_weight(int from, int to) {
-  std::uint64_t z = (static_cast<std::uint64_t>(from) << 32 | static_cast<std::uint32_t>(to)) + 0x9E3779B97F4A7C15ULL;
+  std::uint64_t z =
+      (static_cast<std::uint64_t>(from) << 32 | static_cast<std::uint32_t>(to)) + 0x9E3779B97F4A7C15ULL;
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
   return (z ^ (z >> 31)) | 1;
@@ -362,8 +372,8 @@ void agree_on_arguments(const transport& net, const request& r, const std::optio
   const bool same_counts = r.coll == collective::allgatherv || r.coll == collective::reduce_scatterv;
   const long long counts = checked && same_counts ? fingerprint(checked->recv_blocks.counts) : 0;
   // Maxima of x and of −x give the range of x over the ranks.
-  long long agreed[] = {local_problem.empty() ? -1 : net.rank(), n, -n, root, -root, alg, -alg, elem, -elem,
-                        counts, -counts};
+  long long agreed[] = {
+      local_problem.empty() ? -1 : net.rank(), n, -n, root, -root, alg, -alg, elem, -elem, counts, -counts};
   net.agree_on_maximum(agreed, 11);
   std::uint64_t traffic = 0;
   const bool paired_counts =
@@ -392,13 +402,14 @@ void agree_on_arguments(const transport& net, const request& r, const std::optio
     throw error(fmt::format("collectives::{}: the ranks disagree on the element size: from {} to {} bytes",
                             name, -agreed[8], agreed[7]));
   if (disagree(9))
-    throw error(fmt::format("collectives::{}: the ranks disagree on recv_counts (every rank must pass the same)",
-                            name));
-  if (traffic != 0)
     throw error(fmt::format(
-        "collectives::{}: the ranks disagree on the counts: some rank would send a block of another size than "
-        "its receiver's counts expect",
-        name));
+        "collectives::{}: the ranks disagree on recv_counts (every rank must pass the same)", name));
+  if (traffic != 0)
+    throw error(
+        fmt::format("collectives::{}: the ranks disagree on the counts: some rank would send a block of "
+                    "another size than "
+                    "its receiver's counts expect",
+                    name));
 }
 
 argument_checks initial_argument_checks() {

@@ -35,7 +35,8 @@ void allgatherv_bruck(const call& c) {
     // Byte offset of position j in the rotated order: the blocks of ranks r, r+1, …, r+j−1.
     std::vector<std::size_t> at(static_cast<std::size_t>(p) + 1, 0);
     for (int j = 0; j < p; ++j)
-      at[static_cast<std::size_t>(j) + 1] = at[static_cast<std::size_t>(j)] + c.bytes(blocks.length((rank + j) % p));
+      at[static_cast<std::size_t>(j) + 1] =
+          at[static_cast<std::size_t>(j)] + c.bytes(blocks.length((rank + j) % p));
     const auto pos = [&](int j) { return at[static_cast<std::size_t>(j)]; };
     copy_bytes(buf, c.send, c.bytes(c.count));
     for (int d = 1; d < p; d *= 2) {

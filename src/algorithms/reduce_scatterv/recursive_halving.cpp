@@ -44,7 +44,8 @@ void reduce_scatterv_recursive_halving(const call& c) {
     return;
   }
   const auto block = [&](int r) { return acc.get() + c.bytes(blocks.offset(r)); };
-  if (fold.carries_partner()) c.net.send(fold.partner, block(fold.partner), c.bytes(blocks.length(fold.partner)));
+  if (fold.carries_partner())
+    c.net.send(fold.partner, block(fold.partner), c.bytes(blocks.length(fold.partner)));
   copy_bytes(c.recv, block(c.rank()), c.bytes(c.count));
 }
 

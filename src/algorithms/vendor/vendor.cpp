@@ -98,8 +98,8 @@ void alltoall_vendor(const call& c) {
 void gatherv_vendor(const call& c) {
   const MPI_Datatype type = mpi_datatype(c.elem);
   const mpi_layout in(c.recv_blocks);
-  check_mpi(MPI_Gatherv(c.send, mpi_count(c.count), type, c.recv, in.counts.data(), in.displs.data(), type, c.root,
-                        c.net.comm()),
+  check_mpi(MPI_Gatherv(c.send, mpi_count(c.count), type, c.recv, in.counts.data(), in.displs.data(), type,
+                        c.root, c.net.comm()),
             "MPI_Gatherv");
 }
 
@@ -130,8 +130,9 @@ void alltoallv_vendor(const call& c) {
 void reduce_scatterv_vendor(const call& c) {
   const mpi_op op(*c.op, c.elem);
   const mpi_layout in(c.recv_blocks);
-  check_mpi(MPI_Reduce_scatter(c.send, c.recv, in.counts.data(), mpi_datatype(c.elem), op.get(), c.net.comm()),
-            "MPI_Reduce_scatter");
+  check_mpi(
+      MPI_Reduce_scatter(c.send, c.recv, in.counts.data(), mpi_datatype(c.elem), op.get(), c.net.comm()),
+      "MPI_Reduce_scatter");
 }
 
 void allreduce_vendor(const call& c) {
