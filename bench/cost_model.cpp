@@ -191,8 +191,6 @@ constexpr vendor_line vendor_lines[] = {
        return std::has_single_bit(static_cast<unsigned>(p)) ? "" : "bruck";
      }},
     {collective::alltoall, "pairwise"},
-    {collective::allgatherv, "ring"},
-    {collective::allgatherv, "bruck"},
     {collective::alltoallv, "pairwise"},
     {collective::allreduce, "ring", "Open MPI runs recursive doubling below p elements",
      [](int p, std::size_t count) -> std::string_view {

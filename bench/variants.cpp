@@ -154,6 +154,12 @@ vendor_internals::vendor_internals(MPI_Comm base, int ranks) : base_(base) {
       char item[256];
       int item_len = sizeof item;
       if (MPI_T_enum_get_item(names, i, &value, item, &item_len) != MPI_SUCCESS || value == 0) continue;
+      // Open MPI 4.1 refuses some values it lists (coll_tuned_allgatherv_algorithm takes none but
+      // "ignore" through MPI_T): probe the write, and reset at once, before any communicator is made.
+      int probe = value, ignore = 0;
+      if (!access_cvar(index, &probe, true)) continue;
+      if (!access_cvar(index, &ignore, true))
+        throw std::runtime_error(fmt::format("cannot reset coll_tuned_{}_algorithm through MPI_T", tuned_name(c)));
       std::string name = snake_case(item);
       // Open MPI's two-process algorithms refuse any other size.
       if (name == "two_proc" && ranks != 2) continue;
