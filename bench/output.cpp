@@ -101,7 +101,7 @@ std::string describe_start(const start_info& s) {
 void write_csv(std::ostream& os, std::span<const row> rows, bool header) {
   if (header) fmt::print(os, "{}\n", csv_header);
   for (const row& r : rows)
-    fmt::print(os, "{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.6g},{:.6g},{:.4f},{}\n", r.collective,
+    fmt::print(os, "{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.6g},{:.6g},{:.6g},{}\n", r.collective,
                r.algorithm, r.ranks, r.bytes, r.count, r.type, r.median_us, r.min_us, r.max_us, r.algbw_GBps,
                r.busbw_GBps, r.vs_vendor, r.wrong ? fmt::format("{}", *r.wrong) : std::string());
 }
