@@ -171,6 +171,7 @@ int run(int argc, char** argv, bool forcing_set_here) {
   info.type = std::string(to_string(o.type));
   info.op = std::string(to_string(o.op));
   info.root = o.root;
+  info.skew = o.skew;
   info.check = o.check;
   info.timing = describe_timing(o);
   info.shm_copy = shm_copy_in_force();
@@ -198,7 +199,7 @@ int run(int argc, char** argv, bool forcing_set_here) {
   std::vector<row> rows;
   for (collective c : o.collectives) {
     const std::vector<variant> variants = select_variants(c, o.algorithms, internals);
-    const std::unique_ptr<workload> w = make_workload(c, o.type, o.op, o.root, comm);
+    const std::unique_ptr<workload> w = make_workload(c, o.type, o.op, o.root, comm, o.skew);
     std::size_t measured = 0;
     for (std::size_t i = 0; i < sizes.size(); ++i) {
       const std::optional<message> m = shape(c, sizes[i], size_of(o.type), size);

@@ -145,6 +145,43 @@ constexpr cost_entry table[] = {
      [](const cost_input& x) { return (x.p - 1) * (x.a + x.n * x.b) + std::max(x.p - 2, 0.0) * x.n * x.g; }},
     {collective::exscan, "recursive_doubling", "log p(α + nβ) + (2 log p − 2)·nγ",
      [](const cost_input& x) { return x.lg * (x.a + x.n * x.b) + (2 * x.lg - 2) * x.n * x.g; }},
+    // The v-variants at equal blocks (--skew 0), the lines of their block forms; binomial gatherv
+    // and scatterv also send the counts down the tree (8-byte counts, inner ranks only).
+    {collective::gatherv, "naive", "(p−1)α + (p−1)/p·nβ",
+     [](const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * x.b; }},
+    {collective::gatherv, "binomial", "2 log p·α + (p−1)/p·nβ + 8(p−1)β",
+     [](const cost_input& x) { return 2 * x.lg * x.a + (x.p - 1) / x.p * x.n * x.b + 8 * (x.p - 1) * x.b; }},
+    {collective::scatterv, "naive", "(p−1)α + (p−1)/p·nβ",
+     [](const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * x.b; }},
+    {collective::scatterv, "binomial", "2 log p·α + (p−1)/p·nβ + 8(p−1)β",
+     [](const cost_input& x) { return 2 * x.lg * x.a + (x.p - 1) / x.p * x.n * x.b + 8 * (x.p - 1) * x.b; }},
+    {collective::allgatherv, "naive", "2(p−1)α + (p−1)(p+1)/p·nβ",
+     [](const cost_input& x) { return 2 * (x.p - 1) * x.a + (x.p - 1) * (x.p + 1) / x.p * x.n * x.b; }},
+    {collective::allgatherv, "ring", "(p−1)α + (p−1)/p·nβ",
+     [](const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * x.b; }},
+    {collective::allgatherv, "recursive_doubling", "log p·α + (p−1)/p·nβ; fold + 2α + (n/p + n)β",
+     [](const cost_input& x) {
+       return x.lq * x.a + (x.q - 1) / x.q * x.n * x.b + (x.fold ? 2 * x.a + (x.n / x.p + x.n) * x.b : 0);
+     }},
+    {collective::allgatherv, "bruck", "log p·α + (p−1)/p·nβ",
+     [](const cost_input& x) { return x.lg * x.a + (x.p - 1) / x.p * x.n * x.b; }},
+    {collective::alltoallv, "naive", "(p−1)(α + nβ/p), at best",
+     [](const cost_input& x) { return (x.p - 1) * (x.a + x.n * x.b / x.p); }},
+    {collective::alltoallv, "pairwise", "(p−1)(α + nβ/p)",
+     [](const cost_input& x) { return (x.p - 1) * (x.a + x.n * x.b / x.p); }},
+    {collective::reduce_scatterv, "naive", "2(p−1)α + (p−1)(p+1)/p·nβ + (p−1)·nγ",
+     [](const cost_input& x) {
+       return 2 * (x.p - 1) * x.a + (x.p - 1) * (x.p + 1) / x.p * x.n * x.b + (x.p - 1) * x.n * x.g;
+     }},
+    {collective::reduce_scatterv, "ring", "(p−1)α + (p−1)/p·n(β + γ)",
+     [](const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * (x.b + x.g); }},
+    {collective::reduce_scatterv, "recursive_halving", "log p·α + (p−1)/p·n(β + γ); fold + 3α + n(β + γ) + n/p·β",
+     [](const cost_input& x) {
+       return x.lq * x.a + (x.q - 1) / x.q * x.n * (x.b + x.g) +
+              (x.fold ? 3 * x.a + x.n * (x.b + x.g) + x.n / x.p * x.b : 0);
+     }},
+    {collective::reduce_scatterv, "pairwise", "(p−1)α + (p−1)/p·n(β + γ)",
+     [](const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * (x.b + x.g); }},
 };
 // clang-format on
 
@@ -173,6 +210,7 @@ constexpr vendor_line vendor_lines[] = {
        return std::has_single_bit(static_cast<unsigned>(p)) ? "" : "bruck";
      }},
     {collective::alltoall, "pairwise"},
+    {collective::alltoallv, "pairwise"},
     {collective::allreduce, "ring", "Open MPI runs recursive doubling below p elements",
      [](int p, std::size_t count) -> std::string_view {
        return count < static_cast<std::size_t>(p) ? "recursive_doubling" : "";

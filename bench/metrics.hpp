@@ -7,11 +7,15 @@
 //           scatter, gather, allgather, reduce_scatter, alltoall: the whole p-block array
 //           (the root's buffer, the gathered result, the unreduced input, each rank's send);
 //           barrier: 0 (it moves no data: one row per algorithm, time only).
+//           the v-variants likewise, their p blocks summing to it whatever --skew makes of them
+//           (alltoallv: what every rank receives; a rank's send grows with its block).
 //   algbw   bytes / time.
 //   busbw   algbw × factor(p): the bandwidth each rank's link must sustain, comparable across
 //           collectives and with the hardware's peak:
 //             allreduce                                           2(p−1)/p
 //             allgather, reduce_scatter, alltoall, gather, scatter (p−1)/p
+//             and their v-variants                                (p−1)/p (with equal blocks:
+//                                                                 skew does not change it)
 //             broadcast, reduce                                   1
 //             scan, exscan                                        1 (as reduce: a rank's link
 //                                                                   carries about one vector)
@@ -20,6 +24,7 @@
 #include <collectives/algorithm.hpp>
 #include <cstddef>
 #include <optional>
+#include <vector>
 
 namespace collbench {
 
@@ -46,6 +51,11 @@ struct message {
 /// element per block fits. A time-only collective has one message, 0 bytes, whatever is requested.
 std::optional<message> shape(collectives::collective c, std::size_t requested, std::size_t elem_size,
                              int ranks);
+
+/// The v-variants' block sizes for `total` elements on `ranks` ranks (--skew): rank r's share
+/// ∝ 1 + skew·r/(p−1), rounded down, the elements left over going one each to the first ranks,
+/// so that they sum to `total`.
+std::vector<std::size_t> v_counts(std::size_t total, int ranks, double skew);
 
 /// GB/s (10⁹ bytes per second) for `bytes` moved in `seconds`.
 double gigabytes_per_second(std::size_t bytes, double seconds);

@@ -119,6 +119,7 @@ void write_json(std::ostream& os, const run_info& info, std::span<const row> row
               {"type", info.type},
               {"op", info.op},
               {"root", info.root},
+              {"skew", info.skew},
               {"check", info.check},
               {"timing", info.timing},
               {"start", info.start ? json{{"offset_error_us", info.start->offset_error_us},
@@ -153,6 +154,7 @@ run_results read_json(std::istream& is) {
     run.at("type").get_to(i.type);
     run.at("op").get_to(i.op);
     run.at("root").get_to(i.root);
+    if (run.contains("skew")) run.at("skew").get_to(i.skew);  // absent before --skew
     run.at("check").get_to(i.check);
     run.at("timing").get_to(i.timing);
     if (run.contains("start") && !run.at("start").is_null()) {
@@ -178,8 +180,9 @@ run_results read_json(std::istream& is) {
 }
 
 void write_table(std::ostream& os, const run_info& info, std::span<const row> rows) {
-  fmt::print(os, "# collbench {} — {} ranks on {} cores{}; {} ({}), root {}\n", info.version, info.ranks,
-             info.cores, info.oversubscribed ? " (oversubscribed)" : "", info.type, info.op, info.root);
+  fmt::print(os, "# collbench {} — {} ranks on {} cores{}; {} ({}), root {}, v-variants' skew {}\n", info.version,
+             info.ranks, info.cores, info.oversubscribed ? " (oversubscribed)" : "", info.type, info.op, info.root,
+             info.skew);
   fmt::print(os, "# {}\n# {}\n", info.mpi_library, info.timing);
   if (info.start) fmt::print(os, "# start: {}\n", describe_start(*info.start));
   fmt::print(os, "# vendor internals: {}\n", info.vendor_internals);

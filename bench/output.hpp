@@ -54,6 +54,7 @@ struct run_info {
   std::string type;
   std::string op;
   int root = 0;
+  double skew = 0;  ///< the v-variants' imbalance (--skew)
   bool check = true;
   std::string timing;               ///< the iteration policy, in words
   std::optional<start_info> start;  ///< absent in files of collbench before common starts

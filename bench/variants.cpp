@@ -18,7 +18,8 @@ using collectives::algorithm;
 using collectives::collective;
 
 // The part of Open MPI's coll_tuned_<part>_algorithm control variable for each collective;
-// reduce_scatter is the block form, as the library's.
+// reduce_scatter is the block form, as the library's, and reduce_scatterv Open MPI's
+// reduce_scatter.
 std::string_view tuned_name(collective c) {
   switch (c) {
     case collective::broadcast:
@@ -41,6 +42,16 @@ std::string_view tuned_name(collective c) {
       return "scan";
     case collective::exscan:
       return "exscan";
+    case collective::gatherv:
+      return "gatherv";  // Open MPI 4.1's coll/tuned has no variable for it: none offered
+    case collective::scatterv:
+      return "scatterv";  // likewise
+    case collective::allgatherv:
+      return "allgatherv";
+    case collective::alltoallv:
+      return "alltoallv";
+    case collective::reduce_scatterv:
+      return "reduce_scatter";  // MPI_Reduce_scatter: the v form
     case collective::allreduce:
       break;
   }
@@ -115,6 +126,12 @@ vendor_internals::vendor_internals(MPI_Comm base, int ranks) : base_(base) {
       char item[256];
       int item_len = sizeof item;
       if (MPI_T_enum_get_item(names, i, &value, item, &item_len) != MPI_SUCCESS || value == 0) continue;
+      // Open MPI 4.1 refuses some values it lists (coll_tuned_allgatherv_algorithm takes none but
+      // "ignore" through MPI_T): probe the write, and reset at once, before any communicator is made.
+      int probe = value, ignore = 0;
+      if (!access_cvar(index, &probe, true)) continue;
+      if (!access_cvar(index, &ignore, true))
+        throw std::runtime_error(fmt::format("cannot reset coll_tuned_{}_algorithm through MPI_T", tuned_name(c)));
       std::string name = snake_case(item);
       // Open MPI's two-process algorithms refuse any other size.
       if (name == "two_proc" && ranks != 2) continue;

@@ -115,6 +115,8 @@ bool check_against_vendor(collective c, algorithm alg, std::size_t count, int ro
       case collective::exscan:  // rank 0's out stays poison for both, as it must
         exscan(input, out, op, comm, a);
         break;
+      default:
+        BOOST_FAIL("not drawn: " << to_string(c));
     }
     return out;
   };
@@ -147,7 +149,11 @@ BOOST_AUTO_TEST_CASE(random_cases_match_vendor) {
   BOOST_TEST_MESSAGE("property seed " << seed << " (replay with COLLECTIVES_PROPERTY_SEED=" << seed << ")");
   // Same seed on every rank: every rank draws the same sequence of cases.
   std::mt19937_64 gen(seed);
-  const auto collectives_list = all_collectives();
+  // The eight block collectives, barrier, scan and exscan; the v-variants draw their seeded random
+  // counts in their own tests.
+  std::vector<collective> collectives_list;
+  for (collective c : all_collectives())
+    if (static_cast<int>(c) <= static_cast<int>(collective::exscan)) collectives_list.push_back(c);
   for (int draw = 0; draw < 300; ++draw) {
     const collective c = collectives_list[gen() % collectives_list.size()];
     const auto algs = algorithms_for(c);

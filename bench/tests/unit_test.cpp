@@ -2,11 +2,13 @@
 // errors, the cost table and the model fit, and the CSV/JSON writers.
 
 #define BOOST_TEST_MODULE collbench_unit
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <collectives/algorithm.hpp>
 #include <cstdlib>
 #include <regex>
+#include <numeric>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -69,7 +71,24 @@ BOOST_AUTO_TEST_CASE(message_shape_counts_the_whole_array_where_nccl_tests_does)
   for (collective c : collectives::all_collectives())
     BOOST_TEST(cb::counts_whole_array(c) == (c == collective::scatter || c == collective::gather ||
                                              c == collective::allgather || c == collective::reduce_scatter ||
-                                             c == collective::alltoall));
+                                             c == collective::alltoall || c == collective::gatherv ||
+                                             c == collective::scatterv || c == collective::allgatherv ||
+                                             c == collective::alltoallv || c == collective::reduce_scatterv));
+}
+
+BOOST_AUTO_TEST_CASE(skewed_blocks_sum_to_the_whole_and_grow_with_the_rank) {
+  for (int p : {1, 2, 3, 4, 7, 8})
+    for (double skew : {0.0, 0.5, 1.0, 3.0, 100.0})
+      for (std::size_t total : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{1000}, std::size_t{12345}}) {
+        const std::vector<std::size_t> counts = cb::v_counts(total, p, skew);
+        BOOST_TEST_REQUIRE(counts.size() == static_cast<std::size_t>(p));
+        BOOST_TEST(std::accumulate(counts.begin(), counts.end(), std::size_t{0}) == total);
+        if (skew == 0 && total % static_cast<std::size_t>(p) == 0)
+          BOOST_TEST(std::count(counts.begin(), counts.end(), total / static_cast<std::size_t>(p)) == p);
+        if (p > 1 && total >= 1000) BOOST_TEST(counts.back() + 1 >= counts.front());
+      }
+  // Skew 1 at p = 3: weights 1, 1.5, 2 of 4.5.
+  BOOST_TEST(cb::v_counts(900, 3, 1.0) == (std::vector<std::size_t>{200, 300, 400}));
 }
 
 BOOST_AUTO_TEST_CASE(sizes_and_their_spelling) {

@@ -39,6 +39,11 @@ enum class collective {
   barrier,
   scan,
   exscan,
+  gatherv,
+  scatterv,
+  allgatherv,
+  alltoallv,
+  reduce_scatterv,
 };
 
 /// The algorithms `c` supports, vendor included and automatic excluded, in a fixed order.
@@ -51,8 +56,8 @@ COLLECTIVES_EXPORT std::span<const collective> all_collectives();
 COLLECTIVES_EXPORT bool supports(collective c, algorithm a);
 
 /// True when `a` computes a reduction in rank order, so it is correct for non-commutative ops.
-/// Meaningful for reduce, reduce_scatter, allreduce, scan and exscan (whose algorithms all keep
-/// it); true for the other collectives.
+/// Meaningful for reduce, reduce_scatter, reduce_scatterv, allreduce, scan and exscan (the
+/// algorithms of the last two all keep it); true for the other collectives.
 COLLECTIVES_EXPORT bool keeps_rank_order(collective c, algorithm a);
 
 COLLECTIVES_EXPORT std::string_view to_string(algorithm a);

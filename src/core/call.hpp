@@ -8,6 +8,10 @@
 #include "core/transport.hpp"
 
 namespace collectives::detail {
+struct block_layout;
+}
+
+namespace collectives::detail {
 
 struct call {
   const transport& net;
@@ -21,8 +25,14 @@ struct call {
   /// exscan, the block n of the p·n-element buffers for the others; 0 for barrier.
   std::size_t count;
   element_type elem;
-  const reduction* op;  ///< set for reduce, reduce_scatter, allreduce, scan and exscan
+  const reduction* op;  ///< set for reduce, reduce_scatter, reduce_scatterv, allreduce, scan and exscan
   int root;
+  /// The v-variants (core/block_layout.hpp): where each rank's block lies in `send` and in
+  /// `recv`, null where the buffer is not used or has one block only. For them `count` is this
+  /// rank's own block: gatherv's and allgatherv's send, scatterv's and reduce_scatterv's recv
+  /// (alltoallv: unused). reduce_scatterv's `send` is packed as `recv_blocks` says.
+  const block_layout* send_blocks = nullptr;
+  const block_layout* recv_blocks = nullptr;
 
   int rank() const { return net.rank(); }
   int size() const { return net.size(); }

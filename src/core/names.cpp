@@ -24,14 +24,15 @@ constexpr std::array<std::string_view, 13> algorithm_names{"automatic",
                                                            "pairwise",
                                                            "dissemination"};
 
-constexpr std::array<std::string_view, 11> collective_names{
-    "broadcast", "scatter",   "gather",  "reduce", "allgather", "reduce_scatter",
-    "alltoall",  "allreduce", "barrier", "scan",   "exscan"};
+constexpr std::array<std::string_view, 16> collective_names{
+    "broadcast", "scatter", "gather", "reduce",   "allgather", "reduce_scatter", "alltoall",  "allreduce",
+    "barrier",   "scan",    "exscan", "gatherv",  "scatterv",  "allgatherv",     "alltoallv", "reduce_scatterv"};
 
-constexpr std::array<collective, 11> every_collective{
-    collective::broadcast, collective::scatter,        collective::gather,   collective::reduce,
-    collective::allgather, collective::reduce_scatter, collective::alltoall, collective::allreduce,
-    collective::barrier,   collective::scan,           collective::exscan};
+constexpr std::array<collective, 16> every_collective{
+    collective::broadcast,  collective::scatter,   collective::gather,         collective::reduce,
+    collective::allgather,  collective::reduce_scatter, collective::alltoall,  collective::allreduce,
+    collective::barrier,    collective::scan,      collective::exscan,         collective::gatherv,
+    collective::scatterv,   collective::allgatherv, collective::alltoallv,     collective::reduce_scatterv};
 
 }  // namespace
 

@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstdint>
 
 namespace collectives::detail {
 
@@ -33,6 +34,9 @@ class transport {
   /// Element-wise maximum of `values` over all ranks, in place. Only the optional collective
   /// argument checks use it (argument_checks::collective), never an algorithm.
   void agree_on_maximum(long long* values, int count) const;
+  /// Element-wise sum of `values` over all ranks, wrapping, in place. Likewise only for the
+  /// collective argument checks (the v-variants' counts, which live on different ranks).
+  void agree_on_sum(std::uint64_t* values, int count) const;
 
  private:
   bool sends_first(int to, int from) const;

@@ -2,6 +2,7 @@
 
 #include <mpi.h>
 
+#include <concepts>
 #include <cstddef>
 #include <cstring>
 #include <ranges>
@@ -63,6 +64,15 @@ reduction make_reduction(const Op& op) {
   return {&combine_thunk<T, Op>, &op, commutative, id};
 }
 
+/// A user's counts or displacements, type-erased: a contiguous array of any integral type.
+/// The core converts it once, checked, to its own form (run.cpp).
+struct index_array {
+  const void* data = nullptr;
+  std::size_t size = 0;
+  std::size_t width = 0;  ///< bytes per value; 0: the argument was not passed (displacements)
+  bool is_signed = false;
+};
+
 /// One collective call, type-erased. Counts are in elements.
 struct request {
   collective coll;
@@ -75,6 +85,11 @@ struct request {
   int root;             ///< ignored by collectives without a root
   MPI_Comm comm;
   algorithm alg;
+  /// The v-variants' per-rank counts and displacements of `send` and of `recv`, in elements.
+  index_array send_counts = {};
+  index_array send_displs = {};
+  index_array recv_counts = {};
+  index_array recv_displs = {};
 };
 
 /// Validates on this rank (throwing collectives::error before any message), then runs.
@@ -89,6 +104,17 @@ using element_of = std::remove_cv_t<std::ranges::range_value_t<R>>;
 template <class R>
 concept writable_buffer =
     buffer<R> && !std::is_const_v<std::remove_reference_t<std::ranges::range_reference_t<R>>>;
+
+/// Counts and displacements: any contiguous range of an integral type (bool excluded), such as
+/// an MPI program's std::vector<int>.
+template <class R>
+concept index_range = buffer<R> && std::integral<element_of<R>> && !std::same_as<element_of<R>, bool>;
+
+template <index_range R>
+index_array make_index_array(R&& r) {
+  using I = element_of<R>;
+  return {std::ranges::data(r), std::ranges::size(r), sizeof(I), std::is_signed_v<I>};
+}
 
 template <class S, class R>
 constexpr void check_buffer_types() {
