@@ -39,3 +39,7 @@ esac
 
 cmake --build "$consumer_build" -j2
 "$source_dir/scripts/mpirun/run" -n 2 "$consumer_build/consumer"
+# The drop-in linked through collectives::mpi serves the program's MPI_Allreduce.
+COLLECTIVES_MPI_REPORT="$work_dir/report.txt" "$source_dir/scripts/mpirun/run" -n 2 "$consumer_build/consumer_dropin"
+grep -Eq '^MPI_Allreduce +served: ' "$work_dir/report.txt" ||
+  { cat "$work_dir/report.txt" >&2; echo "check_install: the drop-in did not serve MPI_Allreduce" >&2; exit 1; }
