@@ -7,13 +7,13 @@
 // `calls` back-to-back calls, the slowest rank counts; the median over rounds is printed.
 // Usage: dropin_overhead <algorithm> [rounds] [calls]   (bench/dropin_overhead.sh runs it)
 
-#include <collectives/collectives.hpp>
 #include <fmt/format.h>
 #include <mpi.h>
 
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <collectives/collectives.hpp>
 #include <cstdlib>
 #include <functional>
 #include <string>
@@ -45,10 +45,14 @@ int main(int argc, char** argv) {
   };
   std::vector<row> rows{
       {fmt::format("drop-in MPI_Allreduce (COLLECTIVES_ALGORITHMS={})", selection ? selection : "unset"),
-       [&] { MPI_Allreduce(&in, &out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); }, {}},
+       [&] { MPI_Allreduce(&in, &out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); },
+       {}},
       {fmt::format("C++ collectives::allreduce({})", name),
-       [&] { co::allreduce(in_c, out_c, co::ops::sum{}, MPI_COMM_WORLD, *alg); }, {}},
-      {"vendor PMPI_Allreduce", [&] { PMPI_Allreduce(&in, &out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); }, {}},
+       [&] { co::allreduce(in_c, out_c, co::ops::sum{}, MPI_COMM_WORLD, *alg); },
+       {}},
+      {"vendor PMPI_Allreduce",
+       [&] { PMPI_Allreduce(&in, &out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); },
+       {}},
   };
   for (row& r : rows)
     for (int i = 0; i < 200; ++i) r.call();  // warm-up: private communicators, caches
@@ -57,17 +61,18 @@ int main(int argc, char** argv) {
       PMPI_Barrier(MPI_COMM_WORLD);
       const auto start = std::chrono::steady_clock::now();
       for (int i = 0; i < calls; ++i) r.call();
-      double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() / calls;
+      double us =
+          std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() / calls;
       PMPI_Allreduce(MPI_IN_PLACE, &us, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
       r.per_call_us.push_back(us);
     }
   if (rank == 0) {
-    fmt::print("np {}, 8-byte MPI_SUM all-reduce of one double, {} rounds x {} calls, median of rounds\n", size,
-               rounds, calls);
+    fmt::print("np {}, 8-byte MPI_SUM all-reduce of one double, {} rounds x {} calls, median of rounds\n",
+               size, rounds, calls);
     for (row& r : rows) {
       std::sort(r.per_call_us.begin(), r.per_call_us.end());
-      fmt::print("{:<62} {:8.2f} us/call  (min {:.2f}, max {:.2f})\n", r.label, r.per_call_us[r.per_call_us.size() / 2],
-                 r.per_call_us.front(), r.per_call_us.back());
+      fmt::print("{:<62} {:8.2f} us/call  (min {:.2f}, max {:.2f})\n", r.label,
+                 r.per_call_us[r.per_call_us.size() / 2], r.per_call_us.front(), r.per_call_us.back());
     }
   }
   MPI_Finalize();

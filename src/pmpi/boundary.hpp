@@ -84,6 +84,8 @@ int at_boundary(mpi_function f, MPI_Comm comm, Body&& body) {
 }
 
 inline outcome served(algorithm a, std::size_t bytes) { return {true, a, {}, bytes, MPI_SUCCESS}; }
-inline outcome forwarded(forward_reason r, std::size_t bytes, int code) { return {false, {}, r, bytes, code}; }
+inline outcome forwarded(forward_reason r, std::size_t bytes, int code) {
+  return {false, {}, r, bytes, code};
+}
 
 }  // namespace collectives::pmpi

@@ -106,7 +106,8 @@ builtin_type builtin_of(const named_type& n, std::size_t size) {
           return builtin_type::none;
       }
     case kind::floating:
-      if (n.type == MPI_LONG_DOUBLE) return size == sizeof(long double) ? builtin_type::f80 : builtin_type::none;
+      if (n.type == MPI_LONG_DOUBLE)
+        return size == sizeof(long double) ? builtin_type::f80 : builtin_type::none;
       return size == 4 ? builtin_type::f32 : size == 8 ? builtin_type::f64 : builtin_type::none;
     case kind::complex:
       if (n.type == MPI_C_LONG_DOUBLE_COMPLEX) return builtin_type::none;
@@ -125,11 +126,13 @@ struct predefined_op {
 
 const std::vector<predefined_op>& predefined_ops() {
   static const std::vector<predefined_op> table{
-      {MPI_SUM, builtin_op::sum},          {MPI_PROD, builtin_op::prod},      {MPI_MIN, builtin_op::min},
-      {MPI_MAX, builtin_op::max},          {MPI_BAND, builtin_op::bit_and},   {MPI_BOR, builtin_op::bit_or},
-      {MPI_BXOR, builtin_op::bit_xor},     {MPI_LAND, builtin_op::logical_and}, {MPI_LOR, builtin_op::logical_or},
-      {MPI_LXOR, builtin_op::logical_xor}, {MPI_MINLOC, builtin_op::none},    {MPI_MAXLOC, builtin_op::none},
-      {MPI_REPLACE, builtin_op::none},     {MPI_NO_OP, builtin_op::none},
+      {MPI_SUM, builtin_op::sum},        {MPI_PROD, builtin_op::prod},
+      {MPI_MIN, builtin_op::min},        {MPI_MAX, builtin_op::max},
+      {MPI_BAND, builtin_op::bit_and},   {MPI_BOR, builtin_op::bit_or},
+      {MPI_BXOR, builtin_op::bit_xor},   {MPI_LAND, builtin_op::logical_and},
+      {MPI_LOR, builtin_op::logical_or}, {MPI_LXOR, builtin_op::logical_xor},
+      {MPI_MINLOC, builtin_op::none},    {MPI_MAXLOC, builtin_op::none},
+      {MPI_REPLACE, builtin_op::none},   {MPI_NO_OP, builtin_op::none},
   };
   return table;
 }
@@ -147,7 +150,9 @@ bool defined_for(MPI_Op op, kind k) {
   return false;  // MPI_REPLACE, MPI_NO_OP: one-sided only
 }
 
-const std::byte* at(const void* base, MPI_Aint offset) { return static_cast<const std::byte*>(base) + offset; }
+const std::byte* at(const void* base, MPI_Aint offset) {
+  return static_cast<const std::byte*>(base) + offset;
+}
 std::byte* at(void* base, MPI_Aint offset) { return static_cast<std::byte*>(base) + offset; }
 
 // MPI_Pack and MPI_Unpack count in int: larger buffers go through in slices of whole elements.
@@ -163,9 +168,10 @@ void pack(const void* buf, std::size_t count, const layout& l, std::byte* out, M
                        out + done * l.size, static_cast<int>(n * l.size), &position, comm),
               "MPI_Pack");
     if (static_cast<std::size_t>(position) != n * l.size)
-      throw error(fmt::format("collectives_mpi: MPI_Pack packed {} elements into {} bytes, not {} (a "
-                              "heterogeneous MPI?)",
-                              n, position, n * l.size));
+      throw error(
+          fmt::format("collectives_mpi: MPI_Pack packed {} elements into {} bytes, not {} (a "
+                      "heterogeneous MPI?)",
+                      n, position, n * l.size));
   }
 }
 
@@ -187,7 +193,8 @@ void reduce_local(const void* lhs, void* inout, std::size_t count, const void* s
   if (count == 0) return;
   if (!l.contiguous) {
     // Typed copies: element i lies at base + i·extent, its data from base + true_lb.
-    const std::size_t span = (count - 1) * static_cast<std::size_t>(l.extent) + static_cast<std::size_t>(l.true_extent);
+    const std::size_t span =
+        (count - 1) * static_cast<std::size_t>(l.extent) + static_cast<std::size_t>(l.true_extent);
     std::vector<std::byte> a(span), b(span);
     void* base_a = at(a.data(), -l.true_lb);
     void* base_b = at(b.data(), -l.true_lb);
@@ -224,16 +231,16 @@ layout describe(MPI_Datatype type) {
   return l;
 }
 
-const std::byte* input_bytes(const void* buf, std::size_t count, const layout& l, std::vector<std::byte>& scratch,
-                             MPI_Comm comm) {
+const std::byte* input_bytes(const void* buf, std::size_t count, const layout& l,
+                             std::vector<std::byte>& scratch, MPI_Comm comm) {
   if (l.contiguous) return at(buf, l.true_lb);
   scratch.resize(count * l.size);
   pack(buf, count, l, scratch.data(), comm);
   return scratch.data();
 }
 
-const std::byte* input_copy(const void* buf, std::size_t count, const layout& l, std::vector<std::byte>& scratch,
-                            MPI_Comm comm) {
+const std::byte* input_copy(const void* buf, std::size_t count, const layout& l,
+                            std::vector<std::byte>& scratch, MPI_Comm comm) {
   scratch.resize(count * l.size);
   if (l.contiguous) {
     if (count * l.size > 0) std::memcpy(scratch.data(), at(buf, l.true_lb), count * l.size);
@@ -267,7 +274,8 @@ bool map_reduction(MPI_Op op, const layout& l, MPI_Comm comm, mapped_reduction& 
   out.red = {&reduce_local, &out.local, commutative != 0, builtin_op::none};
   out.how = "MPI_Reduce_local";
   const auto& ops = predefined_ops();
-  const auto predefined = std::find_if(ops.begin(), ops.end(), [&](const predefined_op& p) { return p.op == op; });
+  const auto predefined =
+      std::find_if(ops.begin(), ops.end(), [&](const predefined_op& p) { return p.op == op; });
   if (predefined == ops.end()) return true;  // a user op: MPI_Reduce_local on any datatype
   const named_type* named = find_named(l.type);
   if (named == nullptr || !defined_for(op, named->k)) return false;

@@ -36,13 +36,13 @@ layout describe(MPI_Datatype type);
 
 /// The bytes of `count` elements at `buf`: where they lie when contiguous, else packed into
 /// `scratch`.
-const std::byte* input_bytes(const void* buf, std::size_t count, const layout& l, std::vector<std::byte>& scratch,
-                             MPI_Comm comm);
+const std::byte* input_bytes(const void* buf, std::size_t count, const layout& l,
+                             std::vector<std::byte>& scratch, MPI_Comm comm);
 
 /// A copy of the bytes of `count` elements at `buf` in `scratch` (for MPI_IN_PLACE, where the
 /// input lies in the output buffer).
-const std::byte* input_copy(const void* buf, std::size_t count, const layout& l, std::vector<std::byte>& scratch,
-                            MPI_Comm comm);
+const std::byte* input_copy(const void* buf, std::size_t count, const layout& l,
+                            std::vector<std::byte>& scratch, MPI_Comm comm);
 
 /// Where the collective writes the bytes of `count` elements destined for `buf`: `buf` itself
 /// when contiguous, else `scratch` (then `store_output` unpacks it into `buf`).

@@ -49,7 +49,8 @@ int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm com
   const mpi_function f = mpi_function::bcast;
   return at_boundary(f, comm, [&] {
     const arguments a(f, comm);
-    if (a.inter) return forwarded(forward_reason::intercommunicator, 0, PMPI_Bcast(buffer, count, datatype, root, comm));
+    if (a.inter)
+      return forwarded(forward_reason::intercommunicator, 0, PMPI_Bcast(buffer, count, datatype, root, comm));
     a.count("count", count);
     a.type("datatype", datatype);
     a.root(root);
@@ -101,7 +102,8 @@ int scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
     const algorithm alg = choose(collective::scatter, a.size, n, n, true);
     bytes_t send_scratch, recv_scratch;
     const std::size_t p = sz(a.size);
-    const std::byte* send = at_root ? input_bytes(sendbuf, p * sz(sendcount), sl, send_scratch, comm) : nullptr;
+    const std::byte* send =
+        at_root ? input_bytes(sendbuf, p * sz(sendcount), sl, send_scratch, comm) : nullptr;
     std::byte* recv = nullptr;
     if (in_place) {
       recv_scratch.resize(n);  // the root's own block stays where it is in sendbuf
@@ -109,7 +111,8 @@ int scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
     } else {
       recv = output_bytes(recvbuf, sz(recvcount), rl, recv_scratch);
     }
-    run_library({collective::scatter, send, at_root ? p * n : 0, recv, n, byte_elements, nullptr, root, comm, alg});
+    run_library(
+        {collective::scatter, send, at_root ? p * n : 0, recv, n, byte_elements, nullptr, root, comm, alg});
     if (!in_place) store_output(recvbuf, sz(recvcount), rl, recv_scratch, comm);
     return served(alg, n);
   });
@@ -147,11 +150,12 @@ int gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recv
     const algorithm alg = choose(collective::gather, a.size, n, n, true);
     bytes_t send_scratch, recv_scratch;
     const std::size_t p = sz(a.size);
-    const std::byte* send =
-        in_place ? input_copy(block_at(recvbuf, sz(root) * sz(recvcount), rl), sz(recvcount), rl, send_scratch, comm)
-                 : input_bytes(sendbuf, sz(sendcount), sl, send_scratch, comm);
+    const std::byte* send = in_place ? input_copy(block_at(recvbuf, sz(root) * sz(recvcount), rl),
+                                                  sz(recvcount), rl, send_scratch, comm)
+                                     : input_bytes(sendbuf, sz(sendcount), sl, send_scratch, comm);
     std::byte* recv = at_root ? output_bytes(recvbuf, p * sz(recvcount), rl, recv_scratch) : nullptr;
-    run_library({collective::gather, send, n, recv, at_root ? p * n : 0, byte_elements, nullptr, root, comm, alg});
+    run_library(
+        {collective::gather, send, n, recv, at_root ? p * n : 0, byte_elements, nullptr, root, comm, alg});
     if (at_root) store_output(recvbuf, p * sz(recvcount), rl, recv_scratch, comm);
     return served(alg, n);
   });
@@ -185,7 +189,8 @@ int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
     const std::byte* send = in_place ? input_copy(recvbuf, sz(count), l, send_scratch, comm)
                                      : input_bytes(sendbuf, sz(count), l, send_scratch, comm);
     std::byte* recv = at_root ? output_bytes(recvbuf, sz(count), l, recv_scratch) : nullptr;
-    run_library({collective::reduce, send, sz(count), recv, at_root ? sz(count) : 0, m.elem, &m.red, root, comm, alg});
+    run_library({collective::reduce, send, sz(count), recv, at_root ? sz(count) : 0, m.elem, &m.red, root,
+                 comm, alg});
     if (at_root) store_output(recvbuf, sz(count), l, recv_scratch, comm);
     return served(alg, n);
   });
@@ -219,9 +224,9 @@ int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* r
     const algorithm alg = choose(collective::allgather, a.size, n, n, true);
     bytes_t send_scratch, recv_scratch;
     const std::size_t p = sz(a.size);
-    const std::byte* send =
-        in_place ? input_copy(block_at(recvbuf, sz(a.rank) * sz(recvcount), rl), sz(recvcount), rl, send_scratch, comm)
-                 : input_bytes(sendbuf, sz(sendcount), sl, send_scratch, comm);
+    const std::byte* send = in_place ? input_copy(block_at(recvbuf, sz(a.rank) * sz(recvcount), rl),
+                                                  sz(recvcount), rl, send_scratch, comm)
+                                     : input_bytes(sendbuf, sz(sendcount), sl, send_scratch, comm);
     std::byte* recv = output_bytes(recvbuf, p * sz(recvcount), rl, recv_scratch);
     run_library({collective::allgather, send, n, recv, p * n, byte_elements, nullptr, 0, comm, alg});
     store_output(recvbuf, p * sz(recvcount), rl, recv_scratch, comm);
@@ -232,7 +237,9 @@ int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* r
 int reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
                          MPI_Comm comm) {
   const mpi_function f = mpi_function::reduce_scatter_block;
-  const auto forward = [&] { return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm); };
+  const auto forward = [&] {
+    return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
+  };
   return at_boundary(f, comm, [&] {
     const arguments a(f, comm);
     if (a.inter) return forwarded(forward_reason::intercommunicator, 0, forward());
@@ -246,10 +253,12 @@ int reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_
     a.buffer("recvbuf", recvbuf, in_place ? static_cast<int>(p * count) : recvcount, l);
     if (!in_place) a.buffer("sendbuf", sendbuf, recvcount, l);
     const std::size_t n = p * count * l.size;
-    if (vendor_chosen(collective::reduce_scatter)) return forwarded(forward_reason::vendor_chosen, n, forward());
+    if (vendor_chosen(collective::reduce_scatter))
+      return forwarded(forward_reason::vendor_chosen, n, forward());
     mapped_reduction m{};
     if (!map_reduction(op, l, comm, m)) return forwarded(forward_reason::op, n, forward());
-    const algorithm alg = choose(collective::reduce_scatter, a.size, count * l.size, count, m.red.commutative);
+    const algorithm alg =
+        choose(collective::reduce_scatter, a.size, count * l.size, count, m.red.commutative);
     bytes_t send_scratch, recv_scratch;
     const std::byte* send = in_place ? input_copy(recvbuf, p * count, l, send_scratch, comm)
                                      : input_bytes(sendbuf, p * count, l, send_scratch, comm);
@@ -284,7 +293,8 @@ int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
       a.buffer("sendbuf", sendbuf, sendcount, sl);
       a.same_bytes(sz(sendcount) * sl.size, n);
     }
-    if (vendor_chosen(collective::alltoall)) return forwarded(forward_reason::vendor_chosen, p * n, forward());
+    if (vendor_chosen(collective::alltoall))
+      return forwarded(forward_reason::vendor_chosen, p * n, forward());
     const algorithm alg = choose(collective::alltoall, a.size, n, n, true);
     bytes_t send_scratch, recv_scratch;
     const std::byte* send = in_place ? input_copy(recvbuf, p * sz(recvcount), rl, send_scratch, comm)
@@ -296,7 +306,8 @@ int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
   });
 }
 
-int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+              MPI_Comm comm) {
   const mpi_function f = mpi_function::allreduce;
   const auto forward = [&] { return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm); };
   return at_boundary(f, comm, [&] {
@@ -351,20 +362,23 @@ COLLECTIVES_MPI_EXPORT int MPI_Finalize(void) {
   return PMPI_Finalize();
 }
 
-COLLECTIVES_MPI_EXPORT int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+COLLECTIVES_MPI_EXPORT int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root,
+                                     MPI_Comm comm) {
   if (pm::inside_library()) return PMPI_Bcast(buffer, count, datatype, root, comm);
   return pm::bcast(buffer, count, datatype, root, comm);
 }
 
-COLLECTIVES_MPI_EXPORT int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                                       int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+COLLECTIVES_MPI_EXPORT int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                       void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                                       MPI_Comm comm) {
   if (pm::inside_library())
     return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   return pm::scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 
-COLLECTIVES_MPI_EXPORT int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+COLLECTIVES_MPI_EXPORT int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                      void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                                      MPI_Comm comm) {
   if (pm::inside_library())
     return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   return pm::gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
@@ -376,8 +390,8 @@ COLLECTIVES_MPI_EXPORT int MPI_Reduce(const void* sendbuf, void* recvbuf, int co
   return pm::reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
 }
 
-COLLECTIVES_MPI_EXPORT int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                                         int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+COLLECTIVES_MPI_EXPORT int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                         void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   if (pm::inside_library())
     return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   return pm::allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
@@ -389,8 +403,8 @@ COLLECTIVES_MPI_EXPORT int MPI_Reduce_scatter_block(const void* sendbuf, void* r
   return pm::reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
 }
 
-COLLECTIVES_MPI_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+COLLECTIVES_MPI_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                        void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   if (pm::inside_library())
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   return pm::alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);

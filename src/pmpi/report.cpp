@@ -84,13 +84,14 @@ void print_report(const settings& s) {
       const std::size_t row = static_cast<std::size_t>(f.id) * slots + slot;
       if (max_calls[row] == 0) continue;
       any = true;
-      text += fmt::format("{:<26} {:<32} {:>10} {:>16} {:>14.6f} {:>14.6f}\n", f.name, how(slot), max_calls[row],
-                          sum_bytes[row], static_cast<double>(sum_ns[row]) * 1e-9 / size,
+      text += fmt::format("{:<26} {:<32} {:>10} {:>16} {:>14.6f} {:>14.6f}\n", f.name, how(slot),
+                          max_calls[row], sum_bytes[row], static_cast<double>(sum_ns[row]) * 1e-9 / size,
                           static_cast<double>(max_ns[row]) * 1e-9);
     }
   if (!any) text += "(no collective calls)\n";
-  text += "calls: the most any rank made; bytes: each rank's data summed over ranks; time: inside the "
-          "function, per rank\n";
+  text +=
+      "calls: the most any rank made; bytes: each rank's data summed over ranks; time: inside the "
+      "function, per rank\n";
 
   if (*s.report_to == "-") {
     std::fputs(text.c_str(), stderr);

@@ -56,7 +56,9 @@ std::string apply_entry(settings& s, std::string_view entry) {
         s.chosen[static_cast<std::size_t>(c)] = *alg;
         any = true;
       }
-    return any ? "" : bad(fmt::format("no collective has algorithm '{}'; valid: {}", alg_name, any_algorithm_names()));
+    return any ? ""
+               : bad(fmt::format("no collective has algorithm '{}'; valid: {}", alg_name,
+                                 any_algorithm_names()));
   }
   const std::optional<collective> coll = parse_collective(coll_name);
   if (!coll) return bad(fmt::format("unknown collective '{}'; valid: {}", coll_name, collective_names()));

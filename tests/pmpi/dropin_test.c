@@ -25,14 +25,14 @@
 static int failures = 0;
 static const unsigned char sentinel = 0xEE;
 
-#define CHECK(cond, ...)                                   \
-  do {                                                     \
-    if (!(cond)) {                                         \
-      if (++failures <= 10) {                              \
+#define CHECK(cond, ...)                                      \
+  do {                                                        \
+    if (!(cond)) {                                            \
+      if (++failures <= 10) {                                 \
         fprintf(stderr, "dropin_test: FAILED: " __VA_ARGS__); \
-        fputc('\n', stderr);                               \
-      }                                                    \
-    }                                                      \
+        fputc('\n', stderr);                                  \
+      }                                                       \
+    }                                                         \
   } while (0)
 
 /* ---- types: an MPI datatype plus which bytes of one element are data (the rest are holes) ---- */
@@ -45,8 +45,8 @@ struct double_int {
 typedef struct {
   const char* name;
   MPI_Datatype type;
-  size_t extent;              /* bytes per element in memory */
-  unsigned char mask[32];     /* 1 = data byte */
+  size_t extent;          /* bytes per element in memory */
+  unsigned char mask[32]; /* 1 = data byte */
 } test_type;
 
 enum { T_INT, T_DOUBLE, T_FLOAT, T_CONTIG, T_VECTOR, T_DOUBLE_INT, T_MATRIX, T_COUNT };
@@ -108,7 +108,8 @@ static void fill_block(unsigned char* buf, const test_type* t, size_t count, int
 }
 
 /* Compares `count` elements of `got` with what fill_block(rank, first_element) wrote. */
-static int block_ok(const unsigned char* got, const test_type* t, size_t count, int rank, size_t first_element) {
+static int block_ok(const unsigned char* got, const test_type* t, size_t count, int rank,
+                    size_t first_element) {
   size_t e, b;
   for (e = 0; e < count; ++e)
     for (b = 0; b < t->extent; ++b) {
@@ -180,8 +181,8 @@ static void test_gather(const comm_t* c, const test_type* t, int count, int root
     for (r = 0; r < p; ++r) ok = ok && block_ok(recv + r * block, t, (size_t)count, (int)r, 0);
   else
     ok = untouched(recv, p * block);
-  CHECK(ok, "MPI_Gather%s %s count %d root %d on %s", in_place ? " (root in place)" : "", t->name, count, root,
-        c->name);
+  CHECK(ok, "MPI_Gather%s %s count %d root %d on %s", in_place ? " (root in place)" : "", t->name, count,
+        root, c->name);
   free(send);
   free(recv);
 }
@@ -224,8 +225,17 @@ static void test_alltoall(const comm_t* c, const test_type* t, int count, int in
 
 /* ---- reductions: typed inputs, a serial fold in rank order as the oracle ---- */
 
-enum { R_INT_SUM, R_INT_MAX, R_DOUBLE_SUM, R_FLOAT_SUM, R_CONTIG_USER, R_VECTOR_USER, R_MINLOC, R_MATRIX,
-       R_COUNT };
+enum {
+  R_INT_SUM,
+  R_INT_MAX,
+  R_DOUBLE_SUM,
+  R_FLOAT_SUM,
+  R_CONTIG_USER,
+  R_VECTOR_USER,
+  R_MINLOC,
+  R_MATRIX,
+  R_COUNT
+};
 static MPI_Op user_sum_op, matrix_op;
 
 /* A commutative user op: element-wise int sum over whatever ints the datatype holds. */
@@ -272,11 +282,12 @@ static void make_reductions(void) {
   reduction_cases[R_INT_MAX] = (reduction_case){"MPI_INT MPI_MAX", T_INT, NULL, MPI_MAX};
   reduction_cases[R_DOUBLE_SUM] = (reduction_case){"MPI_DOUBLE MPI_SUM", T_DOUBLE, NULL, MPI_SUM};
   reduction_cases[R_FLOAT_SUM] = (reduction_case){"MPI_FLOAT MPI_SUM", T_FLOAT, NULL, MPI_SUM};
-  reduction_cases[R_CONTIG_USER] = (reduction_case){"contiguous user sum", T_CONTIG, &user_sum_op, MPI_OP_NULL};
+  reduction_cases[R_CONTIG_USER] =
+      (reduction_case){"contiguous user sum", T_CONTIG, &user_sum_op, MPI_OP_NULL};
   reduction_cases[R_VECTOR_USER] = (reduction_case){"vector user sum", T_VECTOR, &user_sum_op, MPI_OP_NULL};
   reduction_cases[R_MINLOC] = (reduction_case){"MPI_DOUBLE_INT MPI_MINLOC", T_DOUBLE_INT, NULL, MPI_MINLOC};
-  reduction_cases[R_MATRIX] = (reduction_case){"2x2 matrix product (non-commutative)", T_MATRIX, &matrix_op,
-                                               MPI_OP_NULL};
+  reduction_cases[R_MATRIX] =
+      (reduction_case){"2x2 matrix product (non-commutative)", T_MATRIX, &matrix_op, MPI_OP_NULL};
 }
 
 static MPI_Op op_of(const reduction_case* rc) { return rc->op ? *rc->op : rc->predefined; }
@@ -449,8 +460,8 @@ static void test_allreduce(const comm_t* c, int rc, int count, int in_place) {
     MPI_Allreduce(send, recv, count, t->type, op_of(&reduction_cases[rc]), c->comm);
   }
   serial_reduce(want, rc, (size_t)count, c->size, 0);
-  CHECK(same_data(recv, want, t, (size_t)count), "MPI_Allreduce%s %s count %d on %s", in_place ? " in place" : "",
-        reduction_cases[rc].name, count, c->name);
+  CHECK(same_data(recv, want, t, (size_t)count), "MPI_Allreduce%s %s count %d on %s",
+        in_place ? " in place" : "", reduction_cases[rc].name, count, c->name);
   free(send);
   free(recv);
   free(want);
@@ -533,15 +544,18 @@ static void run_errors(const comm_t* c) {
   int sum = 0, one = 1;
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   expect_class(MPI_Bcast(x, 4, MPI_INT, c->size, MPI_COMM_WORLD), MPI_ERR_ROOT, "MPI_Bcast root = p");
-  expect_class(MPI_Reduce(x, y, 4, MPI_INT, MPI_SUM, -1, MPI_COMM_WORLD), MPI_ERR_ROOT, "MPI_Reduce root = -1");
-  expect_class(MPI_Allreduce(x, y, -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_COUNT, "MPI_Allreduce count -1");
+  expect_class(MPI_Reduce(x, y, 4, MPI_INT, MPI_SUM, -1, MPI_COMM_WORLD), MPI_ERR_ROOT,
+               "MPI_Reduce root = -1");
+  expect_class(MPI_Allreduce(x, y, -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_COUNT,
+               "MPI_Allreduce count -1");
   expect_class(MPI_Allreduce(x, y, 4, MPI_DATATYPE_NULL, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_TYPE,
                "MPI_Allreduce MPI_DATATYPE_NULL");
   expect_class(MPI_Allreduce(x, y, 4, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD), MPI_ERR_OP,
                "MPI_Allreduce MPI_OP_NULL");
   expect_class(MPI_Allreduce(x, y, 4, MPI_INT, MPI_SUM, MPI_COMM_NULL), MPI_ERR_COMM,
                "MPI_Allreduce MPI_COMM_NULL");
-  expect_class(MPI_Bcast(MPI_IN_PLACE, 4, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_BUFFER, "MPI_Bcast MPI_IN_PLACE");
+  expect_class(MPI_Bcast(MPI_IN_PLACE, 4, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_BUFFER,
+               "MPI_Bcast MPI_IN_PLACE");
   expect_class(MPI_Allgather(x, 1, MPI_INT, MPI_IN_PLACE, 1, MPI_INT, MPI_COMM_WORLD), MPI_ERR_BUFFER,
                "MPI_Allgather recvbuf MPI_IN_PLACE");
   expect_class(MPI_Allreduce(NULL, y, 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_BUFFER,
@@ -560,7 +574,7 @@ static void run_report(const comm_t* c) {
   int i;
   for (i = 0; i < 3; ++i) MPI_Allreduce(x, y, 5, MPI_INT, MPI_SUM, c->comm); /* served */
   for (i = 0; i < 2; ++i) MPI_Bcast(x, 5, MPI_INT, 0, c->comm);              /* served */
-  MPI_Reduce(x, y, 5, MPI_INT, MPI_SUM, 0, c->comm);                        /* COLLECTIVES_ALGORITHMS=reduce=vendor */
+  MPI_Reduce(x, y, 5, MPI_INT, MPI_SUM, 0, c->comm); /* COLLECTIVES_ALGORITHMS=reduce=vendor */
   /* MPI defines no MPI_SUM on MPI_C_BOOL: forwarded (op), so the MPI library's verdict stands. */
   MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN);
   expect_class(MPI_Allreduce(x, y, 2, MPI_C_BOOL, MPI_SUM, c->comm), MPI_ERR_OP, "MPI_SUM on MPI_C_BOOL");
@@ -660,8 +674,9 @@ int main(int argc, char** argv) {
 
   /* Every rank's failures count. The errors mode left MPI_ERRORS_RETURN on world: fine here. */
   PMPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (world.rank == 0) printf("dropin_test %s: %s (%d failed checks over %d ranks)\n", mode,
-                              total == 0 ? "ok" : "FAILED", total, world.size);
+  if (world.rank == 0)
+    printf("dropin_test %s: %s (%d failed checks over %d ranks)\n", mode, total == 0 ? "ok" : "FAILED", total,
+           world.size);
   MPI_Finalize();
   return total == 0 ? 0 : 1;
 }
