@@ -1,9 +1,10 @@
 # cmake --install: headers, the library and a CMake package, so that another project can
-# find_package(collectives CONFIG) and link collectives::collectives.
+# find_package(collectives CONFIG) and link collectives::collectives, or collectives::mpi (the
+# drop-in libcollectives_mpi.so, to be linked before the MPI library).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-install(TARGETS collectives EXPORT collectivesTargets
+install(TARGETS collectives collectives_mpi EXPORT collectivesTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

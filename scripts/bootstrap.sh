@@ -11,6 +11,7 @@ packages=(
   libfmt-dev                          # all formatting
   libcli11-dev nlohmann-json3-dev     # collbench: command line, JSON output
   gnuplot-nox                         # collbench report: PNG plots
+  hpcc                                # a real MPI application run under the drop-in (tests/pmpi)
 )
 
 missing=()

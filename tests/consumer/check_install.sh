@@ -102,3 +102,10 @@ if [[ $mode != add_subdirectory ]]; then
   fi
 fi
 env -u LD_LIBRARY_PATH "$source_dir/scripts/mpirun/run" -n $ranks "$program"
+if [[ $mode != makefile ]]; then
+  # The drop-in linked through collectives::mpi serves the program's MPI_Allreduce.
+  COLLECTIVES_MPI_REPORT="$work_dir/report.txt" env -u LD_LIBRARY_PATH "$source_dir/scripts/mpirun/run" -n 2 \
+    "$consumer_build/consumer_dropin"
+  grep -Eq '^MPI_Allreduce +served: ' "$work_dir/report.txt" ||
+    { cat "$work_dir/report.txt" >&2; echo "check_install: the drop-in did not serve MPI_Allreduce" >&2; exit 1; }
+fi
