@@ -22,6 +22,7 @@ enum class algorithm {
   rabenseifner,
   bruck,
   pairwise,
+  hierarchical,  ///< node-aware: steps within each host and across hosts (core/hosts.hpp)
 };
 
 enum class collective { broadcast, scatter, gather, reduce, allgather, reduce_scatter, alltoall, allreduce };

@@ -10,7 +10,7 @@
 namespace collectives {
 namespace {
 
-constexpr std::array<std::string_view, 12> algorithm_names{"automatic",
+constexpr std::array<std::string_view, 13> algorithm_names{"automatic",
                                                            "vendor",
                                                            "naive",
                                                            "binomial",
@@ -21,7 +21,8 @@ constexpr std::array<std::string_view, 12> algorithm_names{"automatic",
                                                            "recursive_halving",
                                                            "rabenseifner",
                                                            "bruck",
-                                                           "pairwise"};
+                                                           "pairwise",
+                                                           "hierarchical"};
 
 constexpr std::array<std::string_view, 8> collective_names{
     "broadcast", "scatter", "gather", "reduce", "allgather", "reduce_scatter", "alltoall", "allreduce"};

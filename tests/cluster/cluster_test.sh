@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The emulated cluster end to end: `up` makes 2 hosts × 2 slots, `run` places ranks by block and
 # cyclically on hosts with their own hostnames, an MPI test executable passes across the hosts
-# (TCP between them, shared memory within each), and `down` (twice) leaves no namespace, link or
+# (TCP between them, shared memory within each; also on uneven hosts, 2 + 1 ranks), and `down` (twice) leaves no namespace, link or
 # file behind. Skipped (exit 77) where the machine does not allow network namespaces.
 # Usage: cluster_test.sh <mpi test executable>
 set -euo pipefail
@@ -33,6 +33,8 @@ done
 bash "$cluster" run -n 4 "$program" || fail "$program across 2 hosts"
 COLLECTIVES_SYNCHRONOUS_SENDS=1 bash "$cluster" run -n 4 --map cyclic "$program" ||
   fail "$program across 2 hosts, cyclic, synchronous sends"
+COLLECTIVES_TEST_ALGORITHMS=hierarchical,automatic bash "$cluster" run -n 3 "$program" ||
+  fail "$program across uneven hosts (2 + 1 ranks)"
 
 bash "$cluster" down
 bash "$cluster" down
