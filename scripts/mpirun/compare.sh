@@ -17,6 +17,11 @@
 #                    and those busbw plots are left out)
 #   --build-dir DIR  the CMake build directory (default build/; configured with the bench if needed)
 #   --out DIR        where to write (default results/<date>, or results/<date>-<time> if taken)
+#   --cluster HxR    across an emulated cluster of H hosts × R ranks (scripts/mpirun/cluster.sh,
+#                    needs root): np = H·R, placed by block; broadcast, reduce, allgather and
+#                    allreduce (the collectives with a hierarchical algorithm) unless -c is given;
+#                    results in results/<date>-cluster-HxR unless --out is given
+#   --rate RATE      the emulated links' bandwidth, as tc spells it (default 1gbit)
 #   -- OPTIONS       passed on to collbench, e.g. -- -t double -c allreduce,broadcast
 set -euo pipefail
 
@@ -25,6 +30,8 @@ build=$root/build
 out=
 nps="2 4"
 quick=0
+cluster=
+rate=1gbit
 extra=()
 while (($#)); do
   case $1 in
@@ -32,12 +39,27 @@ while (($#)); do
     --np) nps=$2; shift ;;
     --build-dir) build=$2; shift ;;
     --out) out=$2; shift ;;
+    --cluster) cluster=$2; shift ;;
+    --rate) rate=$2; shift ;;
     --) shift; extra=("$@"); break ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "compare.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
 done
+
+launch=("$root/scripts/mpirun/run")
+collectives=()
+if [[ -n $cluster ]]; then
+  [[ $cluster =~ ^([1-9][0-9]*)x([1-9][0-9]*)$ ]] || { echo "compare.sh: --cluster expects HxR, e.g. 2x2" >&2; exit 2; }
+  hosts=${BASH_REMATCH[1]} slots=${BASH_REMATCH[2]}
+  nps=$((hosts * slots))
+  launch=(bash "$root/scripts/mpirun/cluster.sh" run --map block)
+  collectives=(--collective broadcast,reduce,allgather,allreduce)
+  for arg in "${extra[@]}"; do
+    [[ $arg == -c* || $arg == --collective* ]] && collectives=()
+  done
+fi
 
 if ((quick)); then
   sizes=(--min-bytes 8 --max-bytes 512K --step 4 --time-per-size 0.05 --min-iterations 3)
@@ -56,7 +78,7 @@ cmake --build "$build" --target collbench collreport -j "$(nproc)" > /dev/null
 
 latest=
 if [[ -z $out ]]; then
-  out=$root/results/$(date +%F)
+  out=$root/results/$(date +%F)${cluster:+-cluster-$cluster}
   [[ -e $out ]] && out=$out-$(date +%H%M%S)
   latest=$root/results/latest
 fi
@@ -69,14 +91,20 @@ for arg in "${extra[@]}"; do
   [[ $arg == -a* || $arg == --algorithm* ]] && algorithms=()
 done
 
+if [[ -n $cluster ]]; then
+  bash "$root/scripts/mpirun/cluster.sh" up "$hosts" --slots "$slots" --rate "$rate"
+  trap 'bash "$root/scripts/mpirun/cluster.sh" down' EXIT
+fi
+
 cores=$(nproc)
 jsons=()
 for np in $nps; do
   note=""
-  ((np > cores)) && note=" (oversubscribed: $np ranks on $cores cores)"
+  [[ -n $cluster ]] && note=" across $hosts emulated hosts × $slots ranks, links at $rate"
+  ((np > cores)) && note="$note (oversubscribed: $np ranks on $cores cores)"
   echo "compare.sh: np = $np$note" >&2
-  "$root/scripts/mpirun/run" -n "$np" "$build/bench/collbench" --model --format json --output "$out/np$np.json" \
-    "${sizes[@]}" "${algorithms[@]}" "${extra[@]}"
+  "${launch[@]}" -n "$np" "$build/bench/collbench" --model --format json --output "$out/np$np.json" \
+    "${sizes[@]}" "${algorithms[@]}" "${collectives[@]}" "${extra[@]}"
   jsons+=("$out/np$np.json")
 done
 
