@@ -25,6 +25,7 @@ enum class algorithm {
   bruck,
   pairwise,
   dissemination,
+  hierarchical,  ///< node-aware: steps within each host and across hosts (core/hosts.hpp)
 };
 
 enum class collective {

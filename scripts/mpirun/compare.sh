@@ -22,6 +22,11 @@
 #                    double, or both (every np on each path, and a section comparing the two)
 #   --build-dir DIR  the CMake build directory (default build/; configured with the bench if needed)
 #   --out DIR        where to write (default results/<date>, or results/<date>-<time> if taken)
+#   --cluster HxR    across an emulated cluster of H hosts × R ranks (scripts/mpirun/cluster.sh,
+#                    needs root): np = H·R, placed by block; broadcast, reduce, allgather and
+#                    allreduce (the collectives with a hierarchical algorithm) unless -c is given;
+#                    results in results/<date>-cluster-HxR unless --out is given
+#   --rate RATE      the emulated links' bandwidth, as tc spells it (default 1gbit)
 #   -- OPTIONS       passed on to collbench, e.g. -- -t double -c allreduce,broadcast
 set -euo pipefail
 
@@ -31,6 +36,8 @@ out=
 nps="2 4"
 quick=0
 shm=best
+cluster=
+rate=1gbit
 extra=()
 while (($#)); do
   case $1 in
@@ -39,6 +46,8 @@ while (($#)); do
     --shm-copy) shm=$2; shift ;;
     --build-dir) build=$2; shift ;;
     --out) out=$2; shift ;;
+    --cluster) cluster=$2; shift ;;
+    --rate) rate=$2; shift ;;
     --) shift; extra=("$@"); break ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "compare.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
@@ -59,6 +68,19 @@ if [[ $shm == single || $shm == both ]] && [[ $(COLLECTIVES_SHM_COPY= "$root/scr
   exit 2
 fi
 
+launch=("$root/scripts/mpirun/run")
+collectives=()
+if [[ -n $cluster ]]; then
+  [[ $cluster =~ ^([1-9][0-9]*)x([1-9][0-9]*)$ ]] || { echo "compare.sh: --cluster expects HxR, e.g. 2x2" >&2; exit 2; }
+  hosts=${BASH_REMATCH[1]} slots=${BASH_REMATCH[2]}
+  nps=$((hosts * slots))
+  launch=(bash "$root/scripts/mpirun/cluster.sh" run --map block)
+  collectives=(--collective broadcast,reduce,allgather,allreduce)
+  for arg in "${extra[@]}"; do
+    [[ $arg == -c* || $arg == --collective* ]] && collectives=()
+  done
+fi
+
 if ((quick)); then
   sizes=(--min-bytes 8 --max-bytes 512K --step 4 --time-per-size 0.05 --min-iterations 3)
 else
@@ -76,7 +98,7 @@ cmake --build "$build" --target collbench collreport -j "$(nproc)" > /dev/null
 
 latest=
 if [[ -z $out ]]; then
-  out=$root/results/$(date +%F)
+  out=$root/results/$(date +%F)${cluster:+-cluster-$cluster}
   [[ -e $out ]] && out=$out-$(date +%H%M%S)
   latest=$root/results/latest
 fi
@@ -89,19 +111,25 @@ for arg in "${extra[@]}"; do
   [[ $arg == -a* || $arg == --algorithm* ]] && algorithms=()
 done
 
+if [[ -n $cluster ]]; then
+  bash "$root/scripts/mpirun/cluster.sh" up "$hosts" --slots "$slots" --rate "$rate"
+  trap 'bash "$root/scripts/mpirun/cluster.sh" down' EXIT
+fi
+
 cores=$(nproc)
 jsons=()
 for np in $nps; do
   note=""
-  ((np > cores)) && note=" (oversubscribed: $np ranks on $cores cores)"
+  [[ -n $cluster ]] && note=" across $hosts emulated hosts × $slots ranks, links at $rate"
+  ((np > cores)) && note="$note (oversubscribed: $np ranks on $cores cores)"
   for path in "${paths[@]}"; do
     json=$out/np$np.json
     [[ $shm == both ]] && json=$out/np$np-$path.json
     copies="one copy"
     [[ $(COLLECTIVES_SHM_COPY=$path "$root/scripts/mpirun/run" --which) == double ]] && copies="two copies"
     echo "compare.sh: np = $np$note, shared memory: $copies" >&2
-    COLLECTIVES_SHM_COPY=$path "$root/scripts/mpirun/run" -n "$np" "$build/bench/collbench" --model --format json \
-      --output "$json" "${sizes[@]}" "${algorithms[@]}" "${extra[@]}"
+    COLLECTIVES_SHM_COPY=$path "${launch[@]}" -n "$np" "$build/bench/collbench" --model --format json \
+      --output "$json" "${sizes[@]}" "${algorithms[@]}" "${collectives[@]}" "${extra[@]}"
     jsons+=("$json")
   done
 done

@@ -3,6 +3,7 @@
 // ⌈log p⌉-step algorithms, bandwidth-bound ones the algorithms that move (p−1)/p of the data.
 // The thresholds follow MPICH's defaults (which were measured on clusters); collbench shows
 // where they fall on a given machine. A non-commutative op always gets an order-keeping one.
+// It never picks hierarchical: the hierarchical algorithms run their steps with this rule.
 //
 //   collective      rule (bytes: the vector for broadcast/reduce/allreduce, one block otherwise)
 //   broadcast       < 12 KiB or p ≤ 2: binomial;  otherwise scatter_allgather

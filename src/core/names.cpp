@@ -10,7 +10,7 @@
 namespace collectives {
 namespace {
 
-constexpr std::array<std::string_view, 13> algorithm_names{"automatic",
+constexpr std::array<std::string_view, 14> algorithm_names{"automatic",
                                                            "vendor",
                                                            "naive",
                                                            "binomial",
@@ -22,7 +22,8 @@ constexpr std::array<std::string_view, 13> algorithm_names{"automatic",
                                                            "rabenseifner",
                                                            "bruck",
                                                            "pairwise",
-                                                           "dissemination"};
+                                                           "dissemination",
+                                                           "hierarchical"};
 
 constexpr std::array<std::string_view, 16> collective_names{
     "broadcast", "scatter", "gather", "reduce",   "allgather", "reduce_scatter", "alltoall",  "allreduce",

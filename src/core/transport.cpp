@@ -81,7 +81,9 @@ void check_mpi(int code, const char* what) {
   throw error(fmt::format("collectives: {} failed: {}", what, std::string_view(text, length)));
 }
 
-transport::transport(MPI_Comm user_comm) : comm_(private_comm_of(user_comm)) {
+transport::transport(MPI_Comm user_comm) : transport(private_comm_of(user_comm), on_private_t{}) {}
+
+transport::transport(MPI_Comm private_comm, on_private_t) : comm_(private_comm) {
   check_mpi(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
   check_mpi(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
 }

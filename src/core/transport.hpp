@@ -16,6 +16,11 @@ class transport {
   /// private duplicate of `user_comm`, cached on it as an attribute and freed with it.
   explicit transport(MPI_Comm user_comm);
 
+  /// A transport straight on `private_comm`, a communicator the library made itself (the
+  /// per-host communicators of core/hosts.hpp), without looking up a duplicate.
+  struct on_private_t {};
+  transport(MPI_Comm private_comm, on_private_t);
+
   int rank() const { return rank_; }
   int size() const { return size_; }
   /// The private communicator; the vendor variant runs its MPI collectives on it.
