@@ -182,6 +182,17 @@ constexpr cost_entry table[] = {
      }},
     {collective::reduce_scatterv, "pairwise", "(p−1)α + (p−1)/p·n(β + γ)",
      [](const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * (x.b + x.g); }},
+
+    // hierarchical on one host, the only layout this model describes (one α-β pair): there each
+    // runs the flat algorithm named; across hosts the costs are in the algorithms' headers.
+    {collective::broadcast, "hierarchical", "one host: binomial's, log p(α + nβ)",
+     [](const cost_input& x) { return x.lg * (x.a + x.n * x.b); }},
+    {collective::reduce, "hierarchical", "one host: binomial's, log p(α + nβ + nγ)",
+     [](const cost_input& x) { return x.lg * (x.a + x.n * x.b + x.n * x.g); }},
+    {collective::allgather, "hierarchical", "one host: ring's, (p−1)α + (p−1)/p·nβ",
+     [](const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * x.b; }},
+    {collective::allreduce, "hierarchical", "one host: ring's, 2(p−1)α + 2(p−1)/p·nβ + (p−1)/p·nγ",
+     [](const cost_input& x) { return 2 * (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * (2 * x.b + x.g); }},
 };
 // clang-format on
 

@@ -101,7 +101,8 @@ void finish(options& o, const std::vector<std::string>& collective_args, const s
   if (!op_applies(o.op, o.type))
     throw usage_error{fmt::format("op '{}' needs an integer type, given '{}'", op_text, type_text)};
   if (o.root < 0) throw usage_error{fmt::format("--root: a rank ≥ 0, given {}", o.root)};
-  if (!(o.skew >= 0) || o.skew > 1e6) throw usage_error{fmt::format("--skew: a number from 0 to 10⁶, given {}", o.skew)};
+  if (!(o.skew >= 0) || o.skew > 1e6)
+    throw usage_error{fmt::format("--skew: a number from 0 to 10⁶, given {}", o.skew)};
   if (o.iterations < 0) throw usage_error{"--iterations: ≥ 1, or 0 for the automatic choice"};
   if (o.iterations > most_iterations)
     throw usage_error{fmt::format("--iterations: at most {} (every sample is kept in memory), given {}",
@@ -173,7 +174,9 @@ parse_result parse_options(int argc, char** argv) {
   app.add_option(
          "-a,--algorithm", o.algorithms,
          "Algorithms (comma-separated or repeated): all (default: the library's and the vendor's internal "
-         "ones), library (the library's only), an algorithm name (ring, binomial, ...), vendor:<name> "
+         "ones), library (the library's only; hierarchical only when the ranks span several hosts, "
+         "since on one host it runs a flat algorithm), an algorithm name (ring, binomial, ...), "
+         "vendor:<name> "
          "(one of the MPI library's internal algorithms, e.g. vendor:ring) or vendor:all. The vendor's "
          "default collective is always measured: it is the baseline")
       ->delimiter(',');
@@ -185,15 +188,17 @@ parse_result parse_options(int argc, char** argv) {
                  fmt::format("Element type: {}",
                              join_names(all_element_kinds(), [](element_kind t) { return to_string(t); })))
       ->capture_default_str();
-  app.add_option("-o,--op", op_text,
-                 fmt::format("Reduction op (reduce, reduce_scatter, reduce_scatterv, allreduce, scan, exscan): {}",
-                             join_names(all_op_kinds(), [](op_kind x) { return to_string(x); })))
+  app.add_option(
+         "-o,--op", op_text,
+         fmt::format("Reduction op (reduce, reduce_scatter, reduce_scatterv, allreduce, scan, exscan): {}",
+                     join_names(all_op_kinds(), [](op_kind x) { return to_string(x); })))
       ->capture_default_str();
   app.add_option("-r,--root", o.root, "Root rank of broadcast, scatter, gather, reduce, gatherv and scatterv")
       ->capture_default_str();
-  app.add_option("--skew", o.skew,
-                 "Imbalance of the v-variants' blocks (gatherv, scatterv, allgatherv, alltoallv, reduce_scatterv): "
-                 "rank r's block ∝ 1 + F·r/(p−1); 0 = equal blocks")
+  app.add_option(
+         "--skew", o.skew,
+         "Imbalance of the v-variants' blocks (gatherv, scatterv, allgatherv, alltoallv, reduce_scatterv): "
+         "rank r's block ∝ 1 + F·r/(p−1); 0 = equal blocks")
       ->type_name("F")
       ->capture_default_str();
   app.add_option("-n,--iterations", o.iterations,

@@ -13,8 +13,8 @@
 //          (H−1)(α_n + bβ_n) + (L−1)(α_s + H·bβ_s) + p·b copied. The network carries the
 //          (H−1)·L·b bytes each host must receive, shared by its L ranks.
 // Order:   no reduction.
-// Limits:  hosts of different sizes, one host, or one rank per host: automatic's flat
-//          algorithm.
+// Limits:  one host: ring (what step 2 amounts to there); hosts of different sizes, or one rank
+//          per host: automatic's flat algorithm.
 // Memory:  p·b bytes of scratch for the bundles before the reordering.
 // Ref:     Träff, Hunold, "Decomposing MPI collectives for exploiting multi-lane communication"
 //          (2020).
@@ -29,8 +29,8 @@ namespace collectives::detail {
 void allgather_hierarchical(const call& c) {
   if (c.count == 0) return;
   const host_layout& hosts = hosts_of(c.net);
-  if (!hosts.uniform || hosts.hosts == 1 || hosts.hosts == c.size())
-    return run_flat(collective::allgather, c);
+  if (hosts.hosts == 1) return allgather_ring(c);
+  if (!hosts.uniform || hosts.hosts == c.size()) return run_flat(collective::allgather, c);
   const transport intra(hosts.intra, transport::on_private_t{}),
       across(hosts.across, transport::on_private_t{});
   const int per_host = intra.size();

@@ -24,7 +24,8 @@
 // Order:   hosts need not hold consecutive ranks, and the blocks are reduced host by host:
 //          commutative ops only. Every block is reduced by one set of ranks and then copied, so
 //          every rank holds identical bits.
-// Limits:  none. One host, or one rank per host: automatic's flat algorithm.
+// Limits:  none. One host: ring (what the steps amount to there); one rank per host: automatic's
+//          flat algorithm.
 // Memory:  that of the ring steps (one block in place) and of the step across hosts.
 // Ref:     Träff, Hunold, "Decomposing MPI collectives for exploiting multi-lane communication"
 //          (2020); Open MPI coll/han; MPICH's SMP-aware allreduce.
@@ -39,7 +40,8 @@ namespace collectives::detail {
 void allreduce_hierarchical(const call& c) {
   if (c.count == 0) return;
   const host_layout& hosts = hosts_of(c.net);
-  if (hosts.hosts == 1 || hosts.hosts == c.size()) return run_flat(collective::allreduce, c);
+  if (hosts.hosts == 1) return allreduce_ring(c);
+  if (hosts.hosts == c.size()) return run_flat(collective::allreduce, c);
   const transport intra(hosts.intra, transport::on_private_t{});
   if (!hosts.uniform) {
     run_flat(collective::reduce, {intra, c.send, c.recv, c.count, c.elem, c.op, 0});

@@ -12,8 +12,8 @@
 //          the largest host): 2⌈log L⌉(α_s + nβ_s) + ⌈log H⌉(α_n + nβ_n); step 1 is only on the
 //          root's host and is empty when the root is its host's first rank.
 // Order:   no reduction.
-// Limits:  none; any root, hosts of any sizes. One host, or one rank per host: automatic's
-//          flat algorithm.
+// Limits:  none; any root, hosts of any sizes. One host: binomial (the steps' choice there for
+//          small vectors); one rank per host: automatic's flat algorithm.
 // Memory:  none extra beyond the steps'.
 // Ref:     Karonis et al., "Exploiting hierarchy in parallel computer networks to optimize
 //          collective operation performance" (MagPIe/MPICH-G2, 2000); Open MPI coll/han.
@@ -26,7 +26,8 @@ namespace collectives::detail {
 void broadcast_hierarchical(const call& c) {
   if (c.count == 0 || c.size() == 1) return;
   const host_layout& hosts = hosts_of(c.net);
-  if (hosts.hosts == 1 || hosts.hosts == c.size()) return run_flat(collective::broadcast, c);
+  if (hosts.hosts == 1) return broadcast_binomial(c);
+  if (hosts.hosts == c.size()) return run_flat(collective::broadcast, c);
   const transport intra(hosts.intra, transport::on_private_t{});
   const int root_host = hosts.host_of[static_cast<std::size_t>(c.root)];
   const call within{intra, nullptr, c.recv, c.count, c.elem, nullptr, 0};

@@ -12,8 +12,8 @@
 //          the largest host): ⌈log L⌉(α_s + nβ_s + nγ) + ⌈log H⌉(α_n + nβ_n + nγ), plus
 //          α_s + nβ_s when the root is not its host's first rank.
 // Order:   hosts need not hold consecutive ranks: commutative ops only.
-// Limits:  none; any root, hosts of any sizes. One host, or one rank per host: automatic's
-//          flat algorithm.
+// Limits:  none; any root, hosts of any sizes. One host: binomial (the steps' choice there for
+//          small vectors); one rank per host: automatic's flat algorithm.
 // Memory:  an n-byte accumulator on the first rank of each host (the root's host's first rank
 //          uses recv when it is the root), a second one on the root's host for step 2.
 // Ref:     Karonis et al., "Exploiting hierarchy in parallel computer networks to optimize
@@ -28,7 +28,8 @@ namespace collectives::detail {
 void reduce_hierarchical(const call& c) {
   if (c.count == 0) return;
   const host_layout& hosts = hosts_of(c.net);
-  if (hosts.hosts == 1 || hosts.hosts == c.size()) return run_flat(collective::reduce, c);
+  if (hosts.hosts == 1) return reduce_binomial(c);
+  if (hosts.hosts == c.size()) return run_flat(collective::reduce, c);
   const transport intra(hosts.intra, transport::on_private_t{});
   const int root_host = hosts.host_of[static_cast<std::size_t>(c.root)];
   const int root_local = hosts.local_rank_of[static_cast<std::size_t>(c.root)];
