@@ -174,9 +174,7 @@ parse_result parse_options(int argc, char** argv) {
   app.add_option(
          "-a,--algorithm", o.algorithms,
          "Algorithms (comma-separated or repeated): all (default: the library's and the vendor's internal "
-         "ones), library (the library's only; hierarchical only when the ranks span several hosts, "
-         "since on one host it runs a flat algorithm), an algorithm name (ring, binomial, ...), "
-         "vendor:<name> "
+         "ones), library (the library's only), an algorithm name (ring, binomial, ...), vendor:<name> "
          "(one of the MPI library's internal algorithms, e.g. vendor:ring) or vendor:all. The vendor's "
          "default collective is always measured: it is the baseline")
       ->delimiter(',');

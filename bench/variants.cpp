@@ -131,8 +131,7 @@ vendor_internals::vendor_internals(MPI_Comm base, int ranks) : base_(base) {
       int probe = value, ignore = 0;
       if (!access_cvar(index, &probe, true)) continue;
       if (!access_cvar(index, &ignore, true))
-        throw std::runtime_error(
-            fmt::format("cannot reset coll_tuned_{}_algorithm through MPI_T", tuned_name(c)));
+        throw std::runtime_error(fmt::format("cannot reset coll_tuned_{}_algorithm through MPI_T", tuned_name(c)));
       std::string name = snake_case(item);
       // Open MPI's two-process algorithms refuse any other size.
       if (name == "two_proc" && ranks != 2) continue;
@@ -181,21 +180,6 @@ MPI_Comm vendor_internals::communicator(const vendor_internal& v) {
   return comm;
 }
 
-// True when every rank of the run shares one host (one shared-memory domain). A collective call
-// of every rank, made once, at the first selection.
-bool on_one_host() {
-  static const bool one = [] {
-    MPI_Comm host = MPI_COMM_NULL;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host);
-    int host_size = 0, size = 0;
-    MPI_Comm_size(host, &host_size);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Comm_free(&host);
-    return host_size == size;
-  }();
-  return one;
-}
-
 std::vector<variant> select_variants(collective c, const std::vector<std::string>& requested,
                                      vendor_internals& internals) {
   const auto wanted = [&](const std::string& name, bool (*group)(const std::string&)) {
@@ -205,12 +189,7 @@ std::vector<variant> select_variants(collective c, const std::vector<std::string
   std::vector<variant> out{{"vendor", algorithm::vendor, MPI_COMM_NULL}};
   for (algorithm a : collectives::algorithms_for(c)) {
     const std::string name(to_string(a));
-    // On one host hierarchical runs a flat algorithm (ring or binomial): a row only when named.
-    const bool only_if_named = a == algorithm::hierarchical && on_one_host();
-    if (a != algorithm::vendor &&
-        (only_if_named ? std::find(requested.begin(), requested.end(), name) != requested.end()
-                       : wanted(name, is_library_group)))
-      out.push_back({name, a, MPI_COMM_NULL});
+    if (a != algorithm::vendor && wanted(name, is_library_group)) out.push_back({name, a, MPI_COMM_NULL});
   }
   // automatic is not in algorithms_for(): measured only when named.
   if (std::find(requested.begin(), requested.end(), "automatic") != requested.end())
