@@ -38,17 +38,26 @@ case $what in
     ;;
   report)
     # Known calls (see run_report in dropin_test.c), with reduce forwarded by choice.
-    COLLECTIVES_ALGORITHMS='reduce=vendor,allreduce=ring' COLLECTIVES_MPI_REPORT="$work/report.txt" \
-      preload "$prog" report
+    sel='reduce=vendor,allreduce=ring,barrier=dissemination,scan=naive,exscan=recursive_doubling'
+    sel+=',gatherv=naive,scatterv=binomial,allgatherv=ring,alltoallv=pairwise,reduce_scatterv=recursive_halving'
+    COLLECTIVES_ALGORITHMS=$sel COLLECTIVES_MPI_REPORT="$work/report.txt" preload "$prog" report
     cat "$work/report.txt"
     expect() { grep -Eq "^$1 +$2 +$3 " "$work/report.txt" || fail "no report row '$1 $2 $3'"; }
     expect MPI_Allreduce "served: ring" 3
     expect MPI_Bcast "served: binomial" 2
     expect MPI_Reduce "forwarded: vendor chosen" 1
     expect MPI_Allreduce "forwarded: op" 1
+    expect MPI_Barrier "served: dissemination" 1
+    expect MPI_Scan "served: naive" 1
+    expect MPI_Exscan "served: recursive_doubling" 1
+    expect MPI_Gatherv "served: naive" 1
+    expect MPI_Scatterv "served: binomial" 1
+    expect MPI_Allgatherv "served: ring" 1
+    expect MPI_Alltoallv "served: pairwise" 1
+    expect MPI_Reduce_scatter "served: recursive_halving" 1
     [ "$np" -gt 1 ] && expect MPI_Allreduce "forwarded: intercommunicator" 1
     rows=$(grep -cE '^MPI_' "$work/report.txt")
-    [ "$rows" -eq $([ "$np" -gt 1 ] && echo 5 || echo 4) ] || fail "$rows rows, expected only the calls made"
+    [ "$rows" -eq $([ "$np" -gt 1 ] && echo 13 || echo 12) ] || fail "$rows rows, expected only the calls made"
     ;;
   hpcc)
     exec "$here/hpcc.sh" "$np" "$lib"
