@@ -428,7 +428,7 @@ v_blocks v_layout(const arguments& a, std::string_view counts_name, const int* c
     if (counts[r] < 0)
       a.fail(MPI_ERR_COUNT, fmt::format("{}[{}] = {} is negative", counts_name, r, counts[r]));
     const std::size_t d = displs != nullptr ? static_cast<std::size_t>(displs[r]) : at;
-    if (displs != nullptr && displs[r] < 0)
+    if (displs != nullptr && displs[r] < 0 && counts[r] > 0)
       a.fail(MPI_ERR_ARG, fmt::format("{}[{}] = {} is negative", displs_name, r, displs[r]));
     b.counts.push_back(sz(counts[r]) * l.size);
     b.displs.push_back(counts[r] > 0 ? d * l.size : 0);  // MPI ignores an empty block's displacement

@@ -764,6 +764,25 @@ static void run_errors(const comm_t* c) {
                "MPI_Allreduce NULL sendbuf");
   expect_class(MPI_Alltoall(x, -2, MPI_INT, y, 1, MPI_INT, MPI_COMM_WORLD), MPI_ERR_COUNT,
                "MPI_Alltoall sendcount -2");
+  { /* the newer functions: counts and displacements every rank checks alike */
+    int* bad = malloc((size_t)c->size * sizeof(int));
+    int* zero = calloc((size_t)c->size, sizeof(int));
+    int* ones = malloc((size_t)c->size * sizeof(int));
+    int i;
+    for (i = 0; i < c->size; ++i) bad[i] = i == c->size - 1 ? -1 : 1;
+    expect_class(MPI_Barrier(MPI_COMM_NULL), MPI_ERR_COMM, "MPI_Barrier MPI_COMM_NULL");
+    expect_class(MPI_Scan(x, y, 4, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD), MPI_ERR_OP, "MPI_Scan MPI_OP_NULL");
+    expect_class(MPI_Exscan(x, y, -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_COUNT,
+                 "MPI_Exscan count -1");
+    expect_class(MPI_Allgatherv(x, 1, MPI_INT, y, bad, zero, MPI_INT, MPI_COMM_WORLD), MPI_ERR_COUNT,
+                 "MPI_Allgatherv recvcounts[p-1] = -1");
+    for (i = 0; i < c->size; ++i) ones[i] = 1;
+    expect_class(MPI_Alltoallv(x, ones, bad, MPI_INT, y, ones, zero, MPI_INT, MPI_COMM_WORLD), MPI_ERR_ARG,
+                 "MPI_Alltoallv sdispls[p-1] = -1");
+    expect_class(MPI_Reduce_scatter(x, y, zero, MPI_DATATYPE_NULL, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_TYPE,
+                 "MPI_Reduce_scatter MPI_DATATYPE_NULL");
+    free(bad), free(zero), free(ones);
+  }
   /* The communicator still works. */
   CHECK(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS && sum == c->size,
         "MPI_Allreduce after the errors: %d, expected %d", sum, c->size);
