@@ -83,10 +83,11 @@ void arguments::same_bytes(std::size_t send_bytes, std::size_t recv_bytes) const
                                        send_bytes, recv_bytes));
 }
 
-algorithm choose(collective c, int p, std::size_t bytes, std::size_t count, bool commutative) {
+algorithm choose(collective c, int p, std::size_t bytes, std::size_t count, bool commutative,
+                 std::size_t largest_block) {
   const algorithm a = valid_settings().for_collective(c);
   if (a == algorithm::automatic || (!commutative && !keeps_rank_order(c, a)))
-    return detail::choose_automatic(c, p, bytes, count, commutative);
+    return detail::choose_automatic(c, p, bytes, count, commutative, largest_block);
   return a;
 }
 

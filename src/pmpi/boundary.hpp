@@ -52,8 +52,10 @@ class arguments {
 };
 
 /// The algorithm serving collective `c`: the selection, or automatic's choice when it is
-/// automatic or cannot keep the rank order a non-commutative op needs.
-algorithm choose(collective c, int p, std::size_t bytes, std::size_t count, bool commutative);
+/// automatic or cannot keep the rank order a non-commutative op needs. The v-variants pass
+/// what every rank knows alike, as detail::choose_automatic takes it (0 where nothing is).
+algorithm choose(collective c, int p, std::size_t bytes, std::size_t count, bool commutative,
+                 std::size_t largest_block = 0);
 
 /// True when COLLECTIVES_ALGORITHMS sends collective `c` to the MPI library.
 bool vendor_chosen(collective c);

@@ -1,8 +1,8 @@
 #pragma once
 
 // The MPI functions the drop-in defines, and why a call may be forwarded to the MPI library.
-// Adding a collective to the drop-in (MPI_Barrier, MPI_Scan, MPI_Gatherv, …) is one row here
-// plus its entry point in entry_points.cpp; the selection variable and the report read this table.
+// Adding a collective to the drop-in is one row here plus its entry point in entry_points.cpp;
+// the selection variable and the report read this table.
 
 #include <array>
 #include <string_view>
@@ -20,6 +20,14 @@ enum class mpi_function {
   reduce_scatter_block,
   alltoall,
   allreduce,
+  barrier,
+  scan,
+  exscan,
+  gatherv,
+  scatterv,
+  allgatherv,
+  alltoallv,
+  reduce_scatter,
 };
 
 struct function_info {
@@ -37,6 +45,14 @@ inline constexpr std::array functions{
     function_info{mpi_function::reduce_scatter_block, "MPI_Reduce_scatter_block", collective::reduce_scatter},
     function_info{mpi_function::alltoall, "MPI_Alltoall", collective::alltoall},
     function_info{mpi_function::allreduce, "MPI_Allreduce", collective::allreduce},
+    function_info{mpi_function::barrier, "MPI_Barrier", collective::barrier},
+    function_info{mpi_function::scan, "MPI_Scan", collective::scan},
+    function_info{mpi_function::exscan, "MPI_Exscan", collective::exscan},
+    function_info{mpi_function::gatherv, "MPI_Gatherv", collective::gatherv},
+    function_info{mpi_function::scatterv, "MPI_Scatterv", collective::scatterv},
+    function_info{mpi_function::allgatherv, "MPI_Allgatherv", collective::allgatherv},
+    function_info{mpi_function::alltoallv, "MPI_Alltoallv", collective::alltoallv},
+    function_info{mpi_function::reduce_scatter, "MPI_Reduce_scatter", collective::reduce_scatterv},
 };
 
 constexpr const function_info& info(mpi_function f) { return functions[static_cast<std::size_t>(f)]; }

@@ -2,11 +2,13 @@
  * LD_PRELOAD=libcollectives_mpi.so (or linked with it), it calls every collective the drop-in
  * serves and checks each result against its own serial computation, byte for byte.
  *
- *   dropin_test            the matrix: 8 collectives x types {MPI_INT, MPI_DOUBLE, MPI_FLOAT, a
+ *   dropin_test            the matrix: 16 collectives x types {MPI_INT, MPI_DOUBLE, MPI_FLOAT, a
  *                          contiguous type, a strided vector, MPI_DOUBLE_INT, a 2x2 matrix} x
  *                          ops {MPI_SUM, MPI_MAX, a user op, MPI_MINLOC, a non-commutative user
  *                          op} x roots {0, middle, last} x counts {0, 1, 7, 100003 (world, MPI_INT
- *                          and MPI_DOUBLE only)} x every MPI_IN_PLACE form x {world, split halves}
+ *                          and MPI_DOUBLE only)} x every MPI_IN_PLACE form x {world, split halves}; the v-variants
+ *                          (and MPI_Reduce_scatter) with uneven counts, zero on every third
+ *                          rank, blocks out of rank order with gaps that must stay untouched
  *   dropin_test errors     bad arguments with MPI_ERRORS_RETURN: the right error class, and the
  *                          communicator still works
  *   dropin_test fatal      a bad root with MPI_ERRORS_ARE_FATAL: the job stops (checked outside)
@@ -221,6 +223,128 @@ static void test_alltoall(const comm_t* c, const test_type* t, int count, int in
   CHECK(ok, "MPI_Alltoall%s %s count %d on %s", in_place ? " in place" : "", t->name, count, c->name);
   free(send);
   free(recv);
+}
+
+/* ---- the v-variants: uneven counts (zero on some ranks), blocks out of rank order with gaps ---- */
+
+/* Rank r's block for the v-variants with base count n: 0 for every third rank, else n + r % 4. */
+static int v_count(int r, int n) { return n == 0 || r % 3 == 1 ? 0 : n + r % 4; }
+
+/* Blocks in reverse rank order, one element of gap after each: returns the span in elements. */
+static size_t v_layout(int p, int n, int* counts, int* displs) {
+  int r, at = 0;
+  for (r = p - 1; r >= 0; --r) {
+    counts[r] = v_count(r, n);
+    displs[r] = at;
+    at += counts[r] + 1;
+  }
+  return (size_t)at;
+}
+
+static void test_gatherv(const comm_t* c, const test_type* t, int n, int root, int in_place) {
+  const size_t p = (size_t)c->size;
+  int* counts = malloc(p * sizeof(int));
+  int* displs = malloc(p * sizeof(int));
+  const size_t span = v_layout(c->size, n, counts, displs) * t->extent;
+  const int mine = counts[c->rank];
+  unsigned char* send = alloc_bytes((size_t)mine * t->extent);
+  unsigned char* recv = alloc_bytes(span);
+  unsigned char* want = alloc_bytes(span);
+  size_t r;
+  fill_block(send, t, (size_t)mine, c->rank, 0);
+  for (r = 0; r < p; ++r) fill_block(want + (size_t)displs[r] * t->extent, t, (size_t)counts[r], (int)r, 0);
+  if (in_place && c->rank == root) {
+    fill_block(recv + (size_t)displs[root] * t->extent, t, (size_t)mine, root, 0);
+    MPI_Gatherv(MPI_IN_PLACE, mine, t->type, recv, counts, displs, t->type, root, c->comm);
+  } else {
+    MPI_Gatherv(send, mine, t->type, recv, counts, displs, t->type, root, c->comm);
+  }
+  CHECK(c->rank == root ? memcmp(recv, want, span) == 0 : untouched(recv, span),
+        "MPI_Gatherv%s %s count %d root %d on %s", in_place ? " (root in place)" : "", t->name, n, root,
+        c->name);
+  free(counts), free(displs), free(send), free(recv), free(want);
+}
+
+static void test_scatterv(const comm_t* c, const test_type* t, int n, int root, int in_place) {
+  const size_t p = (size_t)c->size;
+  int* counts = malloc(p * sizeof(int));
+  int* displs = malloc(p * sizeof(int));
+  const size_t span = v_layout(c->size, n, counts, displs) * t->extent;
+  const int mine = counts[c->rank];
+  const size_t block = (size_t)mine * t->extent;
+  unsigned char* send = alloc_bytes(span);
+  unsigned char* recv = alloc_bytes(block);
+  size_t r;
+  if (c->rank == root)
+    for (r = 0; r < p; ++r) fill_block(send + (size_t)displs[r] * t->extent, t, (size_t)counts[r], (int)r, 0);
+  if (in_place && c->rank == root) {
+    MPI_Scatterv(send, counts, displs, t->type, MPI_IN_PLACE, mine, t->type, root, c->comm);
+    CHECK(
+        block_ok(send + (size_t)displs[root] * t->extent, t, (size_t)mine, root, 0) && untouched(recv, block),
+        "MPI_Scatterv in place %s count %d root %d on %s", t->name, n, root, c->name);
+  } else {
+    MPI_Scatterv(send, counts, displs, t->type, recv, mine, t->type, root, c->comm);
+    CHECK(block_ok(recv, t, (size_t)mine, c->rank, 0), "MPI_Scatterv%s %s count %d root %d on %s",
+          in_place ? " (root in place)" : "", t->name, n, root, c->name);
+  }
+  free(counts), free(displs), free(send), free(recv);
+}
+
+static void test_allgatherv(const comm_t* c, const test_type* t, int n, int in_place) {
+  const size_t p = (size_t)c->size;
+  int* counts = malloc(p * sizeof(int));
+  int* displs = malloc(p * sizeof(int));
+  const size_t span = v_layout(c->size, n, counts, displs) * t->extent;
+  const int mine = counts[c->rank];
+  unsigned char* send = alloc_bytes((size_t)mine * t->extent);
+  unsigned char* recv = alloc_bytes(span);
+  unsigned char* want = alloc_bytes(span);
+  size_t r;
+  for (r = 0; r < p; ++r) fill_block(want + (size_t)displs[r] * t->extent, t, (size_t)counts[r], (int)r, 0);
+  if (in_place) {
+    fill_block(recv + (size_t)displs[c->rank] * t->extent, t, (size_t)mine, c->rank, 0);
+    MPI_Allgatherv(MPI_IN_PLACE, mine, t->type, recv, counts, displs, t->type, c->comm);
+  } else {
+    fill_block(send, t, (size_t)mine, c->rank, 0);
+    MPI_Allgatherv(send, mine, t->type, recv, counts, displs, t->type, c->comm);
+  }
+  CHECK(memcmp(recv, want, span) == 0, "MPI_Allgatherv%s %s count %d on %s", in_place ? " in place" : "",
+        t->name, n, c->name);
+  free(counts), free(displs), free(send), free(recv), free(want);
+}
+
+/* Rank i sends rank j a block of a2a_count(i, j, n) elements (symmetric, as MPI_IN_PLACE needs;
+ * zero for some pairs), numbered from j * 1000 in rank i's numbering. Send blocks lie in reverse
+ * rank order, receive blocks in rank order, each with one element of gap. */
+static int a2a_count(int i, int j, int n) { return n == 0 || (i + j) % 3 == 1 ? 0 : n + (i + j) % 4; }
+
+static void test_alltoallv(const comm_t* c, const test_type* t, int n, int in_place) {
+  const int p = c->size, me = c->rank;
+  int* sc = malloc((size_t)p * sizeof(int));
+  int* sd = malloc((size_t)p * sizeof(int));
+  int* rc = malloc((size_t)p * sizeof(int));
+  int* rd = malloc((size_t)p * sizeof(int));
+  int j, at = 0, ok = 1;
+  size_t sspan, rspan;
+  unsigned char *send, *recv, *input;
+  for (j = p - 1; j >= 0; --j) sc[j] = a2a_count(me, j, n), sd[j] = at, at += sc[j] + 1;
+  sspan = (size_t)at * t->extent;
+  for (j = 0, at = 0; j < p; ++j) rc[j] = a2a_count(j, me, n), rd[j] = at, at += rc[j] + 1;
+  rspan = (size_t)at * t->extent;
+  send = alloc_bytes(sspan);
+  recv = alloc_bytes(rspan);
+  input = in_place ? recv : send;
+  for (j = 0; j < p; ++j)
+    fill_block(input + (size_t)(in_place ? rd[j] : sd[j]) * t->extent, t, (size_t)sc[j], me,
+               (size_t)j * 1000);
+  MPI_Alltoallv(in_place ? MPI_IN_PLACE : send, sc, sd, t->type, recv, rc, rd, t->type, c->comm);
+  for (j = 0; j < p; ++j) {
+    const unsigned char* gap = recv + (size_t)(rd[j] + rc[j]) * t->extent;
+    ok = ok && block_ok(recv + (size_t)rd[j] * t->extent, t, (size_t)rc[j], j, (size_t)me * 1000) &&
+         untouched(gap, t->extent);
+  }
+  CHECK(ok, "MPI_Alltoallv%s %s count %d on %s", in_place ? " in place" : "", t->name, n, c->name);
+  free(sc), free(sd), free(rc), free(rd), free(send), free(recv);
 }
 
 /* ---- reductions: typed inputs, a serial fold in rank order as the oracle ---- */
@@ -485,6 +609,54 @@ static void test_reduce_scatter_block(const comm_t* c, int rc, int count, int in
   free(want);
 }
 
+/* MPI_Scan (rank r: x0 ∘ … ∘ xr) or MPI_Exscan (x0 ∘ … ∘ x(r−1); rank 0's result undefined). */
+static void test_scan(const comm_t* c, int rc, int count, int in_place, int exclusive) {
+  const test_type* t = &types[reduction_cases[rc].type];
+  const size_t bytes = (size_t)count * t->extent;
+  unsigned char* send = alloc_bytes(bytes);
+  unsigned char* recv = alloc_bytes(bytes);
+  unsigned char* want = alloc_bytes(bytes);
+  const MPI_Op op = op_of(&reduction_cases[rc]);
+  fill_input(in_place ? recv : send, rc, (size_t)count, c->rank, 0);
+  if (exclusive)
+    MPI_Exscan(in_place ? MPI_IN_PLACE : send, recv, count, t->type, op, c->comm);
+  else
+    MPI_Scan(in_place ? MPI_IN_PLACE : send, recv, count, t->type, op, c->comm);
+  if (!exclusive || c->rank > 0) {
+    serial_reduce(want, rc, (size_t)count, exclusive ? c->rank : c->rank + 1, 0);
+    CHECK(same_data(recv, want, t, (size_t)count), "%s%s %s count %d on %s",
+          exclusive ? "MPI_Exscan" : "MPI_Scan", in_place ? " in place" : "", reduction_cases[rc].name, count,
+          c->name);
+  }
+  free(send);
+  free(recv);
+  free(want);
+}
+
+/* MPI_Reduce_scatter with the v-variants' uneven counts: rank r gets its v_count(r, n) elements. */
+static void test_reduce_scatter(const comm_t* c, int rc, int n, int in_place) {
+  const test_type* t = &types[reduction_cases[rc].type];
+  const size_t p = (size_t)c->size;
+  int* counts = malloc(p * sizeof(int));
+  size_t r, total = 0, first = 0;
+  unsigned char *send, *recv, *want;
+  for (r = 0; r < p; ++r) {
+    counts[r] = v_count((int)r, n);
+    if ((int)r < c->rank) first += (size_t)counts[r];
+    total += (size_t)counts[r];
+  }
+  send = alloc_bytes(total * t->extent);
+  recv = alloc_bytes(total * t->extent);
+  want = alloc_bytes(total * t->extent);
+  fill_input(in_place ? recv : send, rc, total, c->rank, 0);
+  MPI_Reduce_scatter(in_place ? MPI_IN_PLACE : send, recv, counts, t->type, op_of(&reduction_cases[rc]),
+                     c->comm);
+  serial_reduce(want, rc, (size_t)counts[c->rank], c->size, first);
+  CHECK(same_data(recv, want, t, (size_t)counts[c->rank]), "MPI_Reduce_scatter%s %s count %d on %s",
+        in_place ? " in place" : "", reduction_cases[rc].name, n, c->name);
+  free(counts), free(send), free(recv), free(want);
+}
+
 /* ---- the matrix ---- */
 
 static void run_matrix(const comm_t* c, int large) {
@@ -516,6 +688,28 @@ static void run_matrix(const comm_t* c, int large) {
       }
     }
   }
+  /* The newer functions on fewer cases (the CI runs this matrix 14 x 7 times): a contiguous, a
+   * strided and a padded type, and four reductions (a predefined op, a user op on a strided type,
+   * MINLOC, the non-commutative matrix product), each MPI_IN_PLACE form at counts 1 and 7. */
+  for (ci = 0; ci < 3; ++ci) {
+    const int n = counts[ci], v_types[] = {T_INT, T_VECTOR, T_DOUBLE_INT};
+    const int v_reductions[] = {R_INT_SUM, R_VECTOR_USER, R_MINLOC, R_MATRIX};
+    for (k = 0; k < 3; ++k) {
+      const test_type* t = &types[v_types[k]];
+      in_place = (ci + k) % 2;
+      test_allgatherv(c, t, n, in_place);
+      test_alltoallv(c, t, n, in_place);
+      /* the rooted ones: root 0 in place, the last rank not */
+      test_gatherv(c, t, n, in_place ? roots[0] : roots[2], in_place);
+      test_scatterv(c, t, n, in_place ? roots[0] : roots[2], in_place);
+    }
+    for (k = 0; k < 4; ++k) {
+      in_place = (ci + k) % 2;
+      test_reduce_scatter(c, v_reductions[k], n, in_place);
+      test_scan(c, v_reductions[k], n, in_place, 0);
+      test_scan(c, v_reductions[k], n, in_place, 1);
+    }
+  }
   if (large) {
     const int n = 100003;
     test_bcast(c, &types[T_INT], n, c->size - 1);
@@ -528,7 +722,15 @@ static void run_matrix(const comm_t* c, int large) {
     test_allreduce(c, R_DOUBLE_SUM, n, 0);
     test_allreduce(c, R_MATRIX, n / 4, 0);
     test_reduce_scatter_block(c, R_INT_SUM, n, 0);
+    test_gatherv(c, &types[T_INT], n, c->size / 2, 0);
+    test_scatterv(c, &types[T_INT], n, 0, 0);
+    test_allgatherv(c, &types[T_DOUBLE], n, 1);
+    test_alltoallv(c, &types[T_INT], n / 8, 0);
+    test_reduce_scatter(c, R_DOUBLE_SUM, n, 0);
+    test_scan(c, R_INT_SUM, n, 0, 0);
+    test_scan(c, R_MATRIX, n / 4, 1, 1);
   }
+  CHECK(MPI_Barrier(c->comm) == MPI_SUCCESS, "MPI_Barrier on %s", c->name);
 }
 
 /* ---- bad arguments ---- */
@@ -562,6 +764,25 @@ static void run_errors(const comm_t* c) {
                "MPI_Allreduce NULL sendbuf");
   expect_class(MPI_Alltoall(x, -2, MPI_INT, y, 1, MPI_INT, MPI_COMM_WORLD), MPI_ERR_COUNT,
                "MPI_Alltoall sendcount -2");
+  { /* the newer functions: counts and displacements every rank checks alike */
+    int* bad = malloc((size_t)c->size * sizeof(int));
+    int* zero = calloc((size_t)c->size, sizeof(int));
+    int* ones = malloc((size_t)c->size * sizeof(int));
+    int i;
+    for (i = 0; i < c->size; ++i) bad[i] = i == c->size - 1 ? -1 : 1;
+    expect_class(MPI_Barrier(MPI_COMM_NULL), MPI_ERR_COMM, "MPI_Barrier MPI_COMM_NULL");
+    expect_class(MPI_Scan(x, y, 4, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD), MPI_ERR_OP, "MPI_Scan MPI_OP_NULL");
+    expect_class(MPI_Exscan(x, y, -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_COUNT,
+                 "MPI_Exscan count -1");
+    expect_class(MPI_Allgatherv(x, 1, MPI_INT, y, bad, zero, MPI_INT, MPI_COMM_WORLD), MPI_ERR_COUNT,
+                 "MPI_Allgatherv recvcounts[p-1] = -1");
+    for (i = 0; i < c->size; ++i) ones[i] = 1;
+    expect_class(MPI_Alltoallv(x, ones, bad, MPI_INT, y, ones, zero, MPI_INT, MPI_COMM_WORLD), MPI_ERR_ARG,
+                 "MPI_Alltoallv sdispls[p-1] = -1");
+    expect_class(MPI_Reduce_scatter(x, y, zero, MPI_DATATYPE_NULL, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_TYPE,
+                 "MPI_Reduce_scatter MPI_DATATYPE_NULL");
+    free(bad), free(zero), free(ones);
+  }
   /* The communicator still works. */
   CHECK(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS && sum == c->size,
         "MPI_Allreduce after the errors: %d, expected %d", sum, c->size);
@@ -575,6 +796,22 @@ static void run_report(const comm_t* c) {
   for (i = 0; i < 3; ++i) MPI_Allreduce(x, y, 5, MPI_INT, MPI_SUM, c->comm); /* served */
   for (i = 0; i < 2; ++i) MPI_Bcast(x, 5, MPI_INT, 0, c->comm);              /* served */
   MPI_Reduce(x, y, 5, MPI_INT, MPI_SUM, 0, c->comm); /* COLLECTIVES_ALGORITHMS=reduce=vendor */
+  {                                                  /* once each, served by the algorithm check.sh selects */
+    int* ones = malloc((size_t)c->size * sizeof(int));
+    int* at = malloc((size_t)c->size * sizeof(int));
+    int* all = malloc((size_t)c->size * sizeof(int));
+    int* out = malloc((size_t)c->size * sizeof(int));
+    for (i = 0; i < c->size; ++i) ones[i] = 1, at[i] = i, all[i] = i;
+    MPI_Barrier(c->comm);
+    MPI_Scan(x, y, 5, MPI_INT, MPI_SUM, c->comm);
+    MPI_Exscan(x, y, 5, MPI_INT, MPI_SUM, c->comm);
+    MPI_Gatherv(x, 1, MPI_INT, out, ones, at, MPI_INT, 0, c->comm);
+    MPI_Scatterv(all, ones, at, MPI_INT, y, 1, MPI_INT, 0, c->comm);
+    MPI_Allgatherv(x, 1, MPI_INT, out, ones, at, MPI_INT, c->comm);
+    MPI_Alltoallv(all, ones, at, MPI_INT, out, ones, at, MPI_INT, c->comm);
+    MPI_Reduce_scatter(all, y, ones, MPI_INT, MPI_SUM, c->comm);
+    free(ones), free(at), free(all), free(out);
+  }
   /* MPI defines no MPI_SUM on MPI_C_BOOL: forwarded (op), so the MPI library's verdict stands. */
   MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN);
   expect_class(MPI_Allreduce(x, y, 2, MPI_C_BOOL, MPI_SUM, c->comm), MPI_ERR_OP, "MPI_SUM on MPI_C_BOOL");

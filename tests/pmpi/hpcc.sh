@@ -36,3 +36,4 @@ awk -F= '/^MPIFFT_maxErr=/ { exit !($2 < 1e-10) }' hpccoutf.txt || fail "MPIFFT 
 ! grep -q "forwarded" report.txt || fail "hpcc's calls were forwarded"
 grep -Eq "^MPI_Allreduce +served" report.txt || fail "no MPI_Allreduce served"
 grep -Eq "^MPI_Bcast +served" report.txt || fail "no MPI_Bcast served"
+grep -Eq "^MPI_Barrier +served" report.txt || fail "no MPI_Barrier served"
