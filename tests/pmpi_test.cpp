@@ -112,7 +112,7 @@ void run_once(const case_t& k) {
       break;
     case collective::exscan:
       co::exscan(one, out_one, co::ops::sum{}, MPI_COMM_WORLD, k.alg);
-    break;
+      break;
     case collective::gatherv:
       co::gatherv(uneven_one, out_uneven, counts, root, MPI_COMM_WORLD, k.alg);
       break;
@@ -168,4 +168,32 @@ BOOST_DATA_TEST_CASE(vendor_calls_are_seen, boost::unit_test::data::make(cases(t
   for (const auto& [name, n] : calls)
     if (name != "MPI_Send" && name != "MPI_Ssend" && name != "MPI_Recv") collective_calls += n;
   BOOST_TEST(collective_calls > 0, k << " made no counted MPI collective call");
+}
+
+// Duplex-aware ordering (core/transport.cpp): in a step whose pairs all cross the boundary
+// between the lower and the upper half of the ranks (two hosts of consecutive ranks), the pairs
+// must not all send first in the same direction, or one direction of a full-duplex link would
+// idle while the other carried two messages. In the last step of recursive doubling
+// (partner = rank xor p/2) exactly half of the pairs send first from the lower half.
+BOOST_DATA_TEST_CASE(
+    pairs_across_a_boundary_send_first_in_both_directions,
+    boost::unit_test::data::make({case_t{collective::allreduce, algorithm::recursive_doubling},
+                                  case_t{collective::allgather, algorithm::recursive_doubling}}),
+    k) {
+  const int p = world_size(), me = world_rank();
+  if (p < 4 || (p & (p - 1)) != 0) return;  // a power of two with at least two pairs per direction
+  counted_run(k);
+  const int partner = me ^ (p / 2);
+  int sends_first = -1;
+  for (const pmpi_counters::p2p_call& call : pmpi_counters::p2p_sequence())
+    if (call.peer == partner) {
+      sends_first = call.name == "MPI_Recv" ? 0 : 1;
+      break;
+    }
+  BOOST_TEST(sends_first >= 0, k << ": rank " << me << " never exchanged with rank " << partner);
+  const int lower_first = me < p / 2 ? sends_first : 0;
+  int lower_senders = 0;
+  MPI_Allreduce(&lower_first, &lower_senders, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  BOOST_TEST(lower_senders == p / 4, k << ": " << lower_senders << " of the " << p / 2
+                                       << " pairs across the halves send first from the lower half");
 }

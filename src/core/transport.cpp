@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -121,13 +122,26 @@ void transport::recv(int source, void* buf, std::size_t bytes) const {
 
 // Blocking send/recv pairs deadlock if every rank of a cycle sends first and the messages are
 // too large to be buffered. Every exchange step is a permutation whose cycles we can name:
-// a pairing has cycles of length two (the lower rank sends first); a shift by k has cycles
-// rank, rank+k, rank+2k, ... of length p/gcd(k,p). Along each cycle, ranks at even positions
-// send first and ranks at odd positions receive first, so every send meets a posted receive
-// within two steps (an odd-length cycle has two adjacent senders, which only delays one of
-// them by one message).
+// a pairing has cycles of length two (one side sends first, the other receives first); a shift
+// by k has cycles rank, rank+k, rank+2k, ... of length p/gcd(k,p). Along each cycle, ranks at
+// even positions send first and ranks at odd positions receive first, so every send meets a
+// posted receive within two steps (an odd-length cycle has two adjacent senders, which only
+// delays one of them by one message).
+//
+// Which side of a pair sends first is chosen so that pairs crossing the same link in one step
+// do not all send in the same direction: an ordered exchange uses one direction of a full-duplex
+// link at a time, so if every pair's lower rank sent first, the pairs (0,2) and (1,3) of 2 hosts
+// × 2 ranks would both load host 0 → host 1, then both host 1 → host 0, each half at half speed.
+// The lower rank sends first when the number of one bits of the lower rank is even (the
+// Thue–Morse sequence), else the upper rank does: in the pairings of recursive doubling and
+// halving (rank xor 2^k) the lower ranks of the pairs that cross one boundary alternate in that
+// parity, on hosts of consecutive ranks and on round-robin hosts alike. Both sides compute the
+// rule from the same pair, so they always agree (one sends, the other receives).
 bool transport::sends_first(int to, int from) const {
-  if (to == from) return rank_ < to;
+  if (to == from) {
+    const int lower = std::min(rank_, to);
+    return (rank_ == lower) == (std::popcount(static_cast<unsigned>(lower)) % 2 == 0);
+  }
   const int shift = (to - rank_ + size_) % size_;
   // Any other pattern could pair two senders: a bug in the calling algorithm, reported here
   // rather than left to hang when the messages are too large for eager buffering.

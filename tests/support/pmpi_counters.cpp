@@ -16,13 +16,28 @@ std::map<std::string_view, long>& table() {
   return counts;
 }
 
+std::vector<p2p_call>& sequence() {
+  static std::vector<p2p_call> calls;
+  return calls;
+}
+
 void record(std::string_view name) { ++table()[name]; }
+
+void record_p2p(std::string_view name, int peer) {
+  record(name);
+  sequence().push_back({name, peer});
+}
 
 }  // namespace
 
-void reset() { table().clear(); }
+void reset() {
+  table().clear();
+  sequence().clear();
+}
 
 const std::map<std::string_view, long>& calls() { return table(); }
+
+const std::vector<p2p_call>& p2p_sequence() { return sequence(); }
 
 }  // namespace pmpi_counters
 
@@ -31,12 +46,18 @@ const std::map<std::string_view, long>& calls() { return table(); }
     pmpi_counters::record("MPI_" #name); \
     return PMPI_##name args;             \
   }
+// The blocking sends and receive the library uses, also logged in order with their peer.
+#define LOGGED(name, params, args, peer)           \
+  extern "C" int MPI_##name params {               \
+    pmpi_counters::record_p2p("MPI_" #name, peer); \
+    return PMPI_##name args;                       \
+  }
 
 // Point to point: blocking, nonblocking, persistent, matched, combined.
-COUNTED(Send, (const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm),
-        (buf, count, datatype, dest, tag, comm))
-COUNTED(Ssend, (const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm),
-        (buf, count, datatype, dest, tag, comm))
+LOGGED(Send, (const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm),
+       (buf, count, datatype, dest, tag, comm), dest)
+LOGGED(Ssend, (const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm),
+       (buf, count, datatype, dest, tag, comm), dest)
 COUNTED(Bsend, (const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm),
         (buf, count, datatype, dest, tag, comm))
 COUNTED(Rsend, (const void* ibuf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm),
@@ -73,9 +94,9 @@ COUNTED(Rsend_init,
         (const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
          MPI_Request* request),
         (buf, count, datatype, dest, tag, comm, request))
-COUNTED(Recv,
-        (void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status* status),
-        (buf, count, datatype, source, tag, comm, status))
+LOGGED(Recv,
+       (void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status* status),
+       (buf, count, datatype, source, tag, comm, status), source)
 COUNTED(Irecv,
         (void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
          MPI_Request* request),
