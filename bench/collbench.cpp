@@ -110,11 +110,19 @@ std::vector<row> make_rows(collective c, int ranks, const message& m, const opti
     r.late_fraction = s.calls > 0 ? static_cast<double>(s.late) / s.calls : 0.0;
     r.wrong = s.wrong;
     r.shm_copy = info.shm_copy.path;
-    if (model) {
+    if (model && info.hosts && info.hosts->layout.hosts > 1) {
+      // Across hosts one α-β pair does not describe the links: the model across hosts does, or nothing.
+      const auto predicted = o.root == 0 ? predict_across_hosts(c, r.algorithm, *info.hosts,
+                                                                static_cast<double>(m.bytes), model->gamma)
+                                         : std::nullopt;
+      if (predicted) r.model_us = predicted->total() * 1e6;
+    } else if (model) {
       const auto predicted =
           predict_seconds(c, r.algorithm, {ranks, o.root, static_cast<double>(m.bytes), m.count},
                           {model->alpha, model->beta, model->gamma});
       if (predicted && ranks > 1) r.model_us = *predicted * 1e6;
+    }
+    if (model) {
       if (model->memcpy_bandwidth > 0) r.busbw_of_memcpy = r.busbw_GBps * 1e9 / model->memcpy_bandwidth;
     }
     rows.push_back(std::move(r));
@@ -190,6 +198,9 @@ int run(int argc, char** argv, bool forcing_set_here) {
     prog.note("measuring the model (ping-pong, reduction kernel, memcpy)");
     info.model = measure_machine(comm, o.type, o.op);
   }
+  // Where the ranks sit; with --model also α-β within a host and between two.
+  if (o.model) prog.note("measuring α-β within a host and between hosts");
+  info.hosts = measure_host_links(comm, o.model);
 
   const timing_policy policy{o.iterations, o.warmup, o.min_iterations, o.seconds_per_size};
   prog.note("measuring the clock offsets and the start margin");

@@ -30,25 +30,6 @@ double time_median(int reps, double max_seconds, F&& f) {
   return median(t);
 }
 
-std::vector<pingpong_point> pingpong(MPI_Comm comm, int rank) {
-  std::vector<pingpong_point> points;
-  std::vector<std::byte> buf(std::size_t{4} << 20);
-  for (std::size_t bytes = 1; bytes <= buf.size(); bytes *= 4) {
-    const int n = static_cast<int>(bytes);
-    const double round_trip = time_median(bytes <= 65536 ? 100 : 20, HUGE_VAL, [&] {
-      if (rank == 0) {
-        MPI_Send(buf.data(), n, MPI_BYTE, 1, 0, comm);
-        MPI_Recv(buf.data(), n, MPI_BYTE, 1, 0, comm, MPI_STATUS_IGNORE);
-      } else {
-        MPI_Recv(buf.data(), n, MPI_BYTE, 0, 0, comm, MPI_STATUS_IGNORE);
-        MPI_Send(buf.data(), n, MPI_BYTE, 0, 0, comm);
-      }
-    });
-    points.push_back({bytes, round_trip / 2});
-  }
-  return points;
-}
-
 double reduce_seconds_per_byte(element_kind type, op_kind op) {
   return with_type(type, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -79,6 +60,25 @@ double memcpy_bytes_per_second() {
 }
 
 }  // namespace
+
+std::vector<pingpong_point> pingpong(MPI_Comm comm, int rank) {
+  std::vector<pingpong_point> points;
+  std::vector<std::byte> buf(std::size_t{4} << 20);
+  for (std::size_t bytes = 1; bytes <= buf.size(); bytes *= 4) {
+    const int n = static_cast<int>(bytes);
+    const double round_trip = time_median(bytes <= 65536 ? 100 : 20, HUGE_VAL, [&] {
+      if (rank == 0) {
+        MPI_Send(buf.data(), n, MPI_BYTE, 1, 0, comm);
+        MPI_Recv(buf.data(), n, MPI_BYTE, 1, 0, comm, MPI_STATUS_IGNORE);
+      } else {
+        MPI_Recv(buf.data(), n, MPI_BYTE, 0, 0, comm, MPI_STATUS_IGNORE);
+        MPI_Send(buf.data(), n, MPI_BYTE, 0, 0, comm);
+      }
+    });
+    points.push_back({bytes, round_trip / 2});
+  }
+  return points;
+}
 
 void fit_alpha_beta(const std::vector<pingpong_point>& points, double& alpha, double& beta) {
   // Minimise Σ ((α + m·β − t) / t)²: the normal equations of the weighted problem.

@@ -34,6 +34,10 @@ struct machine {
 /// Collective over `comm`; the result is the same on every rank.
 machine measure_machine(MPI_Comm comm, element_kind type, op_kind op);
 
+/// The one-way times of a ping-pong between ranks 0 and 1 of `comm` (1 B … 4 MiB by ×4); only
+/// those two ranks call it, with their rank.
+std::vector<pingpong_point> pingpong(MPI_Comm comm, int rank);
+
 /// The weighted least-squares line through the points (α clamped at 0).
 void fit_alpha_beta(const std::vector<pingpong_point>& points, double& alpha, double& beta);
 

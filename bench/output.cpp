@@ -133,8 +133,10 @@ void write_json(std::ostream& os, const run_info& info, std::span<const row> row
                 {"source", info.shm_copy.source}}}};
   json results = json::array();
   for (const row& r : rows) results.push_back(to_json(r));
-  json doc = {
-      {"collbench", run}, {"model", info.model ? to_json(*info.model) : json(nullptr)}, {"results", results}};
+  json doc = {{"collbench", run},
+              {"model", info.model ? to_json(*info.model) : json(nullptr)},
+              {"hosts", info.hosts ? to_json(*info.hosts) : json(nullptr)},
+              {"results", results}};
   os << doc.dump(1) << '\n';
 }
 
@@ -169,6 +171,7 @@ run_results read_json(std::istream& is) {
                     s.at("source").get<std::string>()};
     }
     if (!doc.at("model").is_null()) i.model = machine_from_json(doc.at("model"));
+    if (doc.contains("hosts") && !doc.at("hosts").is_null()) i.hosts = host_links_from_json(doc.at("hosts"));
     for (const json& r : doc.at("results")) {
       out.rows.push_back(row_from_json(r));
       if (!r.contains("shm_copy")) out.rows.back().shm_copy = i.shm_copy.path;
@@ -180,9 +183,9 @@ run_results read_json(std::istream& is) {
 }
 
 void write_table(std::ostream& os, const run_info& info, std::span<const row> rows) {
-  fmt::print(os, "# collbench {} — {} ranks on {} cores{}; {} ({}), root {}, v-variants' skew {}\n", info.version,
-             info.ranks, info.cores, info.oversubscribed ? " (oversubscribed)" : "", info.type, info.op, info.root,
-             info.skew);
+  fmt::print(os, "# collbench {} — {} ranks on {} cores{}; {} ({}), root {}, v-variants' skew {}\n",
+             info.version, info.ranks, info.cores, info.oversubscribed ? " (oversubscribed)" : "", info.type,
+             info.op, info.root, info.skew);
   fmt::print(os, "# {}\n# {}\n", info.mpi_library, info.timing);
   if (info.start) fmt::print(os, "# start: {}\n", describe_start(*info.start));
   fmt::print(os, "# vendor internals: {}\n", info.vendor_internals);
@@ -194,6 +197,15 @@ void write_table(std::ostream& os, const run_info& info, std::span<const row> ro
                "{:.2f} GB/s\n",
                m.alpha * 1e6, m.beta * 1e9, m.beta > 0 ? 1e-9 / m.beta : 0.0, m.gamma * 1e9,
                m.gamma > 0 ? 1e-9 / m.gamma : 0.0, m.memcpy_bandwidth / 1e9);
+  }
+  if (info.hosts && info.hosts->layout.hosts > 1) {
+    const host_links& h = *info.hosts;
+    fmt::print(os, "# hosts: {}", h.layout.describe());
+    if (info.model)
+      fmt::print(
+          os, "; within a host α = {:.2f} µs, β = {:.3f} ns/B; between hosts α = {:.2f} µs, β = {:.3f} ns/B",
+          h.alpha_intra * 1e6, h.beta_intra * 1e9, h.alpha_inter * 1e6, h.beta_inter * 1e9);
+    fmt::print(os, " (model_us: the model across hosts, bench/host_model.hpp)\n");
   }
   fmt::print(
       os,

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "host_model.hpp"
 #include "model.hpp"
 #include "mpit.hpp"
 
@@ -61,6 +62,7 @@ struct run_info {
   std::string vendor_internals;     ///< how they were forced, or why there are none
   shm_copy_info shm_copy{"unknown", "", "not recorded (a file of collbench before it was)"};
   std::optional<machine> model;
+  std::optional<host_links> hosts;  ///< where the ranks sit (α-β within and between hosts with --model)
 };
 
 /// The CSV header, exactly.
