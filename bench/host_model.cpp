@@ -292,6 +292,18 @@ bool build(schedule& s, collective c, std::string_view algorithm, const host_lay
   }
 }
 
+// α: the one-way time of the smallest message; β: the slope between the two largest. Not the
+// least-squares fit of model.cpp: a shaped link (a token bucket) lets a burst of a few hundred KiB
+// through at the speed of the wire underneath, so only the largest messages see the link's rate,
+// and a fit weighted towards the small ones would miss it.
+void fit_link(const std::vector<pingpong_point>& points, double& alpha, double& beta) {
+  alpha = beta = 0;
+  if (points.size() < 2) return;
+  const pingpong_point &a = points[points.size() - 2], &b = points.back();
+  alpha = points.front().seconds;
+  beta = std::max(0.0, (b.seconds - a.seconds) / static_cast<double>(b.bytes - a.bytes));
+}
+
 }  // namespace
 
 std::string host_layout_info::describe() const {
@@ -359,7 +371,7 @@ host_links measure_host_links(MPI_Comm comm, bool pingpongs) {
       MPI_Comm_free(&pair);
     }
     double alpha = 0, beta = 0;
-    if (rank == 0) fit_alpha_beta(points, alpha, beta);
+    if (rank == 0) fit_link(points, alpha, beta);
     double values[2] = {alpha, beta};
     MPI_Bcast(values, 2, MPI_DOUBLE, 0, comm);
     (same_host ? h.alpha_intra : h.alpha_inter) = values[0];

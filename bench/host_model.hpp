@@ -45,7 +45,9 @@ struct host_layout_info {
 };
 
 /// α and β within one host and between two: ping-pongs between rank 0 and the next rank on its
-/// host, and between rank 0 and the first rank of another host (each zero when there is none).
+/// host, and between rank 0 and the first rank of another host (each zero when there is none);
+/// α the one-way time of 1 byte, β the slope between 1 MiB and 4 MiB (a token-bucket link passes
+/// small bursts at the speed of the wire beneath it, so only large messages show its rate).
 struct host_links {
   host_layout_info layout;
   double alpha_intra = 0, beta_intra = 0;

@@ -83,8 +83,16 @@ std::vector<table> tables_of(const run_results& run, bool several_paths) {
 
 // "allreduce_np2", or "allreduce_np2_single" when the report compares shared-memory paths.
 std::string stem(const table& t) {
-  return fmt::format("{}_np{}{}", t.collective, t.info->ranks,
+  const std::string layout = t.info->hosts ? t.info->hosts->layout.tag() : std::string();
+  return fmt::format("{}_np{}{}{}", t.collective, t.info->ranks, layout.empty() ? "" : "_" + layout,
                      t.several_paths ? "_" + t.info->shm_copy.path : std::string());
+}
+
+bool across_hosts(const run_info& info) { return info.hosts && info.hosts->layout.hosts > 1; }
+
+// ", across 2 hosts × 2 ranks (block)" for a run across hosts.
+std::string layout_note(const run_info& info) {
+  return across_hosts(info) ? ", across " + info.hosts->layout.describe() : std::string();
 }
 
 std::string plot_name(const table& t, std::string_view what) {
@@ -138,6 +146,42 @@ void write_times(std::ostream& md, const table& t) {
   fmt::print(md, "\n");
 }
 
+// Across hosts: measured against the model across hosts (bench/host_model.hpp), its intra- and
+// inter-host terms apart, at a few sizes.
+void write_host_model(std::ostream& md, const table& t, const std::vector<std::size_t>& picks) {
+  const host_links& h = *t.info->hosts;
+  const collectives::collective c = *collectives::parse_collective(t.collective);
+  std::vector<std::string> modelled;
+  for (const std::string& l : t.labels)
+    if (!host_formula(c, l, h.layout).empty()) modelled.push_back(l);
+  if (modelled.empty()) return;
+  fmt::print(md,
+             "Model across hosts ({}; α_s, β_s within a host, α_n, β_n between hosts, table above): "
+             "measured ÷ predicted µs (ratio), the prediction split into its intra-host + inter-host "
+             "terms. An exchange step of m bytes costs 2(α + mβ) (one side sends, then the other); a "
+             "message between hosts shares its host's link with the others in the same direction.\n\n"
+             "| algorithm | split |",
+             h.layout.describe());
+  for (std::size_t s : picks) fmt::print(md, " {} |", format_size(s));
+  fmt::print(md, "\n|---|---|");
+  for (std::size_t i = 0; i < picks.size(); ++i) fmt::print(md, "---:|");
+  fmt::print(md, "\n");
+  for (const std::string& l : modelled) {
+    fmt::print(md, "| {} | {} |", l, host_formula(c, l, h.layout));
+    for (std::size_t s : picks) {
+      const row* r = t.at(l, s);
+      const auto p = predict_across_hosts(c, l, h, static_cast<double>(s), t.info->model->gamma);
+      if (r && p && p->total() > 0 && t.info->root == 0)
+        fmt::print(md, " {} ÷ ({} + {}) ({:.1f}) |", us(r->median_us), us(p->intra * 1e6), us(p->inter * 1e6),
+                   r->median_us / (p->total() * 1e6));
+      else
+        fmt::print(md, " – |");
+    }
+    fmt::print(md, "\n");
+  }
+  fmt::print(md, "\n");
+}
+
 // Measured against predicted at a few sizes spread over the range.
 void write_model(std::ostream& md, const table& t) {
   if (!t.info->model || t.sizes.empty()) return;
@@ -150,6 +194,14 @@ void write_model(std::ostream& md, const table& t) {
     if (std::find(picks.begin(), picks.end(), *near) == picks.end()) picks.push_back(*near);
   }
   std::sort(picks.begin(), picks.end());
+  if (across_hosts(*t.info)) {
+    for (std::size_t target : {std::size_t{64} << 10, std::size_t{1} << 20, std::size_t{16} << 20})
+      if (std::find(t.sizes.begin(), t.sizes.end(), target) != t.sizes.end() &&
+          std::find(picks.begin(), picks.end(), target) == picks.end())
+        picks.push_back(target);
+    std::sort(picks.begin(), picks.end());
+    return write_host_model(md, t, picks);
+  }
   std::vector<std::string> modelled;
   for (const std::string& l : t.labels)
     if (!cost_formula(*collectives::parse_collective(t.collective), l, t.info->ranks).empty())
@@ -205,8 +257,8 @@ std::vector<std::string> write_plots(const fs::path& dir, std::ostream& gp, cons
     fmt::print(dat, "\n\n");
   }
   const std::string title =
-      fmt::format("{}, {} rank{}{}{}", t.collective, t.info->ranks, t.info->ranks == 1 ? "" : "s",
-                  path_note(t), t.info->oversubscribed ? " (oversubscribed)" : "");
+      fmt::format("{}, {} rank{}{}{}{}", t.collective, t.info->ranks, t.info->ranks == 1 ? "" : "s",
+                  layout_note(*t.info), path_note(t), t.info->oversubscribed ? " (oversubscribed)" : "");
   // Size ticks named in bytes, KiB and MiB, at most about eight of them.
   std::string ticks;
   const std::size_t every = (t.sizes.size() + 7) / 8;
@@ -294,6 +346,80 @@ void write_paths(std::ostream& md, const std::map<std::string, std::vector<table
   }
 }
 
+// Per collective and process count measured on one host and across hosts: vendor's and the
+// library's algorithms side by side, and one busbw plot with both layouts (solid: across hosts,
+// dashed: one host).
+void write_layouts(std::ostream& md, const fs::path& plots, std::ostream& gp,
+                   const std::map<std::string, std::vector<table>>& by_collective) {
+  bool heading = false;
+  for (collectives::collective c : collectives::all_collectives()) {
+    const auto it = by_collective.find(std::string(to_string(c)));
+    if (it == by_collective.end() || time_only(c)) continue;
+    for (const table& across : it->second) {
+      if (!across_hosts(*across.info)) continue;
+      const auto one = std::find_if(it->second.begin(), it->second.end(), [&](const table& u) {
+        return u.info->ranks == across.info->ranks && !across_hosts(*u.info) &&
+               u.info->shm_copy.path == across.info->shm_copy.path;
+      });
+      if (one == it->second.end()) continue;
+      if (!heading)
+        fmt::print(md,
+                   "## Across hosts against one host\n\nThe same process count on one host (shared memory "
+                   "only) and across hosts (two runs, one after the other). Per size: the median time (µs) "
+                   "of vendor and of the library's fastest algorithm (named) in each layout, and its "
+                   "speedup over vendor there.\n\n");
+      heading = true;
+      const std::string name =
+          fmt::format("{}_np{}_layouts_busbw.png", across.collective, across.info->ranks);
+      const std::string data = fmt::format("{}_np{}_layouts.dat", across.collective, across.info->ranks);
+      std::ofstream dat(plots / data);
+      std::vector<std::string> lines;
+      int index = 0;
+      for (const auto& [t, dashed] : {std::pair{&across, false}, std::pair{&*one, true}}) {
+        std::vector<std::string> names;
+        for (const std::string& l : t->labels) {
+          if (l.starts_with("vendor:")) continue;
+          fmt::print(dat, "# {}{}\n", l, layout_note(*t->info));
+          for (std::size_t s : t->sizes)
+            if (const row* r = t->at(l, s); r && r->busbw_GBps > 0)
+              fmt::print(dat, "{} {}\n", s, r->busbw_GBps);
+          fmt::print(dat, "\n\n");
+          const std::size_t colour = names.size();
+          names.push_back(l);
+          const std::string style =
+              l == "vendor" ? fmt::format("lw {} lc rgb 'black'{}", dashed ? 2 : 4, dashed ? " dt 2" : "")
+                            : fmt::format("lw {} lc rgb '{}'{}", dashed ? 1.3 : 2.4,
+                                          palette[colour % palette.size()], dashed ? " dt 2" : "");
+          lines.push_back(fmt::format("  '{}' index {} using 1:2 with linespoints {} title '{}, {}'", data,
+                                      index++, style, l, dashed ? "one host" : t->info->hosts->layout.tag()));
+        }
+      }
+      fmt::print(gp,
+                 "set output '{}'\nset title \"{}, {} ranks: busbw across hosts (solid) and on one host "
+                 "(dashed)\"\nset ylabel \"bus bandwidth (GB/s)\"\nplot \\\n",
+                 name, across.collective, across.info->ranks);
+      for (std::size_t i = 0; i < lines.size(); ++i)
+        fmt::print(gp, "{}{}\n", lines[i], i + 1 < lines.size() ? ", \\" : "");
+      fmt::print(md, "### {}, np = {}: {} against one host\n\n![{} busbw by layout](plots/{})\n\n",
+                 across.collective, across.info->ranks, across.info->hosts->layout.describe(),
+                 across.collective, name);
+      fmt::print(
+          md,
+          "| bytes | vendor, one host | best library, one host | speedup | vendor, {0} | best library, "
+          "{0} | speedup |\n|---:|---:|---|---:|---:|---|---:|\n",
+          across.info->hosts->layout.tag());
+      for (std::size_t bytes : across.sizes) {
+        const row *v1 = one->at("vendor", bytes), *v2 = across.at("vendor", bytes);
+        const row *l1 = one->fastest(bytes, &is_library), *l2 = across.fastest(bytes, &is_library);
+        fmt::print(md, "| {} | {} | {} | {} | {} | {} | {} |\n", format_size(bytes), time_of(v1, false),
+                   time_of(l1, true), speedup(v1, l1), time_of(v2, false), time_of(l2, true),
+                   speedup(v2, l2));
+      }
+      fmt::print(md, "\n");
+    }
+  }
+}
+
 void write_reading_guide(std::ostream& md) {
   fmt::print(md, R"(## How to read the numbers
 
@@ -371,11 +497,13 @@ int run(int argc, char** argv) {
 
   const run_info& first = runs.front().info;
   fmt::print(md, "# Collective algorithms against the vendor's MPI\n\n");
-  fmt::print(md, "collbench {} on `{}`, {}; {}. Element type `{}`, op `{}`, root {}, v-variants' skew {}.\n\n",
-             first.version, first.host, first.date, first.mpi_library, first.type, first.op, first.root, first.skew);
+  fmt::print(
+      md, "collbench {} on `{}`, {}; {}. Element type `{}`, op `{}`, root {}, v-variants' skew {}.\n\n",
+      first.version, first.host, first.date, first.mpi_library, first.type, first.op, first.root, first.skew);
   for (const run_results& r : runs)
-    fmt::print(md, "- **np = {}**, shared memory: {}: {}{}.\n", r.info.ranks, describe(r.info.shm_copy),
-               describe_ranks(r.info), r.info.start ? "; " + describe_start(*r.info.start) : "");
+    fmt::print(md, "- **np = {}**{}, shared memory: {}: {}{}.\n", r.info.ranks, layout_note(r.info),
+               describe(r.info.shm_copy), describe_ranks(r.info),
+               r.info.start ? "; " + describe_start(*r.info.start) : "");
   fmt::print(md,
              "\nShared memory between the ranks of a node is copied once (the receiver reads the sender's "
              "memory: CMA, XPMEM or KNEM), as on a real node where the kernel allows it, or twice (through "
@@ -424,6 +552,22 @@ int run(int argc, char** argv) {
                    m->memcpy_bandwidth / 1e9);
     fmt::print(md, "\n");
   }
+  if (std::any_of(runs.begin(), runs.end(),
+                  [](const auto& r) { return across_hosts(r.info) && r.info.model; })) {
+    fmt::print(md,
+               "Links across hosts (ping-pongs between rank 0 and the next rank on its host, and the first "
+               "rank of another host; α the one-way time of 1 byte, β the slope between 1 MiB and 4 MiB):"
+               "\n\n| np | layout | α_s (µs) | 1/β_s (GB/s) | α_n (µs) | 1/β_n (GB/s) |\n"
+               "|---:|---|---:|---:|---:|---:|\n");
+    for (const run_results& r : runs)
+      if (across_hosts(r.info) && r.info.model) {
+        const host_links& h = *r.info.hosts;
+        fmt::print(md, "| {} | {} | {:.2f} | {:.3f} | {:.2f} | {:.3f} |\n", r.info.ranks, h.layout.describe(),
+                   h.alpha_intra * 1e6, h.beta_intra > 0 ? 1e-9 / h.beta_intra : 0.0, h.alpha_inter * 1e6,
+                   h.beta_inter > 0 ? 1e-9 / h.beta_inter : 0.0);
+      }
+    fmt::print(md, "\n");
+  }
   write_reading_guide(md);
 
   // Summary: per collective and np, the best library algorithm at the smallest and largest size.
@@ -439,7 +583,8 @@ int run(int argc, char** argv) {
     const auto it = by_collective.find(std::string(to_string(c)));
     if (it == by_collective.end()) continue;
     for (const table& t : it->second) {
-      fmt::print(md, "| [{}](#{}) | {}{} |", t.collective, t.collective, t.info->ranks, path_note(t));
+      fmt::print(md, "| [{}](#{}) | {}{}{} |", t.collective, t.collective, t.info->ranks,
+                 layout_note(*t.info), path_note(t));
       for (std::size_t bytes : {t.sizes.front(), t.sizes.back()}) {
         const row* lib = t.fastest(bytes, &is_library);
         const row* vendor = t.at("vendor", bytes);
@@ -451,14 +596,15 @@ int run(int argc, char** argv) {
   }
   fmt::print(md, "\n");
   if (paths.contains("single") && paths.contains("double")) write_paths(md, by_collective);
+  write_layouts(md, plots, gp, by_collective);
 
   for (collectives::collective c : collectives::all_collectives()) {
     const auto it = by_collective.find(std::string(to_string(c)));
     if (it == by_collective.end()) continue;
     fmt::print(md, "## {}\n\n", it->first);
     for (const table& t : it->second) {
-      fmt::print(md, "### {}, np = {}{}\n\n{}.\n\n", t.collective, t.info->ranks, path_note(t),
-                 describe_ranks(*t.info));
+      fmt::print(md, "### {}, np = {}{}{}\n\n{}.\n\n", t.collective, t.info->ranks, layout_note(*t.info),
+                 path_note(t), describe_ranks(*t.info));
       const std::vector<std::string> drawn = write_plots(plots, gp, t);
       for (const std::string what : {"latency", "busbw"}) {
         if (std::find(drawn.begin(), drawn.end(), what) != drawn.end())

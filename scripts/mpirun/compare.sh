@@ -23,9 +23,12 @@
 #   --build-dir DIR  the CMake build directory (default build/; configured with the bench if needed)
 #   --out DIR        where to write (default results/<date>, or results/<date>-<time> if taken)
 #   --cluster HxR    across an emulated cluster of H hosts × R ranks (scripts/mpirun/cluster.sh,
-#                    needs root): np = H·R, placed by block; broadcast, reduce, allgather and
-#                    allreduce (the collectives with a hierarchical algorithm) unless -c is given;
-#                    results in results/<date>-cluster-HxR unless --out is given
+#                    needs root): np = H·R, placed by block, first on this one host (np<P>.json),
+#                    then across the hosts (np<P>-HxR.json), so the report sets the layouts side
+#                    by side, with α-β within a host and between hosts and the model split into
+#                    intra- and inter-host terms; broadcast, reduce, allgather and allreduce (the
+#                    collectives with a hierarchical algorithm) unless -c is given; results in
+#                    results/<date>-cluster-HxR unless --out is given
 #   --rate RATE      the emulated links' bandwidth, as tc spells it (default 1gbit)
 #   -- OPTIONS       passed on to collbench, e.g. -- -t double -c allreduce,broadcast
 set -euo pipefail
@@ -68,13 +71,11 @@ if [[ $shm == single || $shm == both ]] && [[ $(COLLECTIVES_SHM_COPY= "$root/scr
   exit 2
 fi
 
-launch=("$root/scripts/mpirun/run")
 collectives=()
 if [[ -n $cluster ]]; then
   [[ $cluster =~ ^([1-9][0-9]*)x([1-9][0-9]*)$ ]] || { echo "compare.sh: --cluster expects HxR, e.g. 2x2" >&2; exit 2; }
   hosts=${BASH_REMATCH[1]} slots=${BASH_REMATCH[2]}
   nps=$((hosts * slots))
-  launch=(bash "$root/scripts/mpirun/cluster.sh" run --map block)
   collectives=(--collective broadcast,reduce,allgather,allreduce)
   for arg in "${extra[@]}"; do
     [[ $arg == -c* || $arg == --collective* ]] && collectives=()
@@ -118,19 +119,29 @@ fi
 
 cores=$(nproc)
 jsons=()
+# The layouts to run: this one host, and with --cluster the emulated hosts after it.
+layouts=(one)
+[[ -n $cluster ]] && layouts+=("$cluster")
 for np in $nps; do
-  note=""
-  [[ -n $cluster ]] && note=" across $hosts emulated hosts × $slots ranks, links at $rate"
-  ((np > cores)) && note="$note (oversubscribed: $np ranks on $cores cores)"
-  for path in "${paths[@]}"; do
-    json=$out/np$np.json
-    [[ $shm == both ]] && json=$out/np$np-$path.json
-    copies="one copy"
-    [[ $(COLLECTIVES_SHM_COPY=$path "$root/scripts/mpirun/run" --which) == double ]] && copies="two copies"
-    echo "compare.sh: np = $np$note, shared memory: $copies" >&2
-    COLLECTIVES_SHM_COPY=$path "${launch[@]}" -n "$np" "$build/bench/collbench" --model --format json \
-      --output "$json" "${sizes[@]}" "${algorithms[@]}" "${collectives[@]}" "${extra[@]}"
-    jsons+=("$json")
+  for layout in "${layouts[@]}"; do
+    note=""
+    launch=("$root/scripts/mpirun/run")
+    if [[ $layout != one ]]; then
+      note=" across $hosts emulated hosts × $slots ranks, links at $rate"
+      launch=(bash "$root/scripts/mpirun/cluster.sh" run --map block)
+    fi
+    ((np > cores)) && note="$note (oversubscribed: $np ranks on $cores cores)"
+    for path in "${paths[@]}"; do
+      json=$out/np$np.json
+      [[ $shm == both ]] && json=$out/np$np-$path.json
+      [[ $layout != one ]] && json=${json%.json}-$layout.json
+      copies="one copy"
+      [[ $(COLLECTIVES_SHM_COPY=$path "$root/scripts/mpirun/run" --which) == double ]] && copies="two copies"
+      echo "compare.sh: np = $np$note, shared memory: $copies" >&2
+      COLLECTIVES_SHM_COPY=$path "${launch[@]}" -n "$np" "$build/bench/collbench" --model --format json \
+        --output "$json" "${sizes[@]}" "${algorithms[@]}" "${collectives[@]}" "${extra[@]}"
+      jsons+=("$json")
+    done
   done
 done
 
