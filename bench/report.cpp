@@ -394,6 +394,12 @@ void write_layouts(std::ostream& md, const fs::path& plots, std::ostream& gp,
                                       index++, style, l, dashed ? "one host" : t->info->hosts->layout.tag()));
         }
       }
+      std::string ticks;
+      const std::size_t every = (across.sizes.size() + 7) / 8;
+      for (std::size_t i = 0; i < across.sizes.size(); i += every)
+        ticks += fmt::format("{}'{}' {}", ticks.empty() ? "" : ", ", format_size(across.sizes[i]),
+                             across.sizes[i]);
+      fmt::print(gp, "set xtics ({})\n", ticks);
       fmt::print(gp,
                  "set output '{}'\nset title \"{}, {} ranks: busbw across hosts (solid) and on one host "
                  "(dashed)\"\nset ylabel \"bus bandwidth (GB/s)\"\nplot \\\n",

@@ -16,11 +16,15 @@
 //            3: 0↔1 and 2↔3 exchange b0, b1
 //          Hosts of different sizes: within each host reduce to its first rank, all-reduce
 //          among the first ranks, broadcast within each host (automatic's choices).
-// Cost:    with α_s, β_s within a host and α_n, β_n between hosts (ring across hosts):
-//          2(L−1)α_s + 2(L−1)/L·nβ_s + (L−1)/L·nγ            (steps 1 and 3)
-//          + 2(H−1)α_n + 2(H−1)/H·(n/L)β_n + (H−1)/H·(n/L)γ  (step 2, per local rank)
-//          The network carries 2(H−1)/H·n per host and direction, shared by L ranks: the
-//          minimum any all-reduce needs across the host boundary.
+// Cost:    α_s, β_s within a host and α_n, β_n between hosts; an exchange step of m bytes costs
+//          2(α + mβ), as the transport runs it (one side sends, then the other):
+//          intra (steps 1 and 3, ring):  4(L−1)α_s + 4(L−1)/L·nβ_s + (L−1)/L·nγ
+//          inter (step 2, Rabenseifner across H hosts, H a power of two; ring otherwise: 4(H−1)α_n):
+//                4 log H·α_n + 2(H−1)/H·nβ_n + (H−1)/H·(n/L)γ
+//          The L ranks of a host each carry n/L, half of them sending first in each direction, so
+//          the network carries 2(H−1)/H·n per host and direction, the minimum any all-reduce
+//          needs across the host boundary, and both directions of the link at once.
+//          (bench/host_model.cpp prices the same steps for the report.)
 // Order:   hosts need not hold consecutive ranks, and the blocks are reduced host by host:
 //          commutative ops only. Every block is reduced by one set of ranks and then copied, so
 //          every rank holds identical bits.

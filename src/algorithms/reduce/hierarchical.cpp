@@ -8,9 +8,11 @@
 //             the root is its host's first rank).
 //          Steps 1 and 2 are automatic's choice for their communicator and the vector's size.
 //            2 hosts × 2 ranks, ranks 0 1 | 2 3, root 1:   1 → 0, 3 → 2;   2 → 0;   0 → 1
-// Cost:    with α_s, β_s within a host and α_n, β_n between hosts (binomial steps, L ranks on
-//          the largest host): ⌈log L⌉(α_s + nβ_s + nγ) + ⌈log H⌉(α_n + nβ_n + nγ), plus
-//          α_s + nβ_s when the root is not its host's first rank.
+// Cost:    α_s, β_s within a host and α_n, β_n between hosts (binomial steps, L ranks on the
+//          largest host; one-way sends, no exchanges):
+//          intra (steps 1 and 3): ⌈log L⌉(α_s + nβ_s + nγ), plus α_s + nβ_s when the root is not
+//                its host's first rank;
+//          inter (step 2): ⌈log H⌉(α_n + nβ_n + nγ).
 // Order:   hosts need not hold consecutive ranks: commutative ops only.
 // Limits:  none; any root, hosts of any sizes. One host: binomial (the steps' choice there for
 //          small vectors); one rank per host: automatic's flat algorithm.
