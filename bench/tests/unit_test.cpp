@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cost_model.hpp"
+#include "host_model.hpp"
 #include "metrics.hpp"
 #include "model.hpp"
 #include "options.hpp"
@@ -322,4 +323,41 @@ BOOST_AUTO_TEST_CASE(csv_and_json_writers) {
   const cb::run_results before = cb::read_json(older);
   BOOST_TEST(before.info.shm_copy.path == "unknown");
   BOOST_TEST(before.rows[0].shm_copy == "unknown");
+}
+
+// The model across hosts (host_model.hpp) on 2 hosts × 2 ranks, with free messages within a host
+// and α_n = 1 s, β_n = 1 ms/B between hosts, so the inter-host term counts the link's phases.
+BOOST_AUTO_TEST_CASE(model_across_hosts_counts_the_phases_that_cross_and_their_sharing) {
+  using collectives::collective;
+  collbench::host_links h;
+  h.layout.hosts = 2;
+  h.layout.ranks_per_host = 2;
+  h.layout.host_of = {0, 0, 1, 1};
+  h.alpha_inter = 1;
+  h.beta_inter = 1e-3;
+  const auto inter = [&](collective c, std::string_view a, double n = 1000) {
+    const auto s = collbench::predict_across_hosts(c, a, h, n, 0);
+    BOOST_REQUIRE(s.has_value());
+    BOOST_TEST(s->intra == 0);
+    return s->inter;
+  };
+  // The cross step pairs (0,2) and (1,3) send first in opposite directions: 2(α_n + nβ_n), not
+  // 2(α_n + 2nβ_n) as when both lower ranks sent first.
+  BOOST_TEST(inter(collective::allreduce, "recursive_doubling") == 4.0, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(inter(collective::allreduce, "rabenseifner") == 6.0, boost::test_tools::tolerance(1e-9));
+  // Ring: every step has one message each way across (1 → 2, 3 → 0) of n/4.
+  BOOST_TEST(inter(collective::allreduce, "ring") == 7.5, boost::test_tools::tolerance(1e-9));
+  // Hierarchical, with shards of n/L ≥ 8 KiB (Rabenseifner across): 4 log H·α_n + 2(H−1)/H·nβ_n,
+  // its header's line; below that recursive doubling on the shard, 2(α_n + n/L·β_n).
+  BOOST_TEST(inter(collective::allreduce, "hierarchical", 65536) == 4 + 65.536,
+             boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(inter(collective::allreduce, "hierarchical") == 3.0, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(!collbench::host_formula(collective::allreduce, "hierarchical", h.layout).empty());
+  BOOST_TEST(collbench::host_formula(collective::allreduce, "naive", h.layout).empty());
+  BOOST_TEST(!collbench::predict_across_hosts(collective::allreduce, "naive", h, 1000, 0).has_value());
+  // Round-robin hosts: the step at distance 1 crosses instead, priced the same.
+  h.layout.host_of = {0, 1, 0, 1};
+  h.layout.map = "cyclic";
+  BOOST_TEST(inter(collective::allreduce, "recursive_doubling") == 4.0, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(h.layout.tag() == "2x2-cyclic");
 }
