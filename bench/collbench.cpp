@@ -122,9 +122,7 @@ std::vector<row> make_rows(collective c, int ranks, const message& m, const opti
                           {model->alpha, model->beta, model->gamma});
       if (predicted && ranks > 1) r.model_us = *predicted * 1e6;
     }
-    if (model) {
-      if (model->memcpy_bandwidth > 0) r.busbw_of_memcpy = r.busbw_GBps * 1e9 / model->memcpy_bandwidth;
-    }
+    if (model && model->memcpy_bandwidth > 0) r.busbw_of_memcpy = r.busbw_GBps * 1e9 / model->memcpy_bandwidth;
     rows.push_back(std::move(r));
   }
   return rows;
