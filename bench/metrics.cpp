@@ -81,10 +81,8 @@ std::vector<std::size_t> v_counts(std::size_t total, int ranks, double skew) {
   // Rounding up in floating point could overshoot by an element: take it back from the largest.
   for (std::size_t r = p; given > total; --given) {
     r = r == 0 ? p - 1 : r - 1;
-    if (counts[r] > 0)
-      --counts[r];
-    else
-      ++given;
+    if (counts[r] > 0) --counts[r];
+    else ++given;
   }
   return counts;
 }

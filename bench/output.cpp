@@ -180,9 +180,9 @@ run_results read_json(std::istream& is) {
 }
 
 void write_table(std::ostream& os, const run_info& info, std::span<const row> rows) {
-  fmt::print(os, "# collbench {} — {} ranks on {} cores{}; {} ({}), root {}, v-variants' skew {}\n",
-             info.version, info.ranks, info.cores, info.oversubscribed ? " (oversubscribed)" : "", info.type,
-             info.op, info.root, info.skew);
+  fmt::print(os, "# collbench {} — {} ranks on {} cores{}; {} ({}), root {}, v-variants' skew {}\n", info.version,
+             info.ranks, info.cores, info.oversubscribed ? " (oversubscribed)" : "", info.type, info.op, info.root,
+             info.skew);
   fmt::print(os, "# {}\n# {}\n", info.mpi_library, info.timing);
   if (info.start) fmt::print(os, "# start: {}\n", describe_start(*info.start));
   fmt::print(os, "# vendor internals: {}\n", info.vendor_internals);

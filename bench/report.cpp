@@ -371,9 +371,8 @@ int run(int argc, char** argv) {
 
   const run_info& first = runs.front().info;
   fmt::print(md, "# Collective algorithms against the vendor's MPI\n\n");
-  fmt::print(
-      md, "collbench {} on `{}`, {}; {}. Element type `{}`, op `{}`, root {}, v-variants' skew {}.\n\n",
-      first.version, first.host, first.date, first.mpi_library, first.type, first.op, first.root, first.skew);
+  fmt::print(md, "collbench {} on `{}`, {}; {}. Element type `{}`, op `{}`, root {}, v-variants' skew {}.\n\n",
+             first.version, first.host, first.date, first.mpi_library, first.type, first.op, first.root, first.skew);
   for (const run_results& r : runs)
     fmt::print(md, "- **np = {}**, shared memory: {}: {}{}.\n", r.info.ranks, describe(r.info.shm_copy),
                describe_ranks(r.info), r.info.start ? "; " + describe_start(*r.info.start) : "");

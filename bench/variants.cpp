@@ -131,8 +131,7 @@ vendor_internals::vendor_internals(MPI_Comm base, int ranks) : base_(base) {
       int probe = value, ignore = 0;
       if (!access_cvar(index, &probe, true)) continue;
       if (!access_cvar(index, &ignore, true))
-        throw std::runtime_error(
-            fmt::format("cannot reset coll_tuned_{}_algorithm through MPI_T", tuned_name(c)));
+        throw std::runtime_error(fmt::format("cannot reset coll_tuned_{}_algorithm through MPI_T", tuned_name(c)));
       std::string name = snake_case(item);
       // Open MPI's two-process algorithms refuse any other size.
       if (name == "two_proc" && ranks != 2) continue;
