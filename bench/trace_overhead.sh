@@ -1,29 +1,28 @@
 #!/usr/bin/env bash
-# The cost of trace mode's hooks when tracing is off: an 8-byte allreduce (float sum) at np 2,
-# measured by collbench in a build with the hooks (the default) and in one without them
-# (-DCOLLECTIVES_TRACE_HOOKS=OFF), in alternating launches. Each launch also measures vendor's
-# MPI_Allreduce, which neither build changes: the library's time divided by vendor's in the same
-# launch cancels most of the machine's load, and the ratio of those ratios is the hooks' cost.
-# Usage: bench/trace_overhead.sh <build with hooks> <build without hooks> [rounds (5)] [np (2)]
+# The cost of trace mode's hooks when tracing is off: back-to-back 8-byte allreduce calls
+# (recursive_doubling, np 2) in a build with the hooks (the default) and one without them
+# (-DCOLLECTIVES_TRACE_HOOKS=OFF), in alternating launches of bench/trace_overhead.cpp; per
+# launch the minimum and the median µs per call over its rounds. The ratio of the two builds'
+# minima (the least disturbed rounds) is the hooks' cost.
+# Usage: bench/trace_overhead.sh <build with hooks> <build without hooks> [launches (6)] [np (2)]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-with=$1 without=$2 rounds=${3:-5} np=${4:-2}
-algs=recursive_doubling,ring
-declare -A sum
-for ((i = 1; i <= rounds; ++i)); do
+with=$1 without=$2 launches=${3:-6} np=${4:-2}
+results=()
+for ((i = 1; i <= launches; ++i)); do
   for build in "$with" "$without"; do
-    csv=$("$root/scripts/mpirun/run" -n "$np" "$build/bench/collbench" -c allreduce -a "$algs" -b 8 -e 8 \
-      --time-per-size 4 -n 20000 -q -f csv)
-    vendor=$(awk -F, '$2 == "vendor" { print $7 }' <<<"$csv")
-    for alg in ${algs//,/ }; do
-      us=$(awk -F, -v a="$alg" '$2 == a { print $7 }' <<<"$csv")
-      ratio=$(awk -v a="$us" -v v="$vendor" 'BEGIN { printf "%.4f", a / v }')
-      echo "round $i $([[ $build == "$with" ]] && echo hooks || echo no-hooks) $alg: ${us} µs, vendor ${vendor} µs, ×vendor $ratio"
-      sum[$build,$alg]=$(awk -v s="${sum[$build,$alg]:-0}" -v r="$ratio" 'BEGIN { print s + r }')
-    done
+    read -r min median < <("$root/scripts/mpirun/run" -n "$np" "$build/bench/trace_overhead" 30 2000)
+    name=$([[ $build == "$with" ]] && echo hooks || echo no-hooks)
+    echo "launch $i $name: min $min µs per call, median $median"
+    results+=("$name $min $median")
   done
 done
-for alg in ${algs//,/ }; do
-  awk -v a="${sum[$with,$alg]}" -v b="${sum[$without,$alg]}" -v n="$rounds" -v alg="$alg" 'BEGIN {
-    printf "%s: ×vendor with hooks %.3f, without %.3f: hooks off cost ×%.3f\n", alg, a / n, b / n, a / b }'
-done
+# Best (least disturbed) and median, per build, over the launches' minima and medians.
+summary() {  # <name> <column: 2 = min, 3 = median> <best|median>
+  printf '%s\n' "${results[@]}" | awk -v n="$1" -v c="$2" '$1 == n { print $c }' | sort -g |
+    awk -v how="$3" '{ v[NR] = $1 } END { print how == "best" ? v[1] : v[int((NR + 1) / 2)] }'
+}
+hb=$(summary hooks 2 best) nb=$(summary no-hooks 2 best) hm=$(summary hooks 3 median) nm=$(summary no-hooks 3 median)
+awk -v hb="$hb" -v nb="$nb" -v hm="$hm" -v nm="$nm" 'BEGIN {
+  printf "hooks: best %.3f µs per call, median of medians %.3f; no hooks: best %.3f, median of medians %.3f\n", hb, hm, nb, nm
+  printf "ratio hooks / no hooks: %.3f (best), %.3f (median)\n", hb / nb, hm / nm }'
