@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "cost_model.hpp"
+#include "draw.hpp"
 #include "measure.hpp"
 #include "metrics.hpp"
 #include "model.hpp"
@@ -147,6 +148,8 @@ int run(int argc, char** argv, bool forcing_set_here) {
   };
   if (o.root >= size)
     return usage_error(fmt::format("--root: a rank below {} (the ranks), given {}", size, o.root));
+
+  if (!o.draw.empty()) return draw_algorithms(comm, o);
 
   vendor_internals internals(comm, size);
   if (o.list) {

@@ -228,6 +228,21 @@ parse_result parse_options(int argc, char** argv) {
       "predicted time beside the measured one");
   app.add_flag("-q,--quiet", o.quiet, "No progress on stderr");
   app.add_flag("--list", o.list, "List the collectives and the algorithms available here, then exit");
+  std::string draw_time = "real";
+  app.add_option("--draw", o.draw,
+                 "Instead of measuring: run each collective:algorithm given (comma-separated, or all: every "
+                 "library algorithm of every collective) once at a small size (4 elements per block) with "
+                 "tracing on, and draw it as DIR/<collective>_<algorithm>_p<P>.png (gnuplot), P being the "
+                 "number of ranks collbench was launched on (mpirun -n P)")
+      ->delimiter(',')
+      ->type_name("C:A");
+  app.add_option("--draw-dir", o.draw_dir, "Where --draw writes its pictures")
+      ->type_name("DIR")
+      ->capture_default_str();
+  app.add_option("--draw-time", draw_time,
+                 "The time axis of --draw: real (measured µs) or logical (one unit per send or receive)")
+      ->check(CLI::IsMember({"real", "logical"}))
+      ->capture_default_str();
 
   try {
     app.parse(argc, argv);
@@ -238,6 +253,7 @@ parse_result parse_options(int argc, char** argv) {
                : format_text == "json" ? output_format::json
                                        : output_format::table;
     finish(o, collective_args, min_text, max_text, step, type_text, op_text);
+    o.draw_logical = draw_time == "logical";
   } catch (const CLI::CallForHelp&) {
     result.run = false;
     result.message = app.help();

@@ -40,6 +40,10 @@ struct options {
   bool model = false;
   bool quiet = false;
   bool list = false;
+  /// --draw: "collective:algorithm" entries or "all"; empty: measure instead.
+  std::vector<std::string> draw;
+  std::string draw_dir = ".";
+  bool draw_logical = false;  ///< --draw-time logical
 
   /// The powers of two from min_bytes up to max_bytes, multiplying by `step`.
   std::vector<std::size_t> sizes() const;

@@ -6,17 +6,33 @@
 #include <cstring>
 
 #include "collectives/detail/request.hpp"
+#include "core/trace.hpp"
 #include "core/transport.hpp"
 
 namespace collectives::detail {
 
 /// `inout = lhs ∘ inout`, element-wise, where `lhs` holds the lower ranks' contribution.
+/// Traced (core/trace.hpp): one event each, with the blocks of the trace_blocks in force.
 inline void combine(const reduction& op, const void* lhs, void* inout, std::size_t count) {
-  if (count > 0) op.combine(lhs, inout, count, op.state);
+  if (count == 0) return;
+  if (trace::on()) [[unlikely]] {
+    const double t0 = trace::now();
+    op.combine(lhs, inout, count, op.state);
+    trace::local(trace::kind::reduce, count, 0, t0, trace::now());
+    return;
+  }
+  op.combine(lhs, inout, count, op.state);
 }
 
 inline void copy_bytes(void* to, const void* from, std::size_t bytes) {
-  if (bytes > 0 && to != from) std::memmove(to, from, bytes);
+  if (bytes == 0 || to == from) return;
+  if (trace::on()) [[unlikely]] {
+    const double t0 = trace::now();
+    std::memmove(to, from, bytes);
+    trace::local(trace::kind::copy, bytes, 1, t0, trace::now());
+    return;
+  }
+  std::memmove(to, from, bytes);
 }
 
 /// Which side of `∘` the data received from a peer belongs on.

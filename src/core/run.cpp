@@ -19,6 +19,7 @@
 #include "core/automatic.hpp"
 #include "core/block_layout.hpp"
 #include "core/registry.hpp"
+#include "core/trace.hpp"
 
 namespace collectives::detail {
 namespace {
@@ -481,6 +482,12 @@ void run(const request& r) {
                has_root(r.coll) ? r.root : 0,
                v && !checked->send_blocks.counts.empty() ? &checked->send_blocks : nullptr,
                v && !checked->recv_blocks.counts.empty() ? &checked->recv_blocks : nullptr};
+  if (trace::on()) [[unlikely]] {
+    const trace::call_scope traced(net.comm(), r.coll, r.alg, alg, checked->count, r.elem.size,
+                                   has_root(r.coll) ? r.root : -1);
+    find_algorithm(r.coll, alg)->run(c);
+    return;
+  }
   find_algorithm(r.coll, alg)->run(c);
 }
 

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "collectives/error.hpp"
+#include "core/trace.hpp"
 
 namespace collectives::detail {
 namespace {
@@ -90,34 +91,54 @@ transport::transport(MPI_Comm private_comm, on_private_t) : comm_(private_comm) 
 }
 
 void transport::send(int dest, const void* buf, std::size_t bytes) const {
-  const auto* p = static_cast<const std::byte*>(buf);
-  // One message even when empty, so that every send is matched by exactly one receive.
-  do {
-    const int n = static_cast<int>(std::min(bytes, max_chunk_bytes));
-    check_mpi(synchronous_sends() ? MPI_Ssend(p, n, MPI_BYTE, dest, library_tag, comm_)
-                                  : MPI_Send(p, n, MPI_BYTE, dest, library_tag, comm_),
-              "MPI_Send");
-    p += n;
-    bytes -= static_cast<std::size_t>(n);
-  } while (bytes > 0);
+  const auto post = [&] {
+    const auto* p = static_cast<const std::byte*>(buf);
+    std::size_t left = bytes;
+    // One message even when empty, so that every send is matched by exactly one receive.
+    do {
+      const int n = static_cast<int>(std::min(left, max_chunk_bytes));
+      check_mpi(synchronous_sends() ? MPI_Ssend(p, n, MPI_BYTE, dest, library_tag, comm_)
+                                    : MPI_Send(p, n, MPI_BYTE, dest, library_tag, comm_),
+                "MPI_Send");
+      p += n;
+      left -= static_cast<std::size_t>(n);
+    } while (left > 0);
+  };
+  if (trace::on()) [[unlikely]] {
+    const double t0 = trace::now();
+    post();
+    trace::message(trace::kind::send, comm_, dest, bytes, t0, trace::now());
+    return;
+  }
+  post();
 }
 
 void transport::recv(int source, void* buf, std::size_t bytes) const {
-  auto* p = static_cast<std::byte*>(buf);
-  do {
-    const int n = static_cast<int>(std::min(bytes, max_chunk_bytes));
-    MPI_Status status;
-    check_mpi(MPI_Recv(p, n, MPI_BYTE, source, library_tag, comm_, &status), "MPI_Recv");
-    int received = 0;
-    MPI_Get_count(&status, MPI_BYTE, &received);
-    if (received != n)
-      throw error(
-          fmt::format("collectives: rank {} expected {} bytes from rank {}, got {}: the ranks "
-                      "disagree on the message size (different counts on different ranks?)",
-                      rank_, n, source, received));
-    p += n;
-    bytes -= static_cast<std::size_t>(n);
-  } while (bytes > 0);
+  const auto take = [&] {
+    auto* p = static_cast<std::byte*>(buf);
+    std::size_t left = bytes;
+    do {
+      const int n = static_cast<int>(std::min(left, max_chunk_bytes));
+      MPI_Status status;
+      check_mpi(MPI_Recv(p, n, MPI_BYTE, source, library_tag, comm_, &status), "MPI_Recv");
+      int received = 0;
+      MPI_Get_count(&status, MPI_BYTE, &received);
+      if (received != n)
+        throw error(
+            fmt::format("collectives: rank {} expected {} bytes from rank {}, got {}: the ranks "
+                        "disagree on the message size (different counts on different ranks?)",
+                        rank_, n, source, received));
+      p += n;
+      left -= static_cast<std::size_t>(n);
+    } while (left > 0);
+  };
+  if (trace::on()) [[unlikely]] {
+    const double t0 = trace::now();
+    take();
+    trace::message(trace::kind::recv, comm_, source, bytes, t0, trace::now());
+    return;
+  }
+  take();
 }
 
 // Blocking send/recv pairs deadlock if every rank of a cycle sends first and the messages are
@@ -165,7 +186,12 @@ void transport::exchange(int to, const void* send_buf, std::size_t send_bytes, i
     if (send_bytes != recv_bytes)
       throw error(fmt::format("collectives: rank {} exchanges {} bytes with itself but expects {}", rank_,
                               send_bytes, recv_bytes));
-    if (send_bytes > 0 && send_buf != recv_buf) std::memmove(recv_buf, send_buf, send_bytes);
+    if (send_bytes > 0 && send_buf != recv_buf) {
+      const double t0 = trace::on() ? trace::now() : 0;
+      std::memmove(recv_buf, send_buf, send_bytes);
+      if (trace::on()) [[unlikely]]
+        trace::local(trace::kind::copy, send_bytes, 1, t0, trace::now());
+    }
     return;
   }
   if (sends_first(to, from)) {

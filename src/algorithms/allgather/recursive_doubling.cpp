@@ -30,6 +30,11 @@ void allgather_recursive_doubling_blocks(const transport& net, const pof2_fold& 
   for (int d = 1; d < fold.pof2; d *= 2) {
     // Swap the aligned run of d members holding this rank for the peer's, next to it.
     const int peer = me ^ d, peer_rank = fold.rank_of(peer), mine = me & -d, theirs = peer & -d;
+    const auto run = [&](int g) {
+      const int b = fold.first_block_of(g, blocks.parts());
+      return block_range{b, fold.first_block_of(g + d, blocks.parts()) - b};
+    };
+    const trace_blocks mark(run(mine), run(theirs), blocks.parts());
     net.exchange(peer_rank, buf + at(mine), at(mine + d) - at(mine), peer_rank, buf + at(theirs),
                  at(theirs + d) - at(theirs));
   }
@@ -43,15 +48,21 @@ void allgather_recursive_doubling(const call& c) {
   }
   const std::size_t total = c.count * static_cast<std::size_t>(c.size());
   const pof2_fold fold(c.rank(), c.size());
+  const int p = c.size();
   if (fold.sits_out()) {
+    const trace_blocks mark({c.rank(), 1}, {0, p}, p);
     c.net.send(fold.partner, c.send, c.bytes(c.count));
     c.net.recv(fold.partner, c.recv, c.bytes(total));
     return;
   }
   // Fold in: a member's part is its own block, preceded by its partner's if it carries one.
   copy_bytes(c.block(c.recv, c.rank()), c.send, c.bytes(c.count));
-  if (fold.carries_partner()) c.net.recv(fold.partner, c.block(c.recv, fold.partner), c.bytes(c.count));
+  if (fold.carries_partner()) {
+    const trace_blocks mark({}, {fold.partner, 1}, p);
+    c.net.recv(fold.partner, c.block(c.recv, fold.partner), c.bytes(c.count));
+  }
   allgather_recursive_doubling_blocks(c.net, fold, c.recv, block_partition(total, c.size()), c.elem.size);
+  const trace_blocks mark({0, p}, {}, p);
   if (fold.carries_partner()) c.net.send(fold.partner, c.recv, c.bytes(total));
 }
 

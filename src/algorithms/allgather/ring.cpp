@@ -25,6 +25,7 @@ void allgather_ring_blocks(const transport& net, std::byte* buf, const block_par
   for (int step = 0; step < p - 1; ++step) {
     const int send_block = (rank - step + p) % p;
     const int recv_block = (rank - step - 1 + p) % p;
+    const trace_blocks mark(send_block, recv_block, p);
     net.exchange(right, buf + blocks.offset(send_block) * elem_size, blocks.length(send_block) * elem_size,
                  left, buf + blocks.offset(recv_block) * elem_size, blocks.length(recv_block) * elem_size);
   }

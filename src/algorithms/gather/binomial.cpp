@@ -28,10 +28,12 @@ void gather_binomial_blocks(const transport& net, const binomial_tree& tree, con
   const std::size_t base = blocks.offset(tree.first);
   for (auto child = tree.children.rbegin(); child != tree.children.rend(); ++child) {
     const std::size_t bytes = range_bytes(child->first, child->end);
+    const trace_blocks mark({}, {child->first, child->end - child->first}, blocks.parts());
     if (bytes > 0)
       net.recv(child->rank, subtree_data + (blocks.offset(child->first) - base) * elem_size, bytes);
   }
   const std::size_t held = range_bytes(tree.first, tree.end);
+  const trace_blocks mark({tree.first, tree.end - tree.first}, {}, blocks.parts());
   if (tree.parent >= 0 && held > 0) net.send(tree.parent, subtree_data, held);
 }
 
@@ -49,6 +51,7 @@ void gather_binomial(const call& c) {
     gather_binomial_blocks(c.net, tree, blocks, c.elem.size, c.recv);
   } else if (tree.children.empty()) {
     // A leaf's subtree is its own block.
+    const trace_blocks mark({c.rank(), 1}, {}, c.size());
     c.net.send(tree.parent, c.send, bytes);
   } else {
     // Every non-root rank is the first rank of its subtree, so its own block leads the range.

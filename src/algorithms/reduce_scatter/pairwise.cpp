@@ -30,6 +30,7 @@ void reduce_scatter_pairwise(const call& c) {
   scratch incoming = make_scratch(bytes);
   for (int k = 1; k < p; ++k) {
     const int to = (rank + k) % p, from = (rank - k + p) % p;
+    const trace_blocks mark(to, rank, p);
     c.net.exchange(to, c.block(c.send, to), bytes, from, incoming.get(), bytes);
     combine(*c.op, incoming.get(), c.recv, c.count);
   }

@@ -35,9 +35,19 @@ void reduce_scatter_recursive_halving_blocks(const transport& net, const pof2_fo
   const auto run_length = [&](int g, int d) { return first((g & -d) + d) - first(g & -d); };
   const int half = fold.pof2 / 2;
   const std::size_t lower = first(half), upper = blocks.count() - lower;
+  // The blocks of the aligned run of d members holding g, for the trace.
+  const auto run_blocks = [&](int g, int d) {
+    const int b = fold.first_block_of(g & -d, blocks.parts());
+    return block_range{b, fold.first_block_of((g & -d) + d, blocks.parts()) - b};
+  };
+  const block_range lower_half = run_blocks(0, half), upper_half = run_blocks(half, half);
   if (fold.sits_out()) {
     // Cut where the first halving step cuts, so an in-place partner lands it in half a vector.
-    net.send(fold.partner, in, lower * elem_size);
+    {
+      const trace_blocks mark(lower_half, {}, blocks.parts());
+      net.send(fold.partner, in, lower * elem_size);
+    }
+    const trace_blocks mark(upper_half, {}, blocks.parts());
     net.send(fold.partner, in + lower * elem_size, upper * elem_size);
     return;
   }
@@ -67,7 +77,11 @@ void reduce_scatter_recursive_halving_blocks(const transport& net, const pof2_fo
 
   if (fold.carries_partner()) {
     const auto from_partner = [&](std::byte* to, std::size_t bytes) { net.recv(fold.partner, to, bytes); };
-    fold_in(from_partner, 0, lower);
+    {
+      const trace_blocks mark({}, lower_half, blocks.parts());
+      fold_in(from_partner, 0, lower);
+    }
+    const trace_blocks mark({}, upper_half, blocks.parts());
     fold_in(from_partner, lower, upper);
     mine = acc;
   }
@@ -78,6 +92,7 @@ void reduce_scatter_recursive_halving_blocks(const transport& net, const pof2_fo
       net.exchange(peer_rank, mine + first(give) * elem_size, run_length(give, d) * elem_size, peer_rank, to,
                    bytes);
     };
+    const trace_blocks mark(run_blocks(give, d), run_blocks(me, d), blocks.parts());
     fold_in(swap_with_peer, first(me & -d), run_length(me, d));
     mine = acc;
   }
@@ -96,6 +111,7 @@ void reduce_scatter_recursive_halving(const call& c) {
   reduce_scatter_recursive_halving_blocks(c.net, fold, c.send, acc.get(), block_partition(total, c.size()),
                                           c.elem.size, *c.op);
   // Unfold: a rank that carried its partner reduced both their blocks and hands back the partner's.
+  const trace_blocks mark(fold.partner, c.rank(), c.size());
   if (fold.sits_out()) {
     c.net.recv(fold.partner, c.recv, bytes);
     return;

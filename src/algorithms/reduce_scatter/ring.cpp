@@ -46,6 +46,7 @@ void ring_steps(const transport& net, const std::byte* in, bool in_place, const 
   const std::byte* outgoing = input(left);
   for (int step = 0; step < p - 1; ++step) {
     const int send_block = (rank - step - 1 + p) % p, recv_block = (rank - step - 2 + 2 * p) % p;
+    const trace_blocks mark(send_block, recv_block, p);
     const std::size_t n = blocks.length(recv_block);
     std::byte* sum = keep(step, recv_block);
     std::byte* arrival = in_place ? landing.get() : sum;

@@ -29,10 +29,14 @@ void scatter_binomial_blocks(const transport& net, const binomial_tree& tree, co
   const auto range_bytes = [&](int first, int end) { return blocks.length(first, end - first) * elem_size; };
   const std::size_t base = blocks.offset(tree.first);
   const std::size_t held = range_bytes(tree.first, tree.end);
-  if (tree.parent >= 0 && held > 0) net.recv(tree.parent, subtree_data, held);
+  if (tree.parent >= 0 && held > 0) {
+    const trace_blocks mark({}, {tree.first, tree.end - tree.first}, blocks.parts());
+    net.recv(tree.parent, subtree_data, held);
+  }
   const std::byte* data = tree.parent >= 0 ? subtree_data : root_data;
   for (const binomial_tree::child& child : tree.children) {
     const std::size_t bytes = range_bytes(child.first, child.end);
+    const trace_blocks mark({child.first, child.end - child.first}, {}, blocks.parts());
     if (bytes > 0) net.send(child.rank, data + (blocks.offset(child.first) - base) * elem_size, bytes);
   }
 }
@@ -51,6 +55,7 @@ void scatter_binomial(const call& c) {
     copy_bytes(c.recv, c.block(c.send, c.rank()), bytes);
   } else if (tree.children.empty()) {
     // A leaf's subtree is its own block.
+    const trace_blocks mark({}, {c.rank(), 1}, c.size());
     c.net.recv(tree.parent, c.recv, bytes);
   } else {
     // Every non-root rank is the first rank of its subtree, so its own block leads the range.

@@ -1,0 +1,46 @@
+#pragma once
+
+// Trace mode: a record, per rank, of every library call (collective, the algorithm that ran,
+// count) and of every event of its schedule (send, receive, local reduction, copy) with peer,
+// bytes, the blocks the algorithm says a message carries, and start/end times.
+//
+// Each rank writes <prefix>.<world rank>.json in Chrome's trace-event format (opens in Perfetto,
+// ui.perfetto.dev, or chrome://tracing): one track per rank (the process id is the rank in
+// MPI_COMM_WORLD; each call's args give its rank in the communicator), one slice per event, a
+// flow arrow from each send to its receive. The file is written when the program calls
+// MPI_Finalize (or trace_off), and whenever the buffer holds 65536 events (checked between
+// calls). Times are CLOCK_MONOTONIC (std::chrono::steady_clock) in µs, which all processes of a
+// host share; the first traced call on a communicator measures each rank's clock offset to its
+// rank 0 and records it, so that `trace_merge` (built in bench/) can align ranks on different hosts.
+//
+// The environment variable COLLECTIVES_TRACE=<prefix> starts it at start-up. Off, each hook in
+// the library costs one predictable branch (a global flag read); a build with
+// -DCOLLECTIVES_TRACE_HOOKS=OFF has no hooks at all (and these functions then record nothing).
+
+#include <string>
+#include <string_view>
+
+#include "collectives/export.hpp"
+
+namespace collectives {
+
+/// Records every later call of this process into <prefix>.<world rank>.json (directories in the
+/// prefix must exist). Call it on every rank of the communicators you will use: the first
+/// traced call on each communicator exchanges a few messages to measure clock offsets. A trace
+/// already on is written out first.
+COLLECTIVES_EXPORT void trace_to(std::string_view prefix);
+
+/// Records every later call of this process in memory, to be taken with trace_take().
+COLLECTIVES_EXPORT void trace_to_memory();
+
+/// Stops recording and writes what is left (file mode). Nothing happens if tracing is off.
+COLLECTIVES_EXPORT void trace_off();
+
+/// True while calls are being recorded.
+COLLECTIVES_EXPORT bool tracing();
+
+/// Memory mode: this rank's events so far as one Chrome trace-event JSON document (the same
+/// content as a file), and empties the buffer. Empty in file mode or when off.
+COLLECTIVES_EXPORT std::string trace_take();
+
+}  // namespace collectives
