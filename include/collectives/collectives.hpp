@@ -24,3 +24,4 @@
 #include "collectives/reduce_scatterv.hpp"
 #include "collectives/scatter.hpp"
 #include "collectives/scatterv.hpp"
+#include "collectives/tuning.hpp"
