@@ -13,7 +13,8 @@
 #   --runs N         runs per process count (the time of an algorithm at a size is the least of
 #                    its medians over the runs; their spread is the noise the rule respects)
 #   --build-dir DIR  the CMake build directory (default build/; configured with the bench if needed)
-#   -- OPTIONS       passed on to collbench, e.g. -- -c allreduce,broadcast
+#   -- OPTIONS       passed on to collbench, e.g. -- -c allreduce,broadcast --max-bytes 1M (a size
+#                    option given here replaces the default one)
 # The runs of the process counts alternate (np 2, np 4, np 2, ...), so that a burst of load from
 # elsewhere falls on one run of each rather than on every run of one. A COLLECTIVES_TUNING in the
 # environment is ignored: the table's rule choices are the built-in rule's.
@@ -59,7 +60,14 @@ if [[ ! -f $build/CMakeCache.txt ]] || ! grep -q '^COLLECTIVES_BUILD_BENCH:BOOL=
 fi
 cmake --build "$build" --target collbench colltune -j "$(nproc)" > /dev/null
 
-options=(--algorithm library --format json --quiet "${sizes[@]}" "${extra[@]}")
+# A size option given after -- replaces the default one (collbench takes each once).
+kept=()
+for ((i = 0; i < ${#sizes[@]}; i += 2)); do
+  given=0
+  for arg in "${extra[@]}"; do [[ $arg == "${sizes[i]}" || $arg == "${sizes[i]}="* ]] && given=1; done
+  ((given)) || kept+=("${sizes[i]}" "${sizes[i + 1]}")
+done
+options=(--algorithm library --format json --quiet "${kept[@]}" "${extra[@]}")
 start=$SECONDS
 jsons=()
 for ((i = 1; i <= runs; i++)); do
