@@ -457,7 +457,10 @@ int run(int argc, char** argv) {
     std::ifstream in(tuning);
     if (!in) throw std::runtime_error(fmt::format("cannot read {}", tuning));
     const nlohmann::json p = nlohmann::json::parse(in).at("provenance");
-    const auto field = [&](const char* k) { return p.contains(k) ? p.at(k).dump() : std::string("–"); };
+    const auto field = [&](const char* k) {
+      if (!p.contains(k)) return std::string("–");
+      return p.at(k).is_string() ? p.at(k).get<std::string>() : p.at(k).dump();
+    };
     fmt::print(md, "automatic followed the decision table `{}` (measured on {}, {}, {}, by `{}`).\n\n",
                tuning, field("host"), field("date"), field("mpi_library"), field("command"));
   } else {
