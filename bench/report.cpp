@@ -6,7 +6,9 @@
 //   results.json   {"runs": [each run as collbench wrote it]};
 //   plots/*.dat, plots/plots.gp   data and a gnuplot script drawing, per collective and process
 //                  count, latency and busbw against size (log-log), vendor highlighted.
-// Usage: collreport --out DIR run1.json [run2.json ...]; then `gnuplot plots.gp` in DIR/plots.
+//   automatic's summary: per collective and np, how close automatic comes to the library's fastest.
+// Usage: collreport --out DIR [--tuning TABLE] run1.json [run2.json ...]; then `gnuplot plots.gp` in
+// DIR/plots.
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -14,6 +16,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <collectives/algorithm.hpp>
 #include <filesystem>
 #include <fstream>
@@ -426,6 +429,66 @@ void write_layouts(std::ostream& md, const fs::path& plots, std::ostream& gp,
   }
 }
 
+// automatic against the library's fastest flat algorithm (automatic never chooses vendor or
+// hierarchical; on one host hierarchical's rows repeat ring's or binomial's), size by size: how
+// often it is within 5%, its worst ratio and where, and the geometric mean of its ratios; per
+// collective and np, then over every collective per np.
+void write_automatic(std::ostream& md, const std::map<std::string, std::vector<table>>& by_collective) {
+  const auto flat = [](const std::string& l) {
+    return is_library(l) && l != "automatic" && l != "hierarchical";
+  };
+  struct tally {
+    int within = 0, points = 0;
+    double worst = 0, log_sum = 0;
+    std::string where;
+    void add(double ratio, const std::string& at) {
+      ++points;
+      within += ratio <= 1.05;
+      log_sum += std::log(ratio);
+      if (ratio > worst) worst = ratio, where = at;
+    }
+    std::string row() const {
+      return fmt::format("{} of {} ({:.0f}%) | {:.2f}× {} | {:.3f} |", within, points,
+                         100.0 * within / points, worst, where, std::exp(log_sum / points));
+    }
+  };
+  std::map<std::string, tally> overall;  // by "np" (and path)
+  std::vector<std::string> lines;
+  for (collectives::collective c : collectives::all_collectives()) {
+    const auto it = by_collective.find(std::string(to_string(c)));
+    if (it == by_collective.end()) continue;
+    for (const table& t : it->second) {
+      tally mine;
+      for (std::size_t bytes : t.sizes) {
+        const row* a = t.at("automatic", bytes);
+        const row* best = t.fastest(bytes, flat);
+        if (!a || !best || a->median_us <= 0 || (a->wrong && *a->wrong > 0)) continue;
+        const std::string at =
+            fmt::format("at {} ({} {})", format_size(bytes), best->algorithm, us(best->median_us));
+        mine.add(a->median_us / best->median_us, at);
+        overall[fmt::format("{}{}", t.info->ranks, path_note(t))].add(a->median_us / best->median_us,
+                                                                      fmt::format("{} {}", t.collective, at));
+      }
+      if (mine.points > 0)
+        lines.push_back(
+            fmt::format("| {} | {}{} | {}\n", t.collective, t.info->ranks, path_note(t), mine.row()));
+    }
+  }
+  if (lines.empty()) return;  // no automatic rows
+  fmt::print(
+      md,
+      "## automatic against the library's best\n\nPer size, automatic's median time ÷ that of the "
+      "library's fastest algorithm in the same run (vendor, vendor internals and hierarchical left out: "
+      "automatic never chooses them): at how many sizes it is within 5%, its worst ratio and where (the "
+      "fastest algorithm and its µs there), and the geometric mean of the ratios. Rows measured in one "
+      "run, so the ratios hold under load; the fastest of several rows is itself a little lucky, so a "
+      "ratio slightly above 1 can be noise.\n\n| collective | np | within 5% | worst | geometric mean "
+      "|\n|---|---:|---:|---|---:|\n");
+  for (const std::string& l : lines) md << l;
+  for (const auto& [np, all] : overall) fmt::print(md, "| **all** | {} | {}\n", np, all.row());
+  fmt::print(md, "\n");
+}
+
 void write_reading_guide(std::ostream& md) {
   fmt::print(md, R"(## How to read the numbers
 
@@ -467,6 +530,9 @@ int run(int argc, char** argv) {
   app.add_option("--out", out, "Directory to write report.md, results.csv, results.json and plots/ into")
       ->required();
   app.add_option("inputs", inputs, "collbench --format json files, one per process count")->required();
+  std::string tuning;
+  app.add_option("--tuning", tuning,
+                 "The decision table automatic followed in the runs (tune.sh), named in the report");
   CLI11_PARSE(app, argc, argv);
 
   std::vector<run_results> runs;
@@ -520,6 +586,19 @@ int run(int argc, char** argv) {
                  ? "Here the path is not known: " + first.shm_copy.source
                  : "Read from the MPI library's own parameter: " + first.shm_copy.source);
   fmt::print(md, "\nMethod: {}.\n\nVendor internals: {}.\n\n", first.timing, first.vendor_internals);
+  if (!tuning.empty()) {
+    std::ifstream in(tuning);
+    if (!in) throw std::runtime_error(fmt::format("cannot read {}", tuning));
+    const nlohmann::json p = nlohmann::json::parse(in).at("provenance");
+    const auto field = [&](const char* k) {
+      if (!p.contains(k)) return std::string("–");
+      return p.at(k).is_string() ? p.at(k).get<std::string>() : p.at(k).dump();
+    };
+    fmt::print(md, "automatic followed the decision table `{}` (measured on {}, {}, {}, by `{}`).\n\n",
+               tuning, field("host"), field("date"), field("mpi_library"), field("command"));
+  } else {
+    fmt::print(md, "automatic followed its built-in rule (no decision table).\n\n");
+  }
 
   // Correctness first: a fast wrong result is no result.
   long long wrong_rows = 0;
@@ -601,6 +680,7 @@ int run(int argc, char** argv) {
     }
   }
   fmt::print(md, "\n");
+  write_automatic(md, by_collective);
   if (paths.contains("single") && paths.contains("double")) write_paths(md, by_collective);
   write_layouts(md, plots, gp, by_collective);
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# compare.sh --quick end to end: it must produce the report, the merged CSV/JSON and every PNG;
+# compare.sh --quick end to end: it must tune, produce the report, the merged CSV/JSON and every PNG;
 # at np = 1, every plot that has something to show; and with --shm-copy both, both paths.
 # Usage: compare_quick_test.sh <build-dir> <scratch-dir>
 set -euo pipefail
@@ -11,7 +11,7 @@ rm -rf "$out"
 "$root/scripts/mpirun/compare.sh" --quick --build-dir "$build" --out "$out"
 
 fail() { echo "compare_quick_test: $*" >&2; exit 1; }
-for f in report.md results.csv results.json np2.json np4.json plots/plots.gp; do
+for f in report.md results.csv results.json np2.json np4.json plots/plots.gp tuning.json; do
   [[ -s $out/$f ]] || fail "$f missing or empty"
 done
 header='collective,algorithm,ranks,bytes,count,type,median_us,min_us,max_us,algbw_GBps,busbw_GBps,vs_vendor,wrong,shm_copy'
@@ -26,6 +26,13 @@ for c in broadcast scatter gather reduce allgather reduce_scatter alltoall allre
       grep -q "plots/${c}_np${np}_$what.png" "$out/report.md" || fail "report.md does not show $png"
     done
   done
+done
+# automatic followed the table tune.sh wrote, and the report sets it against the library's best.
+grep -q "automatic followed the decision table .*tuning.json" "$out/report.md" || fail "report.md does not name the table"
+grep -q "^## automatic against the library's best\$" "$out/report.md" || fail "report.md has no automatic summary"
+for np in 2 4; do
+  grep -qE "^\| allreduce \| $np \| [0-9]+ of [0-9]+ " "$out/report.md" || fail "no automatic summary of allreduce at np $np"
+  grep -qE "^\| \*\*all\*\* \| $np \| " "$out/report.md" || fail "no overall automatic summary at np $np"
 done
 # barrier moves no data: its section has one row per algorithm (0 bytes, vendor's internals beside
 # the library's) and no plots.

@@ -25,3 +25,4 @@
 #include "collectives/scatter.hpp"
 #include "collectives/scatterv.hpp"
 #include "collectives/trace.hpp"
+#include "collectives/tuning.hpp"

@@ -1,20 +1,26 @@
 #!/usr/bin/env bash
-# The algorithm comparison, in one command: installs what is missing, builds collbench if needed, runs every collective ×
-# algorithm (the library's, automatic, vendor's default and vendor's internal ones) at np = 2 and 4,
-# and writes results/<date>/:
+# The algorithm comparison, in one command: installs what is missing, builds collbench if needed, tunes
+# automatic (scripts/mpirun/tune.sh at the same process counts and sizes, unless --tuning FILE gives a
+# table), then runs every collective × algorithm (the library's, automatic following that table,
+# vendor's default and vendor's internal ones) at np = 2 and 4, and writes results/<date>/:
+#   tuning.json     the decision table automatic followed (tuning-runs/: the tuner's raw runs)
 #   np<p>.json      collbench's output per process count (with the α-β-γ model); with
 #                   --shm-copy both, np<p>-single.json and np<p>-double.json
 #   results.csv     every row, collbench's CSV columns
 #   results.json    {"runs": [...]}: the np<p>.json files together
 #   report.md       per collective: median time per algorithm and size, the best per size,
-#                   speedup over vendor, model against measurement, plots
+#                   speedup over vendor, model against measurement, plots; and how close automatic
+#                   comes to the library's fastest algorithm, per collective and np
 #   plots/*.png     latency and busbw against size, log-log, per collective and np (gnuplot)
 # A process count above the machine's cores runs oversubscribed; the report says so.
 #
 # Usage: scripts/mpirun/compare.sh [--quick] [--np "2 4"] [--shm-copy PATH] [--build-dir DIR] [--out DIR]
 #                                  [-- OPTIONS]
-#   --quick          a smoke run, under a minute: 8 B … 512 KiB by ×4, 0.05 s per size
-#                    (default: 8 B … 16 MiB by ×2, 0.5 s per size: under 10 minutes on 2 cores)
+#   --quick          a smoke run, about a minute: 8 B … 512 KiB by ×4, 0.05 s per size, tuned
+#                    from one run per np (default: 8 B … 16 MiB by ×2, 0.5 s per size, tuned from
+#                    three runs per np: about 30 minutes on 2 quiet cores)
+#   --tuning FILE    automatic follows this decision table (from tune.sh) instead of a new one;
+#                    --tuning none: its built-in rule
 #   --np "LIST"      process counts (default "2 4"; at 1, busbw is 0 but for broadcast and reduce,
 #                    and those busbw plots are left out)
 #   --shm-copy PATH  how messages between ranks are copied: best (default: one copy where the kernel
@@ -28,9 +34,10 @@
 #                    by side, with α-β within a host and between hosts and the model split into
 #                    intra- and inter-host terms; broadcast, reduce, allgather and allreduce (the
 #                    collectives with a hierarchical algorithm) unless -c is given; results in
-#                    results/<date>-cluster-HxR unless --out is given
+#                    results/<date>-cluster-HxR unless --out is given; not tuned (tune.sh runs
+#                    on this host): automatic follows --tuning FILE or its rule
 #   --rate RATE      the emulated links' bandwidth, as tc spells it (default 1gbit)
-#   -- OPTIONS       passed on to collbench, e.g. -- -t double -c allreduce,broadcast
+#   -- OPTIONS       passed on to collbench (the tuner's runs too), e.g. -- -t double -c allreduce
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -40,6 +47,7 @@ nps="2 4"
 quick=0
 shm=best
 cluster=
+tuning=
 rate=1gbit
 extra=()
 while (($#)); do
@@ -50,6 +58,7 @@ while (($#)); do
     --build-dir) build=$2; shift ;;
     --out) out=$2; shift ;;
     --cluster) cluster=$2; shift ;;
+    --tuning) tuning=$2; shift ;;
     --rate) rate=$2; shift ;;
     --) shift; extra=("$@"); break ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -117,6 +126,20 @@ if [[ -n $cluster ]]; then
   trap 'bash "$root/scripts/mpirun/cluster.sh" down' EXIT
 fi
 
+# automatic follows a decision table: the one given, or one measured now at the same process counts
+# and sizes (the same shared-memory path too: the first of --shm-copy's).
+if [[ $tuning == none ]]; then
+  tuning=
+elif [[ -n $tuning ]]; then
+  [[ -r $tuning ]] || { echo "compare.sh: --tuning $tuning: cannot read it" >&2; exit 2; }
+  tuning=$(cd "$(dirname "$tuning")" && pwd)/$(basename "$tuning")
+elif [[ -z $cluster ]]; then
+  tune=("$root/scripts/mpirun/tune.sh" $nps --build-dir "$build" -o "$out/tuning.json")
+  ((quick)) && tune+=(--quick --runs 1)
+  COLLECTIVES_SHM_COPY=${paths[0]} "${tune[@]}" -- "${extra[@]}"
+  tuning=$out/tuning.json
+fi
+
 cores=$(nproc)
 jsons=()
 # The layouts to run: this one host, and with --cluster the emulated hosts after it.
@@ -138,14 +161,14 @@ for np in $nps; do
       copies="one copy"
       [[ $(COLLECTIVES_SHM_COPY=$path "$root/scripts/mpirun/run" --which) == double ]] && copies="two copies"
       echo "compare.sh: np = $np$note, shared memory: $copies" >&2
-      COLLECTIVES_SHM_COPY=$path "${launch[@]}" -n "$np" "$build/bench/collbench" --model --format json \
+      COLLECTIVES_TUNING=$tuning COLLECTIVES_SHM_COPY=$path "${launch[@]}" -n "$np" "$build/bench/collbench" --model --format json \
         --output "$json" "${sizes[@]}" "${algorithms[@]}" "${collectives[@]}" "${extra[@]}"
       jsons+=("$json")
     done
   done
 done
 
-"$build/bench/collreport" --out "$out" "${jsons[@]}"
+"$build/bench/collreport" --out "$out" ${tuning:+--tuning "$tuning"} "${jsons[@]}"
 (cd "$out/plots" && gnuplot plots.gp)
 [[ -n $latest ]] && ln -sfn "$(basename "$out")" "$latest"
 echo "compare.sh: $out/report.md ($((SECONDS - start)) s)" >&2

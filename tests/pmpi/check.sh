@@ -3,7 +3,8 @@
 # messages, the report. Usage:
 #   check.sh <what> <np> <libcollectives_mpi.so> <dropin_test> [extra]
 # what: matrix (preloaded; COLLECTIVES_ALGORITHMS from the environment) | linked (extra = the
-#       test linked with the drop-in) | errors | fatal | threads | report | star | bad_selection | hpcc
+#       test linked with the drop-in) | errors | fatal | threads | report | star | tuning | bad_selection |
+#       hpcc
 set -euo pipefail
 what=$1 np=$2 lib=$3 prog=$4
 here=$(cd "$(dirname "$0")" && pwd)
@@ -65,12 +66,30 @@ case $what in
     expect() { grep -Eq "^$1 +$2 +" "$work/report.txt" || { cat "$work/report.txt"; fail "$sel: no row '$1 $2'"; }; }
     sel='*=dissemination' && report "$sel"
     expect MPI_Barrier "served: dissemination"
-    expect MPI_Allreduce "served: recursive_doubling"
+    expect MPI_Allreduce "served: naive"  # automatic's rule at np 3 (few ranks, src/core/automatic.cpp)
     expect MPI_Bcast "served: binomial"
     sel='*=hierarchical' && report "$sel"
     for f in MPI_Bcast MPI_Reduce MPI_Allreduce; do expect $f "served: hierarchical"; done
     expect MPI_Barrier "served: dissemination"
+    expect MPI_Scan "served: naive"  # automatic's rule at np 3
+    ;;
+  tuning)
+    # The drop-in's automatic follows COLLECTIVES_TUNING (it chooses through the library's own
+    # function): a table naming what the rule would not pick at this np.
+    printf '%s' '{"format": "collectives-tuning/1", "collectives": {
+      "allreduce": {"'"$np"'": [{"min_bytes": 0, "max_bytes": null, "algorithm": "ring"}]},
+      "scan": {"'"$np"'": [{"min_bytes": 0, "max_bytes": null, "algorithm": "recursive_doubling"}]}}}' >"$work/t.json"
+    COLLECTIVES_TUNING="$work/t.json" COLLECTIVES_MPI_REPORT="$work/report.txt" preload "$prog" report
+    expect() { grep -Eq "^$1 +$2 +" "$work/report.txt" || { cat "$work/report.txt"; fail "no row '$1 $2'"; }; }
+    expect MPI_Allreduce "served: ring"
     expect MPI_Scan "served: recursive_doubling"
+    printf '{"format": "collectives-tuning/1", "collectives": {"allreduce": {"%s": [%s]}}}' "$np" \
+      '{"min_bytes": 0, "max_bytes": null, "algorithm": "vendor"}' >"$work/bad.json"
+    if COLLECTIVES_TUNING="$work/bad.json" preload "$prog" report >"$work/out" 2>&1; then
+      fail "a table naming vendor was accepted"
+    fi
+    grep -q "bad.json: collectives.allreduce.\"$np\"\[0\]: automatic never chooses 'vendor'" "$work/out" ||
+      { cat "$work/out"; fail "the refusal does not name the file, the entry and the problem"; }
     ;;
   hpcc)
     exec "$here/hpcc.sh" "$np" "$lib"

@@ -1,0 +1,248 @@
+// colltune: turns repeated collbench runs (JSON, --algorithm library, any process counts) into the
+// decision table that algorithm::automatic follows (collectives::load_tuning, COLLECTIVES_TUNING).
+// scripts/mpirun/tune.sh runs collbench and then this; the table's schema is in the README.
+//
+// Per collective, process count and size, each library algorithm's time is the least of its
+// medians over the runs (the run least disturbed by other work), and its spread is how far its
+// medians lie apart: (largest − least) ÷ least. Noise rule: the candidates are the algorithms
+// whose time is within the noise of the fastest's, where the noise is the larger spread of the two
+// and at least 3%; among them the built-in rule's choice is kept if it is one, else the choice at
+// the previous size if it is one (fewer, wider ranges), else the fastest. Every size records the
+// chosen algorithm's time, the runner-up (the fastest other algorithm) and its margin.
+//
+// Usage: colltune --out table.json [--options "collbench options"] [--command "how it was run"]
+//                 run1.json run2.json ...
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cmath>
+#include <collectives/tuning.hpp>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "output.hpp"
+#include "types.hpp"
+
+namespace collbench {
+namespace {
+
+using json = nlohmann::json;
+
+constexpr double noise_floor = 0.03;
+
+// The algorithms automatic may choose: the library's flat ones.
+bool tabled(const std::string& label) {
+  return !label.starts_with("vendor") && label != "automatic" && label != "hierarchical";
+}
+
+// gatherv, scatterv and alltoallv: automatic cannot choose by size (tuning.hpp), so no entry.
+bool by_size(collectives::collective c) {
+  return c != collectives::collective::gatherv && c != collectives::collective::scatterv &&
+         c != collectives::collective::alltoallv;
+}
+
+struct sample {
+  double least_us = 0, most_us = 0;
+  double spread() const { return least_us > 0 ? (most_us - least_us) / least_us : 0; }
+};
+
+struct point {
+  std::size_t bytes;
+  std::string chosen, by, runner_up;
+  double chosen_us = 0, runner_up_us = 0, spread = 0;
+};
+
+// One size: the choice by the noise rule above.
+point choose(std::size_t bytes, const std::map<std::string, sample>& algs, const std::string& rule,
+             const std::string& previous) {
+  auto fastest = algs.begin();
+  for (auto it = algs.begin(); it != algs.end(); ++it)
+    if (it->second.least_us < fastest->second.least_us) fastest = it;
+  const auto within_noise = [&](const std::string& a) {
+    const auto it = algs.find(a);
+    if (it == algs.end()) return false;
+    const double noise = std::max({fastest->second.spread(), it->second.spread(), noise_floor});
+    return it->second.least_us <= fastest->second.least_us * (1 + noise);
+  };
+  point p{bytes, fastest->first, "measurement", "", 0, 0, 0};
+  if (rule != fastest->first && within_noise(rule))
+    p.chosen = rule, p.by = "rule (within noise)";
+  else if (!previous.empty() && previous != fastest->first && previous != rule && within_noise(previous))
+    p.chosen = previous, p.by = "previous size (within noise)";
+  const sample& c = algs.at(p.chosen);
+  p.chosen_us = c.least_us;
+  p.spread = c.spread();
+  for (const auto& [name, s] : algs)
+    if (name != p.chosen && (p.runner_up.empty() || s.least_us < p.runner_up_us))
+      p.runner_up = name, p.runner_up_us = s.least_us;
+  return p;
+}
+
+json point_json(const point& p) {
+  json j = {{"bytes", p.bytes}, {"median_us", p.chosen_us}, {"spread", p.spread}, {"by", p.by}};
+  if (!p.runner_up.empty()) {
+    j["runner_up"] = p.runner_up;
+    j["runner_up_us"] = p.runner_up_us;
+    j["margin"] = p.chosen_us > 0 ? p.runner_up_us / p.chosen_us - 1 : 0.0;
+  }
+  return j;
+}
+
+// Consecutive sizes with one choice form a range; a boundary lies at the geometric middle of
+// the two measured sizes either side. The first range starts at 0, the last has no end.
+json ranges_json(const std::vector<point>& points) {
+  json out = json::array();
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (i == 0 || points[i].chosen != points[i - 1].chosen) {
+      const std::size_t from =
+          i == 0 ? 0
+                 : static_cast<std::size_t>(std::sqrt(static_cast<double>(points[i - 1].bytes) *
+                                                      static_cast<double>(points[i].bytes))) +
+                       1;
+      if (!out.empty()) out.back()["max_bytes"] = from - 1;
+      out.push_back({{"min_bytes", from},
+                     {"max_bytes", nullptr},
+                     {"algorithm", points[i].chosen},
+                     {"points", json::array()}});
+    }
+    out.back()["points"].push_back(point_json(points[i]));
+  }
+  return out;
+}
+
+std::string now_utc() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{"colltune: the decision table of algorithm::automatic from repeated collbench JSON runs",
+               "colltune"};
+  std::string out, options, command;
+  std::vector<std::string> inputs;
+  app.add_option("--out", out, "Where to write the table (JSON)")->required();
+  app.add_option("--options", options, "The collbench options of the runs, recorded in the table");
+  app.add_option("--command", command, "The command that made the runs, recorded in the table");
+  app.add_option("inputs", inputs, "collbench --format json files: repeated runs, any process counts")
+      ->required();
+  CLI11_PARSE(app, argc, argv);
+
+  // The built-in rule's choice is what the noise rule keeps: never a table's.
+  collectives::clear_tuning();
+
+  std::vector<run_results> runs;
+  for (const std::string& path : inputs) {
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error(fmt::format("cannot read {}", path));
+    runs.push_back(read_json(in));
+  }
+  const run_info& first = runs.front().info;
+  // (collective, p) → bytes → algorithm → times over the runs.
+  std::map<std::pair<std::string, int>, std::map<std::size_t, std::map<std::string, sample>>> times;
+  std::map<int, int> runs_per_p;
+  std::set<std::string> hosts, libraries, skipped;
+  for (const run_results& r : runs) {
+    ++runs_per_p[r.info.ranks];
+    hosts.insert(r.info.host);
+    libraries.insert(r.info.mpi_library);
+    if (r.info.type != first.type || r.info.op != first.op)
+      throw std::runtime_error("the runs differ in element type or op: tune one kind of call at a time");
+    for (const row& x : r.rows) {
+      const auto c = collectives::parse_collective(x.collective);
+      if (!c || !tabled(x.algorithm) || (x.wrong && *x.wrong > 0) || x.median_us <= 0) continue;
+      const bool skewed_v =
+          (*c == collectives::collective::allgatherv || *c == collectives::collective::reduce_scatterv) &&
+          r.info.skew != 0;
+      if (!by_size(*c) || skewed_v) {
+        skipped.insert(x.collective);
+        continue;
+      }
+      sample& s = times[{x.collective, x.ranks}][x.bytes][x.algorithm];
+      s.least_us = s.least_us > 0 ? std::min(s.least_us, x.median_us) : x.median_us;
+      s.most_us = std::max(s.most_us, x.median_us);
+    }
+  }
+  const auto kind = parse_element_kind(first.type);
+  if (!kind) throw std::runtime_error(fmt::format("unknown element type '{}'", first.type));
+
+  json colls = json::object();
+  std::size_t ranges = 0, by_rule = 0, sizes = 0;
+  for (const auto& [key, by_bytes] : times) {
+    const auto& [name, p] = key;
+    const collectives::collective c = *collectives::parse_collective(name);
+    std::vector<point> points;
+    for (const auto& [bytes, algs] : by_bytes) {
+      const std::string rule(to_string(collectives::automatic_choice(
+          {.coll = c, .p = p, .bytes = bytes, .elem_size = size_of(*kind), .commutative = true})));
+      points.push_back(choose(bytes, algs, rule, points.empty() ? "" : points.back().chosen));
+      by_rule += points.back().by.starts_with("rule");
+    }
+    sizes += points.size();
+    json r = ranges_json(points);
+    ranges += r.size();
+    colls[name][std::to_string(p)] = std::move(r);
+  }
+
+  json runs_json = json::object();
+  for (const auto& [p, n] : runs_per_p) runs_json[std::to_string(p)] = n;
+  const auto joined = [](const std::set<std::string>& s) {
+    std::string out;
+    for (const std::string& x : s) out += (out.empty() ? "" : ", ") + x;
+    return out;
+  };
+  json table = {
+      {"format", "collectives-tuning/1"},
+      {"provenance",
+       {{"host", joined(hosts)},
+        {"mpi_library", joined(libraries)},
+        {"date", now_utc()},
+        {"collbench", first.version},
+        {"collbench_options", options},
+        {"command", command},
+        {"runs", runs_json},
+        {"cores", first.cores},
+        {"shm_copy", first.shm_copy.path},
+        {"type", first.type},
+        {"op", first.op},
+        {"timing", first.timing},
+        {"not_tabled", joined(skipped)},
+        {"size_key",
+         "bytes as collbench counts them: the vector (broadcast, reduce, allreduce, scan, exscan), the whole "
+         "p-block array (scatter, gather, allgather, reduce_scatter, alltoall), the whole result or vector "
+         "(allgatherv, reduce_scatterv), 0 (barrier)"},
+        {"noise_rule",
+         fmt::format("per size, an algorithm's time is the least of its medians over the runs and its "
+                     "spread (most − least) ÷ least; the candidates are within max(spread of the fastest, "
+                     "its own spread, {:.0f}%) of the fastest; the built-in rule's choice is kept if a "
+                     "candidate, else the previous size's, else the fastest",
+                     noise_floor * 100)}}},
+      {"collectives", colls}};
+  std::ofstream(out) << table.dump(1) << '\n';
+  fmt::print(stderr, "colltune: {}: {} ranges over {} sizes ({} kept the rule's choice within noise)\n", out,
+             ranges, sizes, by_rule);
+  // What the library will load must load: the table checks itself.
+  collectives::load_tuning(out);
+  collectives::clear_tuning();
+  return 0;
+}
+
+}  // namespace
+}  // namespace collbench
+
+int main(int argc, char** argv) {
+  try {
+    return collbench::run(argc, argv);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "colltune: {}\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,56 @@
+#pragma once
+
+// A measured decision table for algorithm::automatic. scripts/mpirun/tune.sh measures every
+// algorithm of every collective on this machine and writes one (its schema is in the README);
+// once loaded, automatic follows it: per collective, per process count, size ranges → algorithm.
+// Without a table, or where the table has nothing that fits a call, automatic keeps its
+// built-in rule (src/core/automatic.cpp).
+//
+// The table is looked up by what every rank passes alike, so all ranks choose the same
+// algorithm, provided they load the same table:
+//   - the collective, and the process count p: the exact p if the table measured it, else the
+//     nearest measured p of the same kind (a power of two or not; the smaller on a tie), else
+//     the rule;
+//   - the size, in bytes as collbench counts them: the vector for broadcast, reduce, allreduce,
+//     scan and exscan; the whole p-block array for scatter, gather, allgather, reduce_scatter and
+//     alltoall; the whole result of allgatherv and the whole vector of reduce_scatterv; 0 for
+//     barrier. gatherv, scatterv and alltoallv keep the rule: their counts are not known alike.
+// It never chooses vendor or hierarchical (a table naming them is refused at load), and falls
+// back to the rule where the table's algorithm cannot keep rank order for a non-commutative op,
+// where the call has fewer elements than ranks and the algorithm cuts the vector into p parts
+// (broadcast scatter_allgather, reduce rabenseifner, allreduce ring and rabenseifner), and for
+// allgatherv and reduce_scatterv with skewed blocks (the tuner measures equal ones).
+
+#include <cstddef>
+#include <string>
+
+#include "collectives/algorithm.hpp"
+#include "collectives/export.hpp"
+
+namespace collectives {
+
+/// Loads the decision table at `path` for all later calls of this process (every rank must load
+/// the same), replacing any earlier one. A file that cannot be read or is malformed (bad JSON,
+/// an unknown collective or algorithm, vendor or hierarchical, unsorted or overlapping ranges, a
+/// missing field) throws collectives::error naming the file, the entry and the problem, and the
+/// table in force stays. COLLECTIVES_TUNING=<file> loads one on the first automatic choice.
+COLLECTIVES_EXPORT void load_tuning(const std::string& path);
+
+/// Returns automatic to its built-in rule (COLLECTIVES_TUNING is not read after this).
+COLLECTIVES_EXPORT void clear_tuning();
+
+/// A call as automatic sees it: collective `coll` on `p` ranks moving `bytes` as collbench counts
+/// them (see above; the v-variants with equal blocks) of elements of `elem_size` bytes.
+struct call_shape {
+  collective coll;
+  int p;
+  std::size_t bytes;
+  std::size_t elem_size = 4;
+  bool commutative = true;
+};
+
+/// The algorithm automatic runs for such a call, with the table in force, if any. Throws
+/// collectives::error for p < 1 or elem_size 0.
+COLLECTIVES_EXPORT algorithm automatic_choice(const call_shape& call);
+
+}  // namespace collectives

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The tuner: measures every library algorithm of every collective at each process count, a few
+# times, and writes the decision table that algorithm::automatic follows (COLLECTIVES_TUNING=FILE
+# or collectives::load_tuning(FILE); schema and noise rule in the README, "Tuning automatic").
+#
+# Usage: scripts/mpirun/tune.sh [NP ...] [--quick] [-o FILE] [--runs N] [--build-dir DIR] [-- OPTIONS]
+#   NP ...           process counts to measure (default: 2 4); automatic uses the nearest measured
+#                    one of the same kind (power of two or not) for the others
+#   --quick          8 B … 512 KiB by ×4, 0.05 s per size, 2 runs (a smoke run: a few minutes)
+#                    (default: 8 B … 16 MiB by ×2, 0.5 s per size, 3 runs: compare.sh's sizes)
+#   -o FILE          the table (default: results/tuning-<host>.json); the raw collbench runs go
+#                    to FILE's name without .json, plus -runs/
+#   --runs N         runs per process count (the time of an algorithm at a size is the least of
+#                    its medians over the runs; their spread is the noise the rule respects)
+#   --build-dir DIR  the CMake build directory (default build/; configured with the bench if needed)
+#   -- OPTIONS       passed on to collbench, e.g. -- -c allreduce,broadcast --max-bytes 1M (a size
+#                    option given here replaces the default one)
+# The runs of the process counts alternate (np 2, np 4, np 2, ...), so that a burst of load from
+# elsewhere falls on one run of each rather than on every run of one. A COLLECTIVES_TUNING in the
+# environment is ignored: the table's rule choices are the built-in rule's.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+build=$root/build
+out=
+nps=()
+quick=0
+runs=
+extra=()
+while (($#)); do
+  case $1 in
+    --quick) quick=1 ;;
+    -o | --out) out=$2; shift ;;
+    --runs) runs=$2; shift ;;
+    --build-dir) build=$2; shift ;;
+    --) shift; extra=("$@"); break ;;
+    -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    [1-9]*) [[ $1 =~ ^[1-9][0-9]*$ ]] || { echo "tune.sh: '$1' is not a process count" >&2; exit 2; }
+      nps+=("$1") ;;
+    *) echo "tune.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+((${#nps[@]})) || nps=(2 4)
+if ((quick)); then
+  sizes=(--min-bytes 8 --max-bytes 512K --step 4 --time-per-size 0.05 --min-iterations 3)
+  runs=${runs:-2}
+else
+  sizes=(--min-bytes 8 --max-bytes 16M --step 2 --time-per-size 0.5 --min-iterations 5)
+  runs=${runs:-3}
+fi
+[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "tune.sh: --runs expects a count ≥ 1, given '$runs'" >&2; exit 2; }
+out=${out:-$root/results/tuning-$(hostname).json}
+raw=${out%.json}-runs
+mkdir -p "$(dirname "$out")" "$raw"
+unset COLLECTIVES_TUNING
+
+if [[ ! -f $build/CMakeCache.txt ]] || ! grep -q '^COLLECTIVES_BUILD_BENCH:BOOL=ON' "$build/CMakeCache.txt"; then
+  cmake -S "$root" -B "$build" -DCOLLECTIVES_BUILD_BENCH=ON > /dev/null
+fi
+cmake --build "$build" --target collbench colltune -j "$(nproc)" > /dev/null
+
+# A size option given after -- replaces the default one (collbench takes each once).
+kept=()
+for ((i = 0; i < ${#sizes[@]}; i += 2)); do
+  given=0
+  for arg in "${extra[@]}"; do [[ $arg == "${sizes[i]}" || $arg == "${sizes[i]}="* ]] && given=1; done
+  ((given)) || kept+=("${sizes[i]}" "${sizes[i + 1]}")
+done
+options=(--algorithm library --format json --quiet "${kept[@]}" "${extra[@]}")
+start=$SECONDS
+jsons=()
+for ((i = 1; i <= runs; i++)); do
+  for np in "${nps[@]}"; do
+    json=$raw/np$np-run$i.json
+    echo "tune.sh: np = $np, run $i of $runs" >&2
+    "$root/scripts/mpirun/run" -n "$np" "$build/bench/collbench" --output "$json" "${options[@]}"
+    jsons+=("$json")
+  done
+done
+"$build/bench/colltune" --out "$out" --options "${options[*]}" \
+  --command "scripts/mpirun/tune.sh ${nps[*]}$( ((quick)) && echo ' --quick') --runs $runs${extra[*]:+ -- ${extra[*]}}" \
+  "${jsons[@]}"
+echo "tune.sh: $out ($((SECONDS - start)) s); use it with COLLECTIVES_TUNING=$out" >&2

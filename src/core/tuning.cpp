@@ -1,0 +1,194 @@
+// The decision table of collectives::load_tuning: parsing and checking (everything a lookup relies
+// on is checked here, once), the table in force, and COLLECTIVES_TUNING.
+
+#include "core/tuning.hpp"
+
+#include <fmt/format.h>
+
+#include <atomic>
+#include <bit>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "collectives/error.hpp"
+#include "collectives/tuning.hpp"
+
+namespace collectives::detail {
+namespace {
+
+using json = nlohmann::json;
+
+constexpr std::string_view table_format = "collectives-tuning/1";
+
+[[noreturn]] void fail(const std::string& file, std::string_view entry, std::string_view problem) {
+  throw error(fmt::format("collectives::load_tuning: {}: {}: {}", file, entry, problem));
+}
+
+std::size_t read_bytes(const json& range, const char* field, const std::string& file,
+                       const std::string& entry) {
+  const json& v = range.at(field);
+  if (!v.is_number_unsigned())
+    fail(file, entry, fmt::format("\"{}\" must be a whole number of bytes ≥ 0, given {}", field, v.dump()));
+  return v.get<std::size_t>();
+}
+
+algorithm read_algorithm(collective c, const json& range, const std::string& file, const std::string& entry) {
+  const json& v = range.at("algorithm");
+  if (!v.is_string()) fail(file, entry, fmt::format("\"algorithm\" must be a name, given {}", v.dump()));
+  const std::string name = v.get<std::string>();
+  const std::optional<algorithm> a = parse_algorithm(name);
+  if (!a) fail(file, entry, fmt::format("unknown algorithm '{}'", name));
+  if (*a == algorithm::automatic || *a == algorithm::vendor || *a == algorithm::hierarchical)
+    fail(file, entry, fmt::format("automatic never chooses '{}' (only the library's flat algorithms)", name));
+  if (!supports(c, *a)) fail(file, entry, fmt::format("{} has no algorithm '{}'", to_string(c), name));
+  return *a;
+}
+
+std::vector<tuning_range> read_ranges(collective c, const json& list, const std::string& file,
+                                      const std::string& where) {
+  if (!list.is_array()) fail(file, where, "expected an array of size ranges");
+  std::vector<tuning_range> out;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string entry = fmt::format("{}[{}]", where, i);
+    const json& r = list[i];
+    if (!r.is_object()) fail(file, entry, "expected an object {min_bytes, max_bytes, algorithm, ...}");
+    for (const char* field : {"min_bytes", "max_bytes", "algorithm"})
+      if (!r.contains(field)) fail(file, entry, fmt::format("missing \"{}\"", field));
+    tuning_range t;
+    t.min_bytes = read_bytes(r, "min_bytes", file, entry);
+    t.max_bytes = r.at("max_bytes").is_null() ? std::numeric_limits<std::size_t>::max()
+                                              : read_bytes(r, "max_bytes", file, entry);
+    t.alg = read_algorithm(c, r, file, entry);
+    if (t.min_bytes > t.max_bytes)
+      fail(file, entry, fmt::format("min_bytes {} is above max_bytes {}", t.min_bytes, t.max_bytes));
+    if (!out.empty()) {
+      const tuning_range& prev = out.back();
+      if (t.min_bytes < prev.min_bytes)
+        fail(file, entry,
+             fmt::format("unsorted: starts at {} bytes, before [{}] which starts at {}", t.min_bytes, i - 1,
+                         prev.min_bytes));
+      if (t.min_bytes <= prev.max_bytes)
+        fail(file, entry,
+             fmt::format("overlaps [{}]: starts at {} bytes, where [{}] runs up to {}", i - 1, t.min_bytes,
+                         i - 1,
+                         prev.max_bytes == std::numeric_limits<std::size_t>::max()
+                             ? std::string("any size (max_bytes null)")
+                             : fmt::format("{}", prev.max_bytes)));
+    }
+    out.push_back(t);
+  }
+  return out;
+}
+
+struct state {
+  std::mutex mutex;
+  std::shared_ptr<const tuning_table> table;
+  std::atomic<bool> loaded{false};  // lets a call without a table skip the mutex
+  std::once_flag environment;       // COLLECTIVES_TUNING, read at most once
+};
+
+state& current() {
+  static state s;
+  return s;
+}
+
+void install(std::shared_ptr<const tuning_table> t) {
+  state& s = current();
+  const std::lock_guard lock(s.mutex);
+  s.loaded.store(t != nullptr, std::memory_order_release);
+  s.table = std::move(t);
+}
+
+std::shared_ptr<const tuning_table> read_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) fail(path, "the file", "cannot be read");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return std::make_shared<const tuning_table>(parse_tuning(text.str(), path));
+}
+
+}  // namespace
+
+tuning_table parse_tuning(std::string_view text, const std::string& file) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::exception& e) {
+    fail(file, "the file", fmt::format("not valid JSON: {}", e.what()));
+  }
+  if (!doc.is_object()) fail(file, "the file", "expected a JSON object");
+  if (!doc.contains("format"))
+    fail(file, "the file", fmt::format("missing \"format\": \"{}\"", table_format));
+  if (doc.at("format") != table_format)
+    fail(file, "\"format\"", fmt::format("expected \"{}\", given {}", table_format, doc.at("format").dump()));
+  if (!doc.contains("collectives")) fail(file, "the file", "missing \"collectives\"");
+  const json& colls = doc.at("collectives");
+  if (!colls.is_object()) fail(file, "\"collectives\"", "expected an object keyed by collective");
+  tuning_table out;
+  for (const auto& [name, by_p] : colls.items()) {
+    const std::string entry = fmt::format("collectives.{}", name);
+    const std::optional<collective> c = parse_collective(name);
+    if (!c) fail(file, entry, fmt::format("unknown collective '{}'", name));
+    if (!by_p.is_object()) fail(file, entry, "expected an object keyed by process count");
+    for (const auto& [key, list] : by_p.items()) {
+      const std::string where = fmt::format("{}.\"{}\"", entry, key);
+      int p = 0;
+      const bool digits =
+          !key.empty() && key.size() <= 9 && key.find_first_not_of("0123456789") == std::string::npos;
+      if (digits) p = std::stoi(key);
+      if (p < 1)
+        fail(file, where, fmt::format("a process count must be a whole number ≥ 1, given \"{}\"", key));
+      out.ranges[*c][p] = read_ranges(*c, list, file, where);
+    }
+  }
+  return out;
+}
+
+std::optional<algorithm> tuning_table::lookup(collective c, int p, std::size_t bytes) const {
+  const auto by_p = ranges.find(c);
+  if (by_p == ranges.end()) return std::nullopt;
+  const auto kind = [](int q) { return std::has_single_bit(static_cast<unsigned>(q)); };
+  const std::vector<tuning_range>* chosen = nullptr;
+  int distance = 0;
+  for (const auto& [q, list] : by_p->second) {  // ascending q: the smaller wins a tie
+    if (kind(q) != kind(p)) continue;
+    const int d = q > p ? q - p : p - q;
+    if (!chosen || d < distance) chosen = &list, distance = d;
+  }
+  if (!chosen) return std::nullopt;
+  for (const tuning_range& r : *chosen)
+    if (r.min_bytes <= bytes && bytes <= r.max_bytes) return r.alg;
+  return std::nullopt;
+}
+
+std::shared_ptr<const tuning_table> active_tuning() {
+  state& s = current();
+  std::call_once(s.environment, [] {
+    const char* path = std::getenv("COLLECTIVES_TUNING");
+    if (path != nullptr && *path != '\0') install(read_file(path));
+  });
+  if (!s.loaded.load(std::memory_order_acquire)) return nullptr;
+  const std::lock_guard lock(s.mutex);
+  return s.table;
+}
+
+}  // namespace collectives::detail
+
+namespace collectives {
+
+void load_tuning(const std::string& path) {
+  auto table = detail::read_file(path);  // throws before anything changes
+  std::call_once(detail::current().environment, [] {});
+  detail::install(std::move(table));
+}
+
+void clear_tuning() {
+  std::call_once(detail::current().environment, [] {});
+  detail::install(nullptr);
+}
+
+}  // namespace collectives

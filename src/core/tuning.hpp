@@ -1,0 +1,45 @@
+#pragma once
+
+// The decision table behind collectives::load_tuning (include/collectives/tuning.hpp): parsed and
+// checked once, at load, then only read. The lookup rules that use it live beside the built-in
+// rule, in automatic.cpp.
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "collectives/algorithm.hpp"
+
+namespace collectives::detail {
+
+/// Sizes in [min_bytes, max_bytes] (bytes as collbench counts them) run `alg`.
+struct tuning_range {
+  std::size_t min_bytes = 0;
+  std::size_t max_bytes = 0;
+  algorithm alg = algorithm::naive;
+};
+
+struct tuning_table {
+  /// Per collective, per measured process count: ranges sorted by size, not overlapping.
+  std::map<collective, std::map<int, std::vector<tuning_range>>> ranges;
+
+  /// The table's algorithm for `c` at size `bytes`, measured at `p` or, if p was not, at the nearest
+  /// measured process count of the same kind (power of two or not; the smaller on a tie);
+  /// std::nullopt where the table has none.
+  std::optional<algorithm> lookup(collective c, int p, std::size_t bytes) const;
+};
+
+/// Parses a table from `text`; `file` names it in errors. Throws collectives::error naming the
+/// file, the entry and the problem.
+tuning_table parse_tuning(std::string_view text, const std::string& file);
+
+/// The table in force, or nullptr for the built-in rule. The first call reads COLLECTIVES_TUNING
+/// unless load_tuning or clear_tuning came first; a bad file there throws (and is tried again on
+/// the next call).
+std::shared_ptr<const tuning_table> active_tuning();
+
+}  // namespace collectives::detail

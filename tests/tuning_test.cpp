@@ -1,0 +1,332 @@
+// automatic with a decision table (collectives/tuning.hpp): load_tuning refuses malformed tables
+// with a message naming the file, the entry and the problem; the lookup (exact p, nearest measured
+// p of the same kind, else the rule) and its fallbacks (non-commutative op, fewer elements than
+// ranks, sizes not known alike); real calls follow the table, keyed by collbench's bytes; every
+// rank chooses alike. Which algorithm a call ran is told by its messages: the calls to MPI_Send,
+// MPI_Ssend and MPI_Recv on each rank, counted through the profiling interface, must match those of
+// the algorithm run by name (and differ from those of the other candidate, so the check can fail).
+//
+// With COLLECTIVES_TUNING set (tests/tuning_roundtrip.sh: a table written by tune.sh), the first
+// case checks that automatic follows that table at every size it measured at this p.
+
+#include <unistd.h>
+
+#include <boost/test/unit_test.hpp>
+#include <collectives/collectives.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "support/checks.hpp"
+#include "support/pmpi_counters.hpp"
+
+namespace {
+
+using collectives::algorithm;
+using collectives::call_shape;
+using collectives::collective;
+using json = nlohmann::json;
+
+int world_rank() { return testing::rank_of(MPI_COMM_WORLD); }
+int world_size() { return testing::size_of(MPI_COMM_WORLD); }
+
+// A table file of this rank, removed at the end of the scope.
+struct table_file {
+  std::string path;
+  explicit table_file(const std::string& text) {
+    static int serial = 0;
+    path = (std::filesystem::temp_directory_path() / ("collectives-tuning-test-" + std::to_string(getpid()) +
+                                                      "-" + std::to_string(serial++) + ".json"))
+               .string();
+    std::ofstream(path) << text;
+  }
+  ~table_file() { std::filesystem::remove(path); }
+};
+
+// A well-formed table around `collectives` (the "collectives" object).
+std::string table_text(const json& collectives) {
+  return json{
+      {"format", "collectives-tuning/1"}, {"provenance", {{"host", "test"}}}, {"collectives", collectives}}
+      .dump();
+}
+
+json range(std::size_t min, std::optional<std::size_t> max, const std::string& alg) {
+  return {{"min_bytes", min}, {"max_bytes", max ? json(*max) : json(nullptr)}, {"algorithm", alg}};
+}
+
+// Loads `collectives` as this process's table (kept alive: load_tuning reads it at once).
+void load(const json& collectives) {
+  const table_file f(table_text(collectives));
+  collectives::load_tuning(f.path);
+}
+
+algorithm rule(const call_shape& s) {
+  collectives::clear_tuning();
+  return collectives::automatic_choice(s);
+}
+
+// What `call` does on the wire: per rank, its calls to MPI_Send and MPI_Ssend, and to MPI_Recv,
+// gathered from every rank (the same vector on each).
+template <class F>
+std::vector<long> messages(F&& call) {
+  pmpi_counters::reset();
+  call();
+  long mine[2] = {0, 0};
+  for (const auto& [name, n] : pmpi_counters::calls()) {
+    if (name == "MPI_Send" || name == "MPI_Ssend") mine[0] += n;
+    if (name == "MPI_Recv") mine[1] += n;
+  }
+  std::vector<long> all(2 * static_cast<std::size_t>(world_size()));
+  MPI_Allgather(mine, 2, MPI_LONG, all.data(), 2, MPI_LONG, MPI_COMM_WORLD);
+  return all;
+}
+
+// `run(automatic)` must message as `run(expected)` does, and not as `run(other)`.
+template <class Run>
+void ran(const Run& run, algorithm expected, algorithm other, const std::string& what) {
+  const std::vector<long> by_name = messages([&] { run(expected); });
+  BOOST_REQUIRE_MESSAGE(
+      by_name != messages([&] { run(other); }),
+      what << ": " << expected << " and " << other << " message alike; the check could not fail");
+  BOOST_TEST((messages([&] { run(algorithm::automatic); }) == by_name),
+             what << ": automatic did not run " << expected);
+}
+
+}  // namespace
+
+// First, before any case loads or clears a table: COLLECTIVES_TUNING is read on the first choice.
+BOOST_AUTO_TEST_CASE(follows_the_table_of_the_environment) {
+  const char* path = std::getenv("COLLECTIVES_TUNING");
+  if (path == nullptr) return;  // only under tests/tuning_roundtrip.sh
+  json table;
+  std::ifstream(path) >> table;
+  const int p = world_size();
+  std::size_t checked = 0;
+  for (const auto& [name, by_p] : table.at("collectives").items()) {
+    const collective c = *collectives::parse_collective(name);
+    if (!by_p.contains(std::to_string(p))) continue;
+    for (const json& r : by_p.at(std::to_string(p))) {
+      const algorithm a = *collectives::parse_algorithm(r.at("algorithm").get<std::string>());
+      for (const json& point : r.at("points")) {
+        const std::size_t bytes = point.at("bytes");
+        const std::size_t count = bytes / 4;  // tune.sh measures float
+        const bool cuts =
+            (c == collective::allreduce && (a == algorithm::ring || a == algorithm::rabenseifner)) ||
+            (c == collective::reduce && a == algorithm::rabenseifner) ||
+            (c == collective::broadcast && a == algorithm::scatter_allgather);
+        if (cuts && count < static_cast<std::size_t>(p)) continue;  // the rule's, checked below
+        BOOST_TEST(collectives::automatic_choice({.coll = c, .p = p, .bytes = bytes}) == a,
+                   name << " at " << bytes << " bytes, p = " << p);
+        ++checked;
+        if (c != collective::allreduce) continue;
+        // And a real call follows it: the same messages as the table's algorithm run by name.
+        std::vector<float> in(count, 1.0f), out(count);
+        const auto run = [&](algorithm alg) {
+          collectives::allreduce(in, out, collectives::ops::sum{}, MPI_COMM_WORLD, alg);
+        };
+        BOOST_TEST((messages([&] { run(algorithm::automatic); }) == messages([&] { run(a); })),
+                   "allreduce at " << bytes << " bytes ran another algorithm than " << a);
+      }
+    }
+  }
+  BOOST_TEST(checked > 0, "the table has no size measured at p = " << p);
+}
+
+BOOST_AUTO_TEST_CASE(malformed_tables_are_refused_naming_file_entry_and_problem) {
+  const json good = {
+      {"allreduce", {{"4", json::array({range(0, 1023, "recursive_doubling"), range(1024, {}, "ring")})}}}};
+  const auto refused = [](const std::string& text, std::initializer_list<std::string> fragments,
+                          const std::string& what) {
+    const table_file f(text);
+    try {
+      collectives::load_tuning(f.path);
+      BOOST_ERROR(what << ": the table was loaded");
+    } catch (const collectives::error& e) {
+      std::vector<std::string> all{f.path};
+      all.insert(all.end(), fragments);
+      for (const std::string& fragment : all)
+        BOOST_CHECK_MESSAGE(std::string(e.what()).find(fragment) != std::string::npos,
+                            what << ": \"" << e.what() << "\" does not mention \"" << fragment << "\"");
+    }
+  };
+  const auto with = [](const json& ranges) { return table_text({{"allreduce", {{"4", ranges}}}}); };
+  refused("{\"format\": ", {"the file", "not valid JSON"}, "bad JSON");
+  refused("[1, 2]", {"the file", "expected a JSON object"}, "not an object");
+  refused(json{{"collectives", json::object()}}.dump(), {"the file", "missing \"format\""}, "no format");
+  refused(json{{"format", "collectives-tuning/9"}, {"collectives", json::object()}}.dump(),
+          {"\"format\"", "collectives-tuning/1"}, "another format");
+  refused(json{{"format", "collectives-tuning/1"}}.dump(), {"the file", "missing \"collectives\""},
+          "no collectives");
+  refused(table_text({{"allreduse", {{"4", json::array()}}}}),
+          {"collectives.allreduse", "unknown collective"}, "unknown collective");
+  refused(table_text({{"allreduce", {{"four", json::array()}}}}),
+          {"collectives.allreduce.\"four\"", "process count"}, "p not a number");
+  refused(table_text({{"allreduce", {{"0", json::array()}}}}), {"collectives.allreduce.\"0\"", "≥ 1"},
+          "p = 0");
+  refused(with(range(0, {}, "ring")), {"collectives.allreduce.\"4\"", "array of size ranges"},
+          "not an array");
+  refused(with(json::array({{{"min_bytes", 0}, {"max_bytes", nullptr}}})),
+          {"collectives.allreduce.\"4\"[0]", "missing \"algorithm\""}, "no algorithm");
+  refused(with(json::array({{{"max_bytes", nullptr}, {"algorithm", "ring"}}})),
+          {"collectives.allreduce.\"4\"[0]", "missing \"min_bytes\""}, "no min_bytes");
+  refused(with(json::array({{{"min_bytes", 0}, {"algorithm", "ring"}}})),
+          {"collectives.allreduce.\"4\"[0]", "missing \"max_bytes\""}, "no max_bytes");
+  refused(with(json::array({range(0, 10, "ring"), range(11, {}, "rign")})),
+          {"collectives.allreduce.\"4\"[1]", "unknown algorithm 'rign'"}, "unknown algorithm");
+  refused(with(json::array({range(0, {}, "bruck")})),
+          {"collectives.allreduce.\"4\"[0]", "allreduce has no algorithm 'bruck'"},
+          "an algorithm of another collective");
+  refused(with(json::array({range(0, {}, "vendor")})),
+          {"collectives.allreduce.\"4\"[0]", "never chooses 'vendor'"}, "vendor");
+  refused(with(json::array({range(0, {}, "hierarchical")})),
+          {"collectives.allreduce.\"4\"[0]", "never chooses 'hierarchical'"}, "hierarchical");
+  refused(with(json::array({{{"min_bytes", -1}, {"max_bytes", 10}, {"algorithm", "ring"}}})),
+          {"collectives.allreduce.\"4\"[0]", "\"min_bytes\" must be a whole number"}, "negative size");
+  refused(with(json::array({range(100, 10, "ring")})), {"collectives.allreduce.\"4\"[0]", "above max_bytes"},
+          "min above max");
+  refused(with(json::array({range(100, 200, "ring"), range(0, 50, "naive")})),
+          {"collectives.allreduce.\"4\"[1]", "unsorted"}, "unsorted ranges");
+  refused(with(json::array({range(0, 100, "ring"), range(100, {}, "naive")})),
+          {"collectives.allreduce.\"4\"[1]", "overlaps [0]"}, "overlapping ranges");
+  refused(with(json::array({range(0, {}, "ring"), range(100, {}, "naive")})),
+          {"collectives.allreduce.\"4\"[1]", "overlaps [0]", "any size"}, "after an open range");
+  testing::expect_error([] { collectives::load_tuning("/nonexistent/tuning.json"); },
+                        {"/nonexistent/tuning.json", "cannot be read"}, "no such file");
+
+  // A refused table leaves the one in force.
+  load(good);
+  const call_shape big{.coll = collective::allreduce, .p = 4, .bytes = 1 << 20};
+  BOOST_TEST(collectives::automatic_choice(big) == algorithm::ring);
+  const table_file bad(with(json::array({range(0, {}, "vendor")})));
+  BOOST_CHECK_THROW(collectives::load_tuning(bad.path), collectives::error);
+  BOOST_TEST(collectives::automatic_choice(big) == algorithm::ring);
+  collectives::clear_tuning();
+}
+
+BOOST_AUTO_TEST_CASE(lookup_exact_then_nearest_of_the_same_kind_then_the_rule) {
+  const auto all = [](const char* a) { return json::array({range(0, {}, a)}); };
+  load({{"allreduce",
+         {{"2", all("naive")}, {"4", all("ring")}, {"5", all("recursive_doubling")}, {"7", all("naive")}}}});
+  const auto at = [](int p) {
+    return collectives::automatic_choice({.coll = collective::allreduce, .p = p, .bytes = 1 << 20});
+  };
+  BOOST_TEST(at(2) == algorithm::naive);               // exact
+  BOOST_TEST(at(4) == algorithm::ring);                // exact
+  BOOST_TEST(at(8) == algorithm::ring);                // nearest power of two: 4
+  BOOST_TEST(at(1) == algorithm::naive);               // 1 = 2⁰: nearest is 2
+  BOOST_TEST(at(3) == algorithm::recursive_doubling);  // not a power of two: 5
+  BOOST_TEST(at(6) == algorithm::recursive_doubling);  // 5 and 7 tie: the smaller
+  BOOST_TEST(at(100) == algorithm::naive);             // 7
+  // A collective the table does not list, and a process count of a kind it did not measure.
+  load({{"allreduce", {{"4", all("naive")}}}});
+  BOOST_TEST(at(3) == rule({.coll = collective::allreduce, .p = 3, .bytes = 1 << 20}));
+  load({{"allreduce", {{"4", all("naive")}}}});
+  const call_shape bcast{.coll = collective::broadcast, .p = 4, .bytes = 1 << 20};
+  BOOST_TEST(collectives::automatic_choice(bcast) == rule(bcast));
+  // A size in no range (a gap) keeps the rule.
+  load({{"allreduce", {{"4", json::array({range(0, 99, "naive"), range(1 << 21, {}, "naive")})}}}});
+  BOOST_TEST(at(4) == rule({.coll = collective::allreduce, .p = 4, .bytes = 1 << 20}));
+  collectives::clear_tuning();
+}
+
+BOOST_AUTO_TEST_CASE(fallbacks_non_commutative_fewer_elements_than_ranks_and_unshared_sizes) {
+  load({{"allreduce", {{"4", json::array({range(0, {}, "ring")})}}}});
+  // ring cannot keep rank order: a non-commutative op gets the rule's (order-keeping) choice.
+  const call_shape nc{.coll = collective::allreduce, .p = 4, .bytes = 1 << 20, .commutative = false};
+  const algorithm kept = collectives::automatic_choice(nc);
+  BOOST_TEST(kept != algorithm::ring);
+  BOOST_TEST(collectives::keeps_rank_order(collective::allreduce, kept));
+  // Fewer elements than ranks (12 bytes = 3 floats < 4): the vector-cutting algorithms give way.
+  for (collective c : {collective::allreduce, collective::reduce, collective::broadcast}) {
+    load({{"allreduce", {{"4", json::array({range(0, {}, "ring")})}}},
+          {"reduce", {{"4", json::array({range(0, {}, "rabenseifner")})}}},
+          {"broadcast", {{"4", json::array({range(0, {}, "scatter_allgather")})}}}});
+    const call_shape few{.coll = c, .p = 4, .bytes = 12};
+    const call_shape enough{.coll = c, .p = 4, .bytes = 16};
+    const algorithm table_choice = collectives::automatic_choice(enough);
+    BOOST_TEST(collectives::automatic_choice(few) != table_choice, c);
+    BOOST_TEST(collectives::automatic_choice(few) == rule(few), c);
+  }
+  // gatherv and alltoallv: their counts are not known alike, so the table cannot choose: a table
+  // naming another algorithm than the rule's changes nothing.
+  for (collective c : {collective::gatherv, collective::alltoallv}) {
+    const call_shape s{.coll = c, .p = 4, .bytes = 1 << 20};
+    const algorithm by_rule = rule(s);
+    const algorithm other = by_rule == algorithm::naive ? algorithm::binomial : algorithm::naive;
+    if (!collectives::supports(c, other)) continue;
+    load({{std::string(collectives::to_string(c)),
+           {{"4", json::array({range(0, {}, std::string(collectives::to_string(other)))})}}}});
+    BOOST_TEST(collectives::automatic_choice(s) == by_rule, c);
+  }
+  collectives::clear_tuning();
+  testing::expect_error(
+      [] { collectives::automatic_choice({.coll = collective::allreduce, .p = 0, .bytes = 8}); },
+      {"p must be ≥ 1"}, "p = 0");
+}
+
+// The size key is collbench's bytes: the vector for broadcast, the whole p-block array for allgather.
+BOOST_AUTO_TEST_CASE(real_calls_follow_the_table_by_collbench_bytes) {
+  const int p = world_size();
+  if (p < 2) return;
+  const std::string ps = std::to_string(p);
+  // broadcast: binomial below 128 KiB, pipeline (64 KiB segments: several messages) from there.
+  load({{"broadcast", {{ps, json::array({range(0, 131071, "binomial"), range(131072, {}, "pipeline")})}}}});
+  for (std::size_t n : {std::size_t{32768}, std::size_t{32767}}) {
+    std::vector<float> buf(n, 1.0f);
+    const bool above = n * 4 >= 131072;
+    ran([&](algorithm a) { collectives::broadcast(buf, 0, MPI_COMM_WORLD, a); },
+        above ? algorithm::pipeline : algorithm::binomial, above ? algorithm::binomial : algorithm::pipeline,
+        "broadcast of " + std::to_string(n * 4) + " bytes");
+  }
+  // allgather: ring below p blocks of 16 floats in all, naive from there (at p = 2 they send alike).
+  if (p >= 3) {
+    const std::size_t boundary = static_cast<std::size_t>(p) * 16 * 4;
+    load(
+        {{"allgather", {{ps, json::array({range(0, boundary - 1, "ring"), range(boundary, {}, "naive")})}}}});
+    for (std::size_t n : {std::size_t{16}, std::size_t{15}}) {
+      std::vector<float> in(n, 1.0f), out(n * static_cast<std::size_t>(p));
+      const bool above = n == 16;
+      ran([&](algorithm a) { collectives::allgather(in, out, MPI_COMM_WORLD, a); },
+          above ? algorithm::naive : algorithm::ring, above ? algorithm::ring : algorithm::naive,
+          "allgather of " + std::to_string(n) + " floats per block");
+    }
+  }
+  collectives::clear_tuning();
+}
+
+// The choice depends only on what every rank passes alike and on the table: every rank sweeps the
+// same shapes and the ranks compare their answers; a gatherv, whose counts only the root knows, keeps
+// the rule on every rank.
+BOOST_AUTO_TEST_CASE(every_rank_chooses_alike) {
+  const int p = world_size();
+  const std::string ps = std::to_string(p);
+  // gatherv's table entry names the algorithm the rule does not choose.
+  const algorithm gatherv_rule = rule({.coll = collective::gatherv, .p = p, .bytes = 0});
+  const algorithm gatherv_other = gatherv_rule == algorithm::naive ? algorithm::binomial : algorithm::naive;
+  load(
+      {{"allreduce", {{ps, json::array({range(0, 4095, "recursive_doubling"), range(4096, {}, "naive")})}}},
+       {"gatherv", {{ps, json::array({range(0, {}, std::string(collectives::to_string(gatherv_other)))})}}}});
+  long long mine = 0;
+  for (collective c : collectives::all_collectives())
+    for (std::size_t bytes = 8; bytes <= (std::size_t{1} << 24); bytes *= 2)
+      mine = mine * 31 +
+             static_cast<long long>(collectives::automatic_choice({.coll = c, .p = p, .bytes = bytes}));
+  long long low = 0, high = 0;
+  MPI_Allreduce(&mine, &low, 1, MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&mine, &high, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+  BOOST_TEST(low == high);
+  if (p >= 4) {  // below, binomial's tree is naive's star
+    // Only the root holds recv_counts; automatic must run the rule's choice everywhere, not the table's.
+    std::vector<int> in(static_cast<std::size_t>(world_rank() + 1), 1), counts, out;
+    if (world_rank() == 0) {
+      for (int r = 0; r < p; ++r) counts.push_back(r + 1);
+      out.resize(static_cast<std::size_t>(p * (p + 1) / 2));
+    }
+    ran([&](algorithm a) { collectives::gatherv(in, out, counts, 0, MPI_COMM_WORLD, a); }, gatherv_rule,
+        gatherv_other, "gatherv");
+  }
+  collectives::clear_tuning();
+}
