@@ -229,13 +229,13 @@ BOOST_AUTO_TEST_CASE(cost_formulas_evaluate_as_written) {
   BOOST_TEST(*cb::predict_seconds(collective::allreduce, "ring", {5, 0, n, count}, m) ==
                  20 * t(n / 5) + 0.8 * n * m.gamma,
              boost::test_tools::tolerance(1e-12));
-  // recursive doubling allreduce: one copy in, log p pairings of 2t(n) + nγ at p = 4; at p = 5 the
+  // recursive doubling allreduce: a copy in and one out, log p pairings of 2t(n) + nγ at p = 4; at p = 5 the
   // core runs on 4 ranks and the fifth is folded in and out (2t(n) + nγ).
   BOOST_TEST(*cb::predict_seconds(collective::allreduce, "recursive_doubling", {4, 0, n, count}, m) ==
-                 n * m.delta + 2 * (2 * t(n) + n * m.gamma),
+                 2 * n * m.delta + 2 * (2 * t(n) + n * m.gamma),
              boost::test_tools::tolerance(1e-12));
   BOOST_TEST(*cb::predict_seconds(collective::allreduce, "recursive_doubling", {5, 0, n, count}, m) ==
-                 n * m.delta + 2 * (2 * t(n) + n * m.gamma) + 2 * t(n) + n * m.gamma,
+                 2 * n * m.delta + 2 * (2 * t(n) + n * m.gamma) + 2 * t(n) + n * m.gamma,
              boost::test_tools::tolerance(1e-12));
   // pipeline broadcast of 1 MiB at p = 4: 16 segments of 64 KiB; an inner rank receives, then sends,
   // so a segment passes every two messages: (2S + p − 3) = 33; at p = 2 the chain is one link: S.

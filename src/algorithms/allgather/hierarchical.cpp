@@ -12,6 +12,8 @@
 // Cost:    with α_s, β_s within a host and α_n, β_n between hosts (ring across hosts):
 //          (H−1)(α_n + bβ_n) + (L−1)(α_s + H·bβ_s) + p·b copied. The network carries the
 //          (H−1)·L·b bytes each host must receive, shared by its L ranks.
+// Transport: one host: ring's, n/p·δ + R(p−1)·t(n/p) (n = all p blocks), on the library's blocking,
+//          ordered transport (bench/cost_model.cpp).
 // Order:   no reduction.
 // Limits:  one host: ring (what step 2 amounts to there); hosts of different sizes, or one rank
 //          per host: automatic's flat algorithm.

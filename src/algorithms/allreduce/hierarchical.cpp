@@ -21,6 +21,8 @@
 //          + 2(H−1)α_n + 2(H−1)/H·(n/L)β_n + (H−1)/H·(n/L)γ  (step 2, per local rank)
 //          The network carries 2(H−1)/H·n per host and direction, shared by L ranks: the
 //          minimum any all-reduce needs across the host boundary.
+// Transport: one host: ring's, R(2(p−1))·t(n/p) + (p−1)/p·nγ, on the library's blocking, ordered
+//          transport (bench/cost_model.cpp).
 // Order:   hosts need not hold consecutive ranks, and the blocks are reduced host by host:
 //          commutative ops only. Every block is reduced by one set of ranks and then copied, so
 //          every rank holds identical bits.

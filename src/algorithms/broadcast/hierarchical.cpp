@@ -11,6 +11,8 @@
 // Cost:    with α_s, β_s within a host and α_n, β_n between hosts (binomial steps, L ranks on
 //          the largest host): 2⌈log L⌉(α_s + nβ_s) + ⌈log H⌉(α_n + nβ_n); step 1 is only on the
 //          root's host and is empty when the root is its host's first rank.
+// Transport: one host: binomial's, log p·t(n), on the library's blocking, ordered transport
+//          (bench/cost_model.cpp).
 // Order:   no reduction.
 // Limits:  none; any root, hosts of any sizes. One host: binomial (the steps' choice there for
 //          small vectors); one rank per host: automatic's flat algorithm.

@@ -11,6 +11,8 @@
 // Cost:    with α_s, β_s within a host and α_n, β_n between hosts (binomial steps, L ranks on
 //          the largest host): ⌈log L⌉(α_s + nβ_s + nγ) + ⌈log H⌉(α_n + nβ_n + nγ), plus
 //          α_s + nβ_s when the root is not its host's first rank.
+// Transport: one host: binomial's, nδ + log p·(t(n) + nγ + nδ) (root 0), on the library's
+//          blocking, ordered transport (bench/cost_model.cpp).
 // Order:   hosts need not hold consecutive ranks: commutative ops only.
 // Limits:  none; any root, hosts of any sizes. One host: binomial (the steps' choice there for
 //          small vectors); one rank per host: automatic's flat algorithm.
