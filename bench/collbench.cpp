@@ -120,7 +120,8 @@ std::vector<row> make_rows(collective c, int ranks, const message& m, const opti
     } else if (model) {
       const auto predicted =
           predict_seconds(c, r.algorithm, {ranks, o.root, static_cast<double>(m.bytes), m.count},
-                          {model->alpha, model->beta, model->gamma});
+                          {model->alpha, model->beta, model->gamma,
+                           model->memcpy_bandwidth > 0 ? 1 / model->memcpy_bandwidth : 0.0});
       if (predicted && ranks > 1) r.model_us = *predicted * 1e6;
     }
     if (model && model->memcpy_bandwidth > 0) r.busbw_of_memcpy = r.busbw_GBps * 1e9 / model->memcpy_bandwidth;

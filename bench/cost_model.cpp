@@ -1,13 +1,41 @@
-// The cost table: one line per (collective, algorithm), as in the header comment of each
-// algorithm's file (src/algorithms/<collective>/<algorithm>.cpp), rewritten for n = collbench's
-// `bytes` (the whole array where metrics.hpp says so; the files' own n is often one block, n/p).
-// When an algorithm's cost changes, change its line here; bench.unit fails for an algorithm of
-// algorithms_for() without a line.
+// The cost table: one line per (collective, algorithm), counting what the library's transport
+// really does, so that measured ÷ model near 1 means an algorithm runs at our transport's floor,
+// and a ratio well above 1 points at time the schedule loses somewhere. When an algorithm's
+// schedule changes, change its line here; bench.unit fails for an algorithm of algorithms_for()
+// without a line.
 //
-// ⌈log p⌉ is written log p. The power-of-two algorithms (recursive doubling and halving,
-// Rabenseifner) run their core on p′ = the largest power of two ≤ p and fold the other ranks in
-// and out; their lines give the core at p′ plus the fold's cost from the file's header. Local
-// copies (Bruck's packing, binomial reduce's copies) are left out.
+// The transport (src/core/transport.cpp) moves every message with a blocking MPI_Send matched by
+// a blocking MPI_Recv, and a message larger than the eager limit completes only when its receiver
+// has it (on one node: when the receiver has copied it). So, for m bytes:
+//   t(m) = α + mβ  one message: α and β come from a ping-pong, one way = half the round trip,
+//                  which is exactly one such message;
+//   2t(m)          an exchange with a pairing (rank ↔ peer): one side sends while the other
+//                  receives, then they swap — not the t(m) of a concurrent send-receive. Which
+//                  side goes first does not matter: the pair is done 2t(m) after both arrive;
+//   R(S)·t(m)      S steps of a ring (shift by 1: to = rank + 1, from = rank − 1), ordered along
+//                  the cycle (transport::sends_first: even positions send first): 2 messages a
+//                  step when p is even; when p is odd the cycle has two adjacent senders, one of
+//                  which waits a message longer, and the delay comes back every (p−1)/2 steps:
+//                  R(S) = 2S + ⌈2S/(p−1)⌉ (R(S) = 2S for even p);
+//   X(k₁…; m₁…)    any other series of shifts by k₁, k₂, … of m₁, m₂, … bytes (pairwise, Bruck,
+//                  dissemination): replayed cycle by cycle in the transport's order
+//                  (shift_steps_seconds below); 2t(m) a step for even cycles, up to 3t(m) for odd;
+//   γ              per byte reduced (the library's kernel), δ per byte copied locally
+//                  (1 / memcpy bandwidth): counted where a copy sits on the critical path (a root's
+//                  own block, the first fill of an accumulator, Bruck's rotations).
+// Below the eager limit a send returns once its message is buffered, which a shift's odd cycle
+// does not wait for; the lines keep the rendezvous count (α terms only: at most a third more).
+//
+// Each line also keeps the textbook cost (a concurrent send-receive per exchange, copies left
+// out). The algorithms' header comments state both: "Cost:" the textbook cost, as the literature
+// and MPICH give it, and "Transport:" this table's line, what our transport spends. The vendor
+// internals that run one of the library's schedules (vendor_lines) are priced by its textbook
+// cost, since the MPI library exchanges with a concurrent send-receive.
+//
+// n = collbench's `bytes` (the whole array where metrics.hpp says so; the files' own n is often one
+// block, n/p). ⌈log p⌉ is written log p. The power-of-two algorithms (recursive doubling and
+// halving, Rabenseifner) run their core on p′ = the largest power of two ≤ p and fold the other
+// ranks in and out; their lines give the core at p′ plus the fold's cost from the file's header.
 
 #include "cost_model.hpp"
 
@@ -18,7 +46,10 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <numeric>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace collbench {
 namespace {
@@ -27,100 +58,235 @@ using collectives::collective;
 
 struct cost_input {
   double p;
+  int ip;              ///< p as an integer
   double lg;           ///< ⌈log₂ p⌉
   double q;            ///< p′: the largest power of two ≤ p
   double lq;           ///< log₂ p′
   bool fold;           ///< p is not a power of two
   bool root_sits_out;  ///< the root is one of the ranks the fold sets aside (pof2_fold.hpp)
   double n;
-  double a, b, g;
+  double a, b, g, d;
+  int root;
 };
 
 struct cost_entry {
   collective coll;
   std::string_view algorithm;
-  std::string_view formula;
+  std::string_view formula;  ///< on our transport
   double (*seconds)(const cost_input&);
+  std::string_view textbook = {};  ///< with a concurrent send-receive, copies left out; empty: the same
+  double (*textbook_seconds)(const cost_input&) = nullptr;
 };
 
-double pipeline_seconds(const cost_input& x) {
-  const double s = std::max(1.0, std::ceil(x.n / static_cast<double>(pipeline_segment_bytes())));
-  return (x.p - 2 + s) * (x.a + x.n * x.b / s);
+// One blocking message of m bytes.
+double t(const cost_input& x, double m) { return x.a + m * x.b; }
+
+// S steps of the ring: R(S)·t(m).
+double ring(const cost_input& x, int steps, double m) {
+  if (steps <= 0 || x.ip < 2) return 0;
+  double messages = 2.0 * steps;
+  if (x.ip % 2 == 1) messages += std::ceil(2.0 * steps / (x.ip - 1));
+  return messages * t(x, m);
 }
 
+double shifts(const cost_input& x, const std::vector<int>& k, const std::vector<double>& m) {
+  return shift_steps_seconds(x.ip, k, m, {x.a, x.b, x.g, x.d});
+}
+
+// The doubling distances 1, 2, 4, … < p.
+std::vector<int> doublings(int p) {
+  std::vector<int> d;
+  for (int k = 1; k < p; k *= 2) d.push_back(k);
+  return d;
+}
+
+double segments(const cost_input& x) {
+  return std::max(1.0, std::ceil(x.n / static_cast<double>(pipeline_segment_bytes())));
+}
+
+// An inner rank of the chain receives a segment, then sends it on, and cannot take the next one
+// while its send waits for the right neighbour: a segment passes every 2t, not every t.
+double pipeline_seconds(const cost_input& x) {
+  const double s = segments(x);
+  return (x.p == 2 ? s : 2 * s + x.p - 3) * t(x, x.n / s);
+}
+double pipeline_textbook(const cost_input& x) {
+  const double s = segments(x);
+  return (x.p - 2 + s) * t(x, x.n / s);
+}
+
+// Lines shared by several collectives.
+double binomial_broadcast(const cost_input& x) { return x.lg * t(x, x.n); }
+// Root 0 (collbench's default): the accumulator starts as a copy of the input, and every child lies
+// above, so each result is formed in the landing block and copied back (recv_reduce).
+double binomial_reduce(const cost_input& x) { return x.n * x.d + x.lg * (t(x, x.n) + x.n * x.g + x.n * x.d); }
+double ring_allgather(const cost_input& x) { return x.n / x.p * x.d + ring(x, x.ip - 1, x.n / x.p); }
+double ring_allreduce(const cost_input& x) {
+  return ring(x, 2 * (x.ip - 1), x.n / x.p) + (x.p - 1) / x.p * x.n * x.g;
+}
+double ring_textbook(const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * x.b; }
+double ring_allreduce_textbook(const cost_input& x) {
+  return 2 * (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * (2 * x.b + x.g);
+}
+double binomial_reduce_textbook(const cost_input& x) { return x.lg * (x.a + x.n * x.b + x.n * x.g); }
+double pairwise_shifts(const cost_input& x, double m) {
+  std::vector<int> k;
+  for (int i = 1; i < x.ip; ++i) k.push_back(i);
+  return shifts(x, k, std::vector<double>(k.size(), m));
+}
+double bruck_allgather(const cost_input& x) {
+  // Shifts by −d of min(d, p − d) blocks, then the rotation of up to the whole result.
+  std::vector<int> k;
+  std::vector<double> m;
+  for (int d : doublings(x.ip)) {
+    k.push_back(-d);
+    m.push_back(std::min(d, x.ip - d) * x.n / x.p);
+  }
+  return x.n / x.p * x.d + shifts(x, k, m) + x.n * x.d;
+}
+double rd_allgather(const cost_input& x) {
+  return x.n / x.p * x.d + 2 * (x.lq * x.a + (x.q - 1) / x.q * x.n * x.b) +
+         (x.fold ? 2 * x.a + (x.n / x.p + x.n) * x.b : 0);
+}
+double rd_allgather_textbook(const cost_input& x) {
+  return x.lq * x.a + (x.q - 1) / x.q * x.n * x.b + (x.fold ? 2 * x.a + (x.n / x.p + x.n) * x.b : 0);
+}
+double naive_allgather(const cost_input& x) {
+  return x.n / x.p * x.d + (x.p - 1) * t(x, x.n / x.p) + (x.p - 1) * t(x, x.n);
+}
+double naive_allgather_textbook(const cost_input& x) {
+  return 2 * (x.p - 1) * x.a + (x.p - 1) * (x.p + 1) / x.p * x.n * x.b;
+}
+double naive_reduce_scatter(const cost_input& x) {
+  return (x.p - 1) * (t(x, x.n) + x.n * x.g) + x.n / x.p * x.d + (x.p - 1) * t(x, x.n / x.p);
+}
+double naive_reduce_scatter_textbook(const cost_input& x) {
+  return 2 * (x.p - 1) * x.a + (x.p - 1) * (x.p + 1) / x.p * x.n * x.b + (x.p - 1) * x.n * x.g;
+}
+double ring_reduce_scatter(const cost_input& x) {
+  return ring(x, x.ip - 1, x.n / x.p) + (x.p - 1) / x.p * x.n * x.g;
+}
+double rs_textbook(const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * (x.b + x.g); }
+double halving_reduce_scatter(const cost_input& x) {
+  return 2 * (x.lq * x.a + (x.q - 1) / x.q * x.n * x.b) + (x.q - 1) / x.q * x.n * x.g + x.n / x.p * x.d +
+         (x.fold ? 3 * x.a + x.n * (x.b + x.g) + x.n / x.p * x.b : 0);
+}
+double halving_textbook(const cost_input& x) {
+  return x.lq * x.a + (x.q - 1) / x.q * x.n * (x.b + x.g) +
+         (x.fold ? 3 * x.a + x.n * (x.b + x.g) + x.n / x.p * x.b : 0);
+}
+double pairwise_reduce_scatter(const cost_input& x) {
+  return x.n / x.p * x.d + pairwise_shifts(x, x.n / x.p) + (x.p - 1) / x.p * x.n * x.g;
+}
+double naive_alltoall(const cost_input& x) { return x.n / x.p * x.d + 2 * (x.p - 1) * t(x, x.n / x.p); }
+double pairwise_alltoall(const cost_input& x) { return x.n / x.p * x.d + pairwise_shifts(x, x.n / x.p); }
+double alltoall_textbook(const cost_input& x) { return (x.p - 1) * (x.a + x.n * x.b / x.p); }
+double naive_gather(const cost_input& x) { return x.n / x.p * x.d + (x.p - 1) * t(x, x.n / x.p); }
+double gather_textbook(const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * x.b; }
+double binomial_gather(const cost_input& x) {
+  return x.lg * x.a + (x.p - 1) / x.p * x.n * x.b + x.n / x.p * x.d;
+}
+double binomial_gather_textbook(const cost_input& x) { return x.lg * x.a + (x.p - 1) / x.p * x.n * x.b; }
+
 // clang-format off
-constexpr cost_entry table[] = {
-    {collective::broadcast, "naive", "(p−1)(α + nβ)",
-     [](const cost_input& x) { return (x.p - 1) * (x.a + x.n * x.b); }},
-    {collective::broadcast, "binomial", "log p(α + nβ)",
-     [](const cost_input& x) { return x.lg * (x.a + x.n * x.b); }},
-    {collective::broadcast, "pipeline", "(p−2+S)(α + nβ/S), S = ⌈n / 64 KiB⌉ segments", &pipeline_seconds},
-    {collective::broadcast, "scatter_allgather", "(log p + p−1)α + 2(p−1)/p·nβ",
+const cost_entry table[] = {
+    {collective::broadcast, "naive", "(p−1)·t(n)",
+     [](const cost_input& x) { return (x.p - 1) * t(x, x.n); }},
+    {collective::broadcast, "binomial", "log p·t(n)", &binomial_broadcast},
+    {collective::broadcast, "pipeline", "(2S + p − 3)·t(n/S), S = ⌈n / 64 KiB⌉ segments (p = 2: S·t(n/S))",
+     &pipeline_seconds, "(p−2+S)(α + nβ/S)", &pipeline_textbook},
+    {collective::broadcast, "scatter_allgather", "log p·α + (p−1)/p·nβ + R(p−1)·t(n/p)",
+     [](const cost_input& x) { return x.lg * x.a + (x.p - 1) / x.p * x.n * x.b + ring(x, x.ip - 1, x.n / x.p); },
+     "(log p + p−1)α + 2(p−1)/p·nβ",
      [](const cost_input& x) { return (x.lg + x.p - 1) * x.a + 2 * (x.p - 1) / x.p * x.n * x.b; }},
 
-    {collective::scatter, "naive", "(p−1)α + (p−1)/p·nβ",
-     [](const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * x.b; }},
-    {collective::scatter, "binomial", "log p·α + (p−1)/p·nβ",
-     [](const cost_input& x) { return x.lg * x.a + (x.p - 1) / x.p * x.n * x.b; }},
+    {collective::scatter, "naive", "n/p·δ + (p−1)·t(n/p)", &naive_gather,
+     "(p−1)α + (p−1)/p·nβ", &gather_textbook},
+    {collective::scatter, "binomial", "log p·α + (p−1)/p·nβ + n/p·δ", &binomial_gather,
+     "log p·α + (p−1)/p·nβ", &binomial_gather_textbook},
 
-    {collective::gather, "naive", "(p−1)α + (p−1)/p·nβ",
-     [](const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * x.b; }},
-    {collective::gather, "binomial", "log p·α + (p−1)/p·nβ",
-     [](const cost_input& x) { return x.lg * x.a + (x.p - 1) / x.p * x.n * x.b; }},
+    {collective::gather, "naive", "n/p·δ + (p−1)·t(n/p)", &naive_gather,
+     "(p−1)α + (p−1)/p·nβ", &gather_textbook},
+    {collective::gather, "binomial", "log p·α + (p−1)/p·nβ + n/p·δ", &binomial_gather,
+     "log p·α + (p−1)/p·nβ", &binomial_gather_textbook},
 
-    {collective::reduce, "naive", "(p−1)(α + nβ + nγ)",
-     [](const cost_input& x) { return (x.p - 1) * (x.a + x.n * x.b + x.n * x.g); }},
-    {collective::reduce, "binomial", "log p(α + nβ + nγ)",
-     [](const cost_input& x) { return x.lg * (x.a + x.n * x.b + x.n * x.g); }},
+    {collective::reduce, "naive", "(p−1)(t(n) + nγ)",
+     [](const cost_input& x) { return (x.p - 1) * (t(x, x.n) + x.n * x.g) + (x.root == x.ip - 1 ? x.n * x.d : 0); }},
+    {collective::reduce, "binomial", "nδ + log p·(t(n) + nγ + nδ) (root 0)", &binomial_reduce,
+     "log p(α + nβ + nγ)", &binomial_reduce_textbook},
     {collective::reduce, "rabenseifner",
+     "3 log p′·α + 3(p′−1)/p′·nβ + (p′−1)/p′·nγ; fold + 2α + nβ + nγ, and + α + n/2·β when the root sits out",
+     [](const cost_input& x) {
+       return 3 * x.lq * x.a + (x.q - 1) / x.q * x.n * (3 * x.b + x.g) +
+              (x.fold ? 2 * x.a + x.n * (x.b + x.g) : 0) + (x.root_sits_out ? x.a + x.n / 2 * x.b : 0);
+     },
      "2 log p·α + 2(p−1)/p·nβ + (p−1)/p·nγ; fold + 2α + nβ + nγ, and + α + n/2·β when the root sits out",
      [](const cost_input& x) {
        return 2 * x.lq * x.a + (x.q - 1) / x.q * x.n * (2 * x.b + x.g) +
               (x.fold ? 2 * x.a + x.n * (x.b + x.g) : 0) + (x.root_sits_out ? x.a + x.n / 2 * x.b : 0);
      }},
 
-    {collective::allgather, "naive", "2(p−1)α + (p−1)(p+1)/p·nβ",
-     [](const cost_input& x) { return 2 * (x.p - 1) * x.a + (x.p - 1) * (x.p + 1) / x.p * x.n * x.b; }},
-    {collective::allgather, "ring", "(p−1)α + (p−1)/p·nβ",
-     [](const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * x.b; }},
-    {collective::allgather, "recursive_doubling", "log p·α + (p−1)/p·nβ; fold + 2α + (n/p + n)β",
-     [](const cost_input& x) {
-       return x.lq * x.a + (x.q - 1) / x.q * x.n * x.b + (x.fold ? 2 * x.a + (x.n / x.p + x.n) * x.b : 0);
-     }},
-    {collective::allgather, "bruck", "log p·α + (p−1)/p·nβ",
+    {collective::allgather, "naive", "n/p·δ + (p−1)·t(n/p) + (p−1)·t(n)", &naive_allgather,
+     "2(p−1)α + (p−1)(p+1)/p·nβ", &naive_allgather_textbook},
+    {collective::allgather, "ring", "n/p·δ + R(p−1)·t(n/p)", &ring_allgather,
+     "(p−1)α + (p−1)/p·nβ", &ring_textbook},
+    {collective::allgather, "recursive_doubling", "n/p·δ + 2(log p′·α + (p′−1)/p′·nβ); fold + 2α + (n/p + n)β",
+     &rd_allgather, "log p·α + (p−1)/p·nβ; fold + 2α + (n/p + n)β", &rd_allgather_textbook},
+    {collective::allgather, "bruck", "n/p·δ + X(−1, −2, −4, …; min(d, p−d)·n/p) + nδ (rotation)", &bruck_allgather,
+     "log p·α + (p−1)/p·nβ",
      [](const cost_input& x) { return x.lg * x.a + (x.p - 1) / x.p * x.n * x.b; }},
 
-    {collective::reduce_scatter, "naive", "2(p−1)α + (p−1)(p+1)/p·nβ + (p−1)·nγ",
-     [](const cost_input& x) {
-       return 2 * (x.p - 1) * x.a + (x.p - 1) * (x.p + 1) / x.p * x.n * x.b + (x.p - 1) * x.n * x.g;
-     }},
-    {collective::reduce_scatter, "ring", "(p−1)α + (p−1)/p·n(β + γ)",
-     [](const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * (x.b + x.g); }},
-    {collective::reduce_scatter, "recursive_halving", "log p·α + (p−1)/p·n(β + γ); fold + 3α + n(β + γ) + n/p·β",
-     [](const cost_input& x) {
-       return x.lq * x.a + (x.q - 1) / x.q * x.n * (x.b + x.g) +
-              (x.fold ? 3 * x.a + x.n * (x.b + x.g) + x.n / x.p * x.b : 0);
-     }},
-    {collective::reduce_scatter, "pairwise", "(p−1)α + (p−1)/p·n(β + γ)",
-     [](const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * (x.b + x.g); }},
+    {collective::reduce_scatter, "naive", "(p−1)(t(n) + nγ) + n/p·δ + (p−1)·t(n/p)", &naive_reduce_scatter,
+     "2(p−1)α + (p−1)(p+1)/p·nβ + (p−1)·nγ", &naive_reduce_scatter_textbook},
+    {collective::reduce_scatter, "ring", "R(p−1)·t(n/p) + (p−1)/p·nγ", &ring_reduce_scatter,
+     "(p−1)α + (p−1)/p·n(β + γ)", &rs_textbook},
+    {collective::reduce_scatter, "recursive_halving",
+     "2(log p′·α + (p′−1)/p′·nβ) + (p′−1)/p′·nγ + n/p·δ; fold + 3α + n(β + γ) + n/p·β", &halving_reduce_scatter,
+     "log p·α + (p−1)/p·n(β + γ); fold + 3α + n(β + γ) + n/p·β", &halving_textbook},
+    {collective::reduce_scatter, "pairwise", "n/p·δ + X(1, 2, …, p−1; n/p) + (p−1)/p·nγ", &pairwise_reduce_scatter,
+     "(p−1)α + (p−1)/p·n(β + γ)", &rs_textbook},
 
-    // naive's critical path lies between this and twice this (ranks wait on each other).
-    {collective::alltoall, "naive", "(p−1)(α + nβ/p), at best",
-     [](const cost_input& x) { return (x.p - 1) * (x.a + x.n * x.b / x.p); }},
-    {collective::alltoall, "pairwise", "(p−1)(α + nβ/p)",
-     [](const cost_input& x) { return (x.p - 1) * (x.a + x.n * x.b / x.p); }},
-    {collective::alltoall, "bruck", "log p(α + nβ/2)",
-     [](const cost_input& x) { return x.lg * (x.a + x.n * x.b / 2); }},
+    // naive's critical path lies between this and about twice this (ranks wait on each other).
+    {collective::alltoall, "naive", "n/p·δ + 2(p−1)·t(n/p), at best", &naive_alltoall,
+     "(p−1)(α + nβ/p), at best", &alltoall_textbook},
+    {collective::alltoall, "pairwise", "n/p·δ + X(1, 2, …, p−1; n/p)", &pairwise_alltoall,
+     "(p−1)(α + nβ/p)", &alltoall_textbook},
+    {collective::alltoall, "bruck", "X(1, 2, 4, …; the blocks with bit d, about n/2) + (2n + 2·packed)·δ",
+     [](const cost_input& x) {
+       // Shift by d of the positions j < p with j & d; each packed out and unpacked in (2 copies),
+       // and two rotations of the whole array.
+       std::vector<int> k;
+       std::vector<double> m;
+       double packed = 0;
+       for (int d : doublings(x.ip)) {
+         int blocks = 0;
+         for (int j = d; j < x.ip; ++j) blocks += (j & d) != 0;
+         k.push_back(d);
+         m.push_back(blocks * x.n / x.p);
+         packed += blocks * x.n / x.p;
+       }
+       return shifts(x, k, m) + (2 * x.n + 2 * packed) * x.d;
+     },
+     "log p(α + nβ/2)", [](const cost_input& x) { return x.lg * (x.a + x.n * x.b / 2); }},
 
-    {collective::allreduce, "naive", "2(p−1)α + 2(p−1)·nβ + (p−1)·nγ",
-     [](const cost_input& x) { return (x.p - 1) * (2 * x.a + 2 * x.n * x.b + x.n * x.g); }},
-    {collective::allreduce, "ring", "2(p−1)α + 2(p−1)/p·nβ + (p−1)/p·nγ",
-     [](const cost_input& x) { return 2 * (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * (2 * x.b + x.g); }},
-    {collective::allreduce, "recursive_doubling", "log p(α + nβ + nγ); fold + 2(α + nβ) + nγ",
+    {collective::allreduce, "naive", "(p−1)(t(n) + nγ) + (p−1)·t(n)",
+     [](const cost_input& x) { return (x.p - 1) * (2 * t(x, x.n) + x.n * x.g); }},
+    {collective::allreduce, "ring", "R(2(p−1))·t(n/p) + (p−1)/p·nγ", &ring_allreduce,
+     "2(p−1)α + 2(p−1)/p·nβ + (p−1)/p·nγ", &ring_allreduce_textbook},
+    {collective::allreduce, "recursive_doubling", "2nδ + log p′·(2t(n) + nγ); fold + 2t(n) + nγ",
+     [](const cost_input& x) {
+       return 2 * x.n * x.d + x.lq * (2 * t(x, x.n) + x.n * x.g) + (x.fold ? 2 * t(x, x.n) + x.n * x.g : 0);
+     },
+     "log p(α + nβ + nγ); fold + 2(α + nβ) + nγ",
      [](const cost_input& x) {
        return x.lq * (x.a + x.n * x.b + x.n * x.g) + (x.fold ? 2 * (x.a + x.n * x.b) + x.n * x.g : 0);
      }},
-    {collective::allreduce, "rabenseifner", "2 log p·α + 2(p−1)/p·nβ + (p−1)/p·nγ; fold + 3α + 2nβ + nγ",
+    {collective::allreduce, "rabenseifner", "4(log p′·α + (p′−1)/p′·nβ) + (p′−1)/p′·nγ; fold + 3α + 2nβ + nγ",
+     [](const cost_input& x) {
+       return 4 * (x.lq * x.a + (x.q - 1) / x.q * x.n * x.b) + (x.q - 1) / x.q * x.n * x.g +
+              (x.fold ? 3 * x.a + 2 * x.n * x.b + x.n * x.g : 0);
+     },
+     "2 log p·α + 2(p−1)/p·nβ + (p−1)/p·nγ; fold + 3α + 2nβ + nγ",
      [](const cost_input& x) {
        return 2 * x.lq * x.a + (x.q - 1) / x.q * x.n * (2 * x.b + x.g) +
               (x.fold ? 3 * x.a + 2 * x.n * x.b + x.n * x.g : 0);
@@ -131,68 +297,83 @@ constexpr cost_entry table[] = {
      [](const cost_input& x) { return 2 * (x.p - 1) * x.a; }},
     {collective::barrier, "binomial", "2 log p·α",
      [](const cost_input& x) { return 2 * x.lg * x.a; }},
-    {collective::barrier, "dissemination", "log p·α",
-     [](const cost_input& x) { return x.lg * x.a; }},
-    {collective::barrier, "recursive_doubling", "log p·α; fold + 2α",
-     [](const cost_input& x) { return x.lq * x.a + (x.fold ? 2 * x.a : 0); }},
+    {collective::barrier, "dissemination", "X(1, 2, 4, …; 0)",
+     [](const cost_input& x) {
+       const std::vector<int> k = doublings(x.ip);
+       return shifts(x, k, std::vector<double>(k.size(), 0.0));
+     },
+     "log p·α", [](const cost_input& x) { return x.lg * x.a; }},
+    {collective::barrier, "recursive_doubling", "2 log p′·α; fold + 2α",
+     [](const cost_input& x) { return 2 * x.lq * x.a + (x.fold ? 2 * x.a : 0); },
+     "log p·α; fold + 2α", [](const cost_input& x) { return x.lq * x.a + (x.fold ? 2 * x.a : 0); }},
 
-    {collective::scan, "naive", "(p−1)(α + nβ + nγ)",
-     [](const cost_input& x) { return (x.p - 1) * (x.a + x.n * x.b + x.n * x.g); }},
-    {collective::scan, "recursive_doubling", "log p(α + nβ) + (2 log p − 1)·nγ",
+    {collective::scan, "naive", "nδ + (p−1)(t(n) + nγ)",
+     [](const cost_input& x) { return x.n * x.d + (x.p - 1) * (t(x, x.n) + x.n * x.g); },
+     "(p−1)(α + nβ + nγ)", [](const cost_input& x) { return (x.p - 1) * (x.a + x.n * x.b + x.n * x.g); }},
+    {collective::scan, "recursive_doubling", "2nδ + 2 log p·t(n) + (2 log p − 1)·nγ",
+     [](const cost_input& x) { return 2 * x.n * x.d + 2 * x.lg * t(x, x.n) + (2 * x.lg - 1) * x.n * x.g; },
+     "log p(α + nβ) + (2 log p − 1)·nγ",
      [](const cost_input& x) { return x.lg * (x.a + x.n * x.b) + (2 * x.lg - 1) * x.n * x.g; }},
 
-    {collective::exscan, "naive", "(p−1)(α + nβ) + (p−2)·nγ",
-     [](const cost_input& x) { return (x.p - 1) * (x.a + x.n * x.b) + std::max(x.p - 2, 0.0) * x.n * x.g; }},
-    {collective::exscan, "recursive_doubling", "log p(α + nβ) + (2 log p − 2)·nγ",
+    {collective::exscan, "naive", "(p−1)·t(n) + (p−2)·nγ",
+     [](const cost_input& x) { return (x.p - 1) * t(x, x.n) + std::max(x.p - 2, 0.0) * x.n * x.g; }},
+    {collective::exscan, "recursive_doubling", "2nδ + 2 log p·t(n) + (2 log p − 2)·nγ",
+     [](const cost_input& x) { return 2 * x.n * x.d + 2 * x.lg * t(x, x.n) + (2 * x.lg - 2) * x.n * x.g; },
+     "log p(α + nβ) + (2 log p − 2)·nγ",
      [](const cost_input& x) { return x.lg * (x.a + x.n * x.b) + (2 * x.lg - 2) * x.n * x.g; }},
+
     // The v-variants at equal blocks (--skew 0), the lines of their block forms; binomial gatherv
     // and scatterv also send the counts down the tree (8-byte counts, inner ranks only).
-    {collective::gatherv, "naive", "(p−1)α + (p−1)/p·nβ",
-     [](const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * x.b; }},
-    {collective::gatherv, "binomial", "2 log p·α + (p−1)/p·nβ + 8(p−1)β",
-     [](const cost_input& x) { return 2 * x.lg * x.a + (x.p - 1) / x.p * x.n * x.b + 8 * (x.p - 1) * x.b; }},
-    {collective::scatterv, "naive", "(p−1)α + (p−1)/p·nβ",
-     [](const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * x.b; }},
-    {collective::scatterv, "binomial", "2 log p·α + (p−1)/p·nβ + 8(p−1)β",
-     [](const cost_input& x) { return 2 * x.lg * x.a + (x.p - 1) / x.p * x.n * x.b + 8 * (x.p - 1) * x.b; }},
-    {collective::allgatherv, "naive", "2(p−1)α + (p−1)(p+1)/p·nβ",
-     [](const cost_input& x) { return 2 * (x.p - 1) * x.a + (x.p - 1) * (x.p + 1) / x.p * x.n * x.b; }},
-    {collective::allgatherv, "ring", "(p−1)α + (p−1)/p·nβ",
-     [](const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * x.b; }},
-    {collective::allgatherv, "recursive_doubling", "log p·α + (p−1)/p·nβ; fold + 2α + (n/p + n)β",
+    {collective::gatherv, "naive", "n/p·δ + (p−1)·t(n/p)", &naive_gather,
+     "(p−1)α + (p−1)/p·nβ", &gather_textbook},
+    {collective::gatherv, "binomial", "2 log p·α + (p−1)/p·nβ + 8(p−1)β + n/p·δ",
      [](const cost_input& x) {
-       return x.lq * x.a + (x.q - 1) / x.q * x.n * x.b + (x.fold ? 2 * x.a + (x.n / x.p + x.n) * x.b : 0);
-     }},
-    {collective::allgatherv, "bruck", "log p·α + (p−1)/p·nβ",
+       return 2 * x.lg * x.a + (x.p - 1) / x.p * x.n * x.b + 8 * (x.p - 1) * x.b + x.n / x.p * x.d;
+     },
+     "2 log p·α + (p−1)/p·nβ + 8(p−1)β",
+     [](const cost_input& x) { return 2 * x.lg * x.a + (x.p - 1) / x.p * x.n * x.b + 8 * (x.p - 1) * x.b; }},
+    {collective::scatterv, "naive", "n/p·δ + (p−1)·t(n/p)", &naive_gather,
+     "(p−1)α + (p−1)/p·nβ", &gather_textbook},
+    {collective::scatterv, "binomial", "2 log p·α + (p−1)/p·nβ + 8(p−1)β + n/p·δ",
+     [](const cost_input& x) {
+       return 2 * x.lg * x.a + (x.p - 1) / x.p * x.n * x.b + 8 * (x.p - 1) * x.b + x.n / x.p * x.d;
+     },
+     "2 log p·α + (p−1)/p·nβ + 8(p−1)β",
+     [](const cost_input& x) { return 2 * x.lg * x.a + (x.p - 1) / x.p * x.n * x.b + 8 * (x.p - 1) * x.b; }},
+    {collective::allgatherv, "naive", "n/p·δ + (p−1)·t(n/p) + (p−1)·t(n)", &naive_allgather,
+     "2(p−1)α + (p−1)(p+1)/p·nβ", &naive_allgather_textbook},
+    {collective::allgatherv, "ring", "n/p·δ + R(p−1)·t(n/p)", &ring_allgather,
+     "(p−1)α + (p−1)/p·nβ", &ring_textbook},
+    {collective::allgatherv, "recursive_doubling", "n/p·δ + 2(log p′·α + (p′−1)/p′·nβ); fold + 2α + (n/p + n)β",
+     &rd_allgather, "log p·α + (p−1)/p·nβ; fold + 2α + (n/p + n)β", &rd_allgather_textbook},
+    {collective::allgatherv, "bruck", "n/p·δ + X(−1, −2, −4, …; min(d, p−d)·n/p) + nδ (rotation)", &bruck_allgather,
+     "log p·α + (p−1)/p·nβ",
      [](const cost_input& x) { return x.lg * x.a + (x.p - 1) / x.p * x.n * x.b; }},
-    {collective::alltoallv, "naive", "(p−1)(α + nβ/p), at best",
-     [](const cost_input& x) { return (x.p - 1) * (x.a + x.n * x.b / x.p); }},
-    {collective::alltoallv, "pairwise", "(p−1)(α + nβ/p)",
-     [](const cost_input& x) { return (x.p - 1) * (x.a + x.n * x.b / x.p); }},
-    {collective::reduce_scatterv, "naive", "2(p−1)α + (p−1)(p+1)/p·nβ + (p−1)·nγ",
-     [](const cost_input& x) {
-       return 2 * (x.p - 1) * x.a + (x.p - 1) * (x.p + 1) / x.p * x.n * x.b + (x.p - 1) * x.n * x.g;
-     }},
-    {collective::reduce_scatterv, "ring", "(p−1)α + (p−1)/p·n(β + γ)",
-     [](const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * (x.b + x.g); }},
-    {collective::reduce_scatterv, "recursive_halving", "log p·α + (p−1)/p·n(β + γ); fold + 3α + n(β + γ) + n/p·β",
-     [](const cost_input& x) {
-       return x.lq * x.a + (x.q - 1) / x.q * x.n * (x.b + x.g) +
-              (x.fold ? 3 * x.a + x.n * (x.b + x.g) + x.n / x.p * x.b : 0);
-     }},
-    {collective::reduce_scatterv, "pairwise", "(p−1)α + (p−1)/p·n(β + γ)",
-     [](const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * (x.b + x.g); }},
+    {collective::alltoallv, "naive", "n/p·δ + 2(p−1)·t(n/p), at best", &naive_alltoall,
+     "(p−1)(α + nβ/p), at best", &alltoall_textbook},
+    {collective::alltoallv, "pairwise", "n/p·δ + X(1, 2, …, p−1; n/p)", &pairwise_alltoall,
+     "(p−1)(α + nβ/p)", &alltoall_textbook},
+    {collective::reduce_scatterv, "naive", "(p−1)(t(n) + nγ) + n/p·δ + (p−1)·t(n/p)", &naive_reduce_scatter,
+     "2(p−1)α + (p−1)(p+1)/p·nβ + (p−1)·nγ", &naive_reduce_scatter_textbook},
+    {collective::reduce_scatterv, "ring", "R(p−1)·t(n/p) + (p−1)/p·nγ + n/p·δ",
+     [](const cost_input& x) { return ring_reduce_scatter(x) + x.n / x.p * x.d; },
+     "(p−1)α + (p−1)/p·n(β + γ)", &rs_textbook},
+    {collective::reduce_scatterv, "recursive_halving",
+     "2(log p′·α + (p′−1)/p′·nβ) + (p′−1)/p′·nγ + n/p·δ; fold + 3α + n(β + γ) + n/p·β", &halving_reduce_scatter,
+     "log p·α + (p−1)/p·n(β + γ); fold + 3α + n(β + γ) + n/p·β", &halving_textbook},
+    {collective::reduce_scatterv, "pairwise", "n/p·δ + X(1, 2, …, p−1; n/p) + (p−1)/p·nγ", &pairwise_reduce_scatter,
+     "(p−1)α + (p−1)/p·n(β + γ)", &rs_textbook},
 
     // hierarchical on one host, the only layout this model describes (one α-β pair): there each
-    // runs the flat algorithm named; across hosts the costs are in the algorithms' headers.
-    {collective::broadcast, "hierarchical", "one host: binomial's, log p(α + nβ)",
-     [](const cost_input& x) { return x.lg * (x.a + x.n * x.b); }},
-    {collective::reduce, "hierarchical", "one host: binomial's, log p(α + nβ + nγ)",
-     [](const cost_input& x) { return x.lg * (x.a + x.n * x.b + x.n * x.g); }},
-    {collective::allgather, "hierarchical", "one host: ring's, (p−1)α + (p−1)/p·nβ",
-     [](const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * x.b; }},
-    {collective::allreduce, "hierarchical", "one host: ring's, 2(p−1)α + 2(p−1)/p·nβ + (p−1)/p·nγ",
-     [](const cost_input& x) { return 2 * (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * (2 * x.b + x.g); }},
+    // runs the flat algorithm named, and its line is that algorithm's; across hosts the costs are
+    // in the algorithms' headers.
+    {collective::broadcast, "hierarchical", "one host: binomial's, log p·t(n)", &binomial_broadcast},
+    {collective::reduce, "hierarchical", "one host: binomial's, nδ + log p·(t(n) + nγ + nδ) (root 0)",
+     &binomial_reduce, "one host: binomial's, log p(α + nβ + nγ)", &binomial_reduce_textbook},
+    {collective::allgather, "hierarchical", "one host: ring's, n/p·δ + R(p−1)·t(n/p)", &ring_allgather,
+     "one host: ring's, (p−1)α + (p−1)/p·nβ", &ring_textbook},
+    {collective::allreduce, "hierarchical", "one host: ring's, R(2(p−1))·t(n/p) + (p−1)/p·nγ", &ring_allreduce,
+     "one host: ring's, 2(p−1)α + 2(p−1)/p·nβ + (p−1)/p·nγ", &ring_allreduce_textbook},
 };
 // clang-format on
 
@@ -208,7 +389,7 @@ struct vendor_line {
   std::string_view (*switched)(int p, std::size_t count) = nullptr;  ///< to which line; empty if not
 };
 
-constexpr vendor_line vendor_lines[] = {
+const vendor_line vendor_lines[] = {
     {collective::broadcast, "binomial"},
     {collective::broadcast, "pipeline"},
     {collective::scatter, "binomial"},
@@ -252,22 +433,27 @@ const cost_entry* find(collective c, std::string_view algorithm) {
   return nullptr;
 }
 
-// The line that prices `algorithm` (a row label) for a call of `count` elements on p ranks.
-const cost_entry* find_line(collective c, std::string_view algorithm, int p, std::size_t count) {
-  if (!algorithm.starts_with("vendor:")) return find(c, algorithm);
+// The line that prices `algorithm` (a row label) for a call of `count` elements on p ranks, and
+// whether its textbook cost applies (a vendor internal: the MPI library's exchanges are concurrent).
+struct line {
+  const cost_entry* entry;
+  bool textbook;
+};
+line find_line(collective c, std::string_view algorithm, int p, std::size_t count) {
+  if (!algorithm.starts_with("vendor:")) return {find(c, algorithm), false};
   algorithm.remove_prefix(7);
   const vendor_line* v = find_vendor(c, algorithm);
-  if (!v) return nullptr;
+  if (!v) return {nullptr, true};
   const std::string_view other = v->switched ? v->switched(p, count) : std::string_view{};
-  return find(c, other.empty() ? algorithm : other);
+  return {find(c, other.empty() ? algorithm : other), true};
 }
 
 }  // namespace
 
 std::string cost_formula(collective c, std::string_view algorithm, int p) {
-  const cost_entry* e = find_line(c, algorithm, p, static_cast<std::size_t>(-1));
+  const auto [e, textbook] = find_line(c, algorithm, p, static_cast<std::size_t>(-1));
   if (!e) return {};
-  std::string text(e->formula);
+  std::string text(textbook && !e->textbook.empty() ? e->textbook : e->formula);
   if (algorithm.starts_with("vendor:"))
     if (const vendor_line* v = find_vendor(c, algorithm.substr(7)); v && !v->note.empty())
       text += fmt::format(" ({})", v->note);
@@ -276,7 +462,7 @@ std::string cost_formula(collective c, std::string_view algorithm, int p) {
 
 std::optional<double> predict_seconds(collective c, std::string_view algorithm, const call_shape& call,
                                       const cost_params& m) {
-  const cost_entry* e = find_line(c, algorithm, call.p, call.count);
+  const auto [e, textbook] = find_line(c, algorithm, call.p, call.count);
   if (!e) return std::nullopt;
   const unsigned ranks = static_cast<unsigned>(std::max(call.p, 1));
   const double lg = std::bit_width(ranks - 1u);
@@ -285,8 +471,66 @@ std::optional<double> predict_seconds(collective c, std::string_view algorithm, 
   // pof2_fold sets aside the even rank of each of the first p − p′ pairs.
   const unsigned root = static_cast<unsigned>(std::max(call.root, 0));
   const bool root_sits_out = root < 2 * (ranks - q) && root % 2 == 0;
-  return e->seconds({static_cast<double>(call.p), lg, static_cast<double>(q), lq, q != ranks, root_sits_out,
-                     call.n, m.alpha, m.beta, m.gamma});
+  const cost_input x{static_cast<double>(call.p),
+                     static_cast<int>(ranks),
+                     lg,
+                     static_cast<double>(q),
+                     lq,
+                     q != ranks,
+                     root_sits_out,
+                     call.n,
+                     m.alpha,
+                     m.beta,
+                     m.gamma,
+                     m.delta,
+                     call.root};
+  return textbook && e->textbook_seconds ? e->textbook_seconds(x) : e->seconds(x);
+}
+
+double shift_steps_seconds(int p, const std::vector<int>& shifts, const std::vector<double>& bytes,
+                           const cost_params& m) {
+  std::vector<double> ready(static_cast<std::size_t>(std::max(p, 1)), 0.0);
+  for (std::size_t i = 0; i < shifts.size() && p > 1; ++i) {
+    const int k = ((shifts[i] % p) + p) % p;
+    if (k == 0) continue;  // a local copy, not a message
+    const double message = m.alpha + bytes[i] * m.beta;
+    const int g = std::gcd(k, p), length = p / g;
+    for (int c = 0; c < g; ++c) {
+      // The cycle c, c+k, c+2k, …: member j sends message j to member j+1 and receives message
+      // j−1; even members send first (transport::sends_first). A pairing (length 2) is done two
+      // messages after both sides arrive, whichever sends first.
+      const auto rank_at = [&](int j) {
+        return static_cast<std::size_t>((c + static_cast<long long>(j) * k) % p);
+      };
+      if (length == 2) {
+        const double end = std::max(ready[rank_at(0)], ready[rank_at(1)]) + 2 * message;
+        ready[rank_at(0)] = ready[rank_at(1)] = end;
+        continue;
+      }
+      std::vector<int> done(static_cast<std::size_t>(length), 0);  // operations finished per member
+      std::vector<double> clock(static_cast<std::size_t>(length));
+      for (int j = 0; j < length; ++j) clock[static_cast<std::size_t>(j)] = ready[rank_at(j)];
+      // Message j can start when member j is at its send and member j+1 at its receive.
+      const auto at_send = [&](int j) { return done[static_cast<std::size_t>(j)] == (j % 2 == 0 ? 0 : 1); };
+      const auto at_recv = [&](int j) { return done[static_cast<std::size_t>(j)] == (j % 2 == 0 ? 1 : 0); };
+      for (int left = length; left > 0;) {
+        const int before = left;
+        for (int j = 0; j < length; ++j) {
+          const int next = (j + 1) % length;
+          if (!at_send(j) || !at_recv(next)) continue;
+          const double end =
+              std::max(clock[static_cast<std::size_t>(j)], clock[static_cast<std::size_t>(next)]) + message;
+          clock[static_cast<std::size_t>(j)] = clock[static_cast<std::size_t>(next)] = end;
+          ++done[static_cast<std::size_t>(j)];
+          ++done[static_cast<std::size_t>(next)];
+          --left;
+        }
+        if (left == before) throw std::logic_error("shift_steps_seconds: the cycle's order deadlocks");
+      }
+      for (int j = 0; j < length; ++j) ready[rank_at(j)] = clock[static_cast<std::size_t>(j)];
+    }
+  }
+  return *std::max_element(ready.begin(), ready.end());
 }
 
 std::size_t pipeline_segment_bytes() {

@@ -1,15 +1,19 @@
 #pragma once
 
-// The α-β-γ cost of every (collective, algorithm), in one table (cost_model.cpp): what --model
-// prints beside the measured time. n is the message's `bytes` as collbench reports it
-// (metrics.hpp: the whole p-block array for scatter, gather, allgather, reduce_scatter and
-// alltoall), α the latency of one message, β seconds per byte sent, γ seconds per byte reduced.
+// The α-β-γ-δ cost of every (collective, algorithm), in one table (cost_model.cpp): what --model
+// prints beside the measured time, counting what the library's transport really does (blocking,
+// ordered messages: an exchange is two messages one after the other; see cost_model.cpp). n is
+// the message's `bytes` as collbench reports it (metrics.hpp: the whole p-block array for scatter,
+// gather, allgather, reduce_scatter and alltoall), α the latency of one message, β seconds per
+// byte of one blocking one-way message, γ seconds per byte reduced, δ seconds per byte copied
+// locally.
 
 #include <collectives/algorithm.hpp>
 #include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace collbench {
 
@@ -17,6 +21,7 @@ struct cost_params {
   double alpha;
   double beta;
   double gamma;
+  double delta = 0;  ///< seconds per byte of a local copy: 1 / memcpy bandwidth
 };
 
 /// One call as the formulas see it.
@@ -27,7 +32,7 @@ struct call_shape {
   std::size_t count;  ///< its elements (the `count` column)
 };
 
-/// The formula as text, e.g. "2(p−1)α + 2(p−1)/p·nβ + (p−1)/p·nγ", or empty when the table has
+/// The formula as text, e.g. "R(2(p−1))·t(n/p) + (p−1)/p·nγ", or empty when the table has
 /// none. `algorithm` is a row label: a library algorithm, or vendor:<name> for the few internals
 /// of Open MPI that run the library's algorithm of the same name (with a note where Open MPI
 /// switches to another algorithm, at `p` ranks or for few elements); vendor and the other
@@ -37,6 +42,13 @@ std::string cost_formula(collectives::collective c, std::string_view algorithm, 
 /// Predicted seconds for `call`, or std::nullopt when the table has no formula.
 std::optional<double> predict_seconds(collectives::collective c, std::string_view algorithm,
                                       const call_shape& call, const cost_params& m);
+
+/// Seconds on the critical path of a series of exchange steps as transport::exchange runs them,
+/// every rank starting at 0: step i is a shift by shifts[i] (to = rank + k, from = rank − k, mod p;
+/// k = p/2 is a pairing) of bytes[i] bytes each way, every message a blocking send that completes
+/// when its receiver has it (α + mβ). Exposed for the tests, which check the ring's closed form.
+double shift_steps_seconds(int p, const std::vector<int>& shifts, const std::vector<double>& bytes,
+                           const cost_params& m);
 
 /// The library's pipeline segment in bytes, as src/algorithms/broadcast/pipeline.cpp reads it:
 /// COLLECTIVES_PIPELINE_SEGMENT_BYTES, a positive integer, else 64 KiB. (A value the library

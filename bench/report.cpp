@@ -507,9 +507,12 @@ void write_reading_guide(std::ostream& md) {
   MPI library. The tables below show the inverse for the best library algorithm, as a speedup.
 - **vendor** is the MPI library's own collective; **vendor:<name>** is one of its internal
   algorithms forced on a communicator, so a library ring can be set against the vendor's ring.
-- **model**: each algorithm's α-β-γ cost (α latency, β seconds per byte, γ seconds per byte
-  reduced, measured in the same run). A ratio far above 1 means time goes somewhere the model does
-  not see: copies, waiting for a core, synchronisation.
+- **model**: each algorithm's cost on the library's transport (blocking, ordered messages: an
+  exchange is two messages; bench/cost_model.cpp), from α latency, β seconds per byte, γ seconds
+  per byte reduced and δ seconds per byte copied, measured in the same run; vendor internals get
+  their algorithm's textbook cost. A ratio near 1 means the algorithm runs at the transport's
+  floor; far above 1, time goes somewhere the model does not see: waiting for a core,
+  synchronisation, a protocol switch.
 - **Caveat for calls of a few µs**: every call starts at one instant on every rank, so a rooted
   collective (broadcast, scatter, gather, reduce; the library's and vendor's alike) cannot hide its
   latency by its root starting first, and the order of the rows is drawn anew every iteration, so

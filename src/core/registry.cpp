@@ -1,21 +1,22 @@
 #include "core/registry.hpp"
 
+#include <array>
 #include <vector>
 
 #include "algorithms/allgather/allgather.hpp"
 #include "algorithms/allgatherv/allgatherv.hpp"
 #include "algorithms/allreduce/allreduce.hpp"
 #include "algorithms/alltoall/alltoall.hpp"
-#include "algorithms/barrier/barrier.hpp"
 #include "algorithms/alltoallv/alltoallv.hpp"
+#include "algorithms/barrier/barrier.hpp"
 #include "algorithms/broadcast/broadcast.hpp"
 #include "algorithms/exscan/exscan.hpp"
 #include "algorithms/gather/gather.hpp"
 #include "algorithms/gatherv/gatherv.hpp"
 #include "algorithms/reduce/reduce.hpp"
 #include "algorithms/reduce_scatter/reduce_scatter.hpp"
-#include "algorithms/scan/scan.hpp"
 #include "algorithms/reduce_scatterv/reduce_scatterv.hpp"
+#include "algorithms/scan/scan.hpp"
 #include "algorithms/scatter/scatter.hpp"
 #include "algorithms/scatterv/scatterv.hpp"
 
@@ -48,9 +49,18 @@ std::span<const algorithm_entry> registry() {
 }
 
 const algorithm_entry* find_algorithm(collective c, algorithm a) {
-  for (const algorithm_entry& e : registry())
-    if (e.coll == c && e.alg == a) return &e;
-  return nullptr;
+  // Indexed by (collective, algorithm), built once: every call looks up its algorithm here.
+  // A collective or algorithm added to the enums but not here fails loudly (.at) at the first call.
+  constexpr std::size_t collectives = static_cast<std::size_t>(collective::reduce_scatterv) + 1,
+                        algorithms = static_cast<std::size_t>(algorithm::hierarchical) + 1;
+  static const auto index = [] {
+    std::array<std::array<const algorithm_entry*, algorithms>, collectives> t{};
+    for (const algorithm_entry& e : registry())
+      t.at(static_cast<std::size_t>(e.coll)).at(static_cast<std::size_t>(e.alg)) = &e;
+    return t;
+  }();
+  const auto ci = static_cast<std::size_t>(c), ai = static_cast<std::size_t>(a);
+  return ci < collectives && ai < algorithms ? index[ci][ai] : nullptr;
 }
 
 }  // namespace collectives::detail

@@ -436,15 +436,24 @@ void run(const request& r) {
   if (r.comm == MPI_COMM_NULL)
     throw error(fmt::format("collectives::{}: argument 'comm': MPI_COMM_NULL is not a communicator",
                             to_string(r.coll)));
-  int rank = 0, size = 0, inter = 0;
-  check_mpi(MPI_Comm_rank(r.comm, &rank), "MPI_Comm_rank");
-  check_mpi(MPI_Comm_size(r.comm, &size), "MPI_Comm_size");
-  check_mpi(MPI_Comm_test_inter(r.comm, &inter), "MPI_Comm_test_inter");
-  if (inter)
-    throw error(
-        fmt::format("collectives::{}: argument 'comm' on rank {}: an intercommunicator; the library "
-                    "runs on intracommunicators only",
-                    to_string(r.coll), rank));
+  // After the first call on a communicator, one attribute lookup gives its private duplicate,
+  // rank and size, and says it is an intracommunicator (the record is made for those only).
+  const comm_info* cached = cached_comm_info(r.comm);
+  int rank = 0, size = 0;
+  if (cached) {
+    rank = cached->rank;
+    size = cached->size;
+  } else {
+    int inter = 0;
+    check_mpi(MPI_Comm_rank(r.comm, &rank), "MPI_Comm_rank");
+    check_mpi(MPI_Comm_size(r.comm, &size), "MPI_Comm_size");
+    check_mpi(MPI_Comm_test_inter(r.comm, &inter), "MPI_Comm_test_inter");
+    if (inter)
+      throw error(
+          fmt::format("collectives::{}: argument 'comm' on rank {}: an intercommunicator; the library "
+                      "runs on intracommunicators only",
+                      to_string(r.coll), rank));
+  }
 
   std::optional<checked_call> checked;
   std::string local_problem;
@@ -457,7 +466,8 @@ void run(const request& r) {
       local_problem = e.what();
     }
   }
-  const transport net(r.comm);
+  // Made only now, after the checks: the first call on a communicator duplicates it (collective).
+  const transport net = cached ? transport(*cached) : transport(r.comm);
   if (checks_level.load() == argument_checks::collective) agree_on_arguments(net, r, checked, local_problem);
 
   const bool commutative = r.op == nullptr || r.op->commutative;

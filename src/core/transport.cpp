@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -31,10 +32,25 @@ bool synchronous_sends() {
   return enabled;
 }
 
+// The last communicator each thread ran on and its record: programs call collectives on one
+// communicator over and over, and this spares them the attribute lookup (MPI_Comm_get_attr takes a
+// lock and a hash lookup: in Open MPI about as long as the rest of the call path before the first
+// message). Freeing any communicator that carries a record bumps `generation`, which invalidates
+// every thread's entry, so a handle that MPI reuses for a later communicator is never taken for
+// the freed one.
+std::atomic<std::uint64_t> generation{0};
+struct last_lookup {
+  MPI_Comm user = MPI_COMM_NULL;
+  const comm_info* info = nullptr;
+  std::uint64_t generation = 0;
+};
+thread_local last_lookup last;
+
 int delete_private_comm(MPI_Comm, int, void* attribute, void*) {
-  auto* private_comm = static_cast<MPI_Comm*>(attribute);
-  int code = MPI_Comm_free(private_comm);
-  delete private_comm;
+  generation.fetch_add(1, std::memory_order_acq_rel);
+  auto* info = static_cast<comm_info*>(attribute);
+  int code = MPI_Comm_free(&info->comm);
+  delete info;
   return code;
 }
 
@@ -48,18 +64,16 @@ int private_comm_keyval() {
   return keyval;
 }
 
-MPI_Comm private_comm_of(MPI_Comm user_comm) {
-  const int keyval = private_comm_keyval();
-  void* attribute = nullptr;
-  int found = 0;
-  check_mpi(MPI_Comm_get_attr(user_comm, keyval, &attribute, &found), "MPI_Comm_get_attr");
-  if (found) return *static_cast<MPI_Comm*>(attribute);
-  auto private_comm = std::make_unique<MPI_Comm>(MPI_COMM_NULL);
-  check_mpi(MPI_Comm_dup(user_comm, private_comm.get()), "MPI_Comm_dup");
+const comm_info& private_comm_of(MPI_Comm user_comm) {
+  if (const comm_info* found = cached_comm_info(user_comm)) return *found;
+  auto info = std::make_unique<comm_info>(comm_info{MPI_COMM_NULL, 0, 0});
+  check_mpi(MPI_Comm_dup(user_comm, &info->comm), "MPI_Comm_dup");
   // Errors on the private communicator come back as codes and become collectives::error.
-  check_mpi(MPI_Comm_set_errhandler(*private_comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
-  check_mpi(MPI_Comm_set_attr(user_comm, keyval, private_comm.get()), "MPI_Comm_set_attr");
-  return *private_comm.release();  // now owned by the attribute, freed by delete_private_comm
+  check_mpi(MPI_Comm_set_errhandler(info->comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+  check_mpi(MPI_Comm_rank(info->comm, &info->rank), "MPI_Comm_rank");
+  check_mpi(MPI_Comm_size(info->comm, &info->size), "MPI_Comm_size");
+  check_mpi(MPI_Comm_set_attr(user_comm, private_comm_keyval(), info.get()), "MPI_Comm_set_attr");
+  return *info.release();  // now owned by the attribute, freed by delete_private_comm
 }
 
 // Modular inverse of a modulo m, for a and m coprime (extended Euclid).
@@ -75,6 +89,17 @@ int inverse_mod(int a, int m) {
 
 }  // namespace
 
+const comm_info* cached_comm_info(MPI_Comm user_comm) {
+  const std::uint64_t now = generation.load(std::memory_order_acquire);
+  if (last.info != nullptr && last.user == user_comm && last.generation == now) return last.info;
+  void* attribute = nullptr;
+  int found = 0;
+  check_mpi(MPI_Comm_get_attr(user_comm, private_comm_keyval(), &attribute, &found), "MPI_Comm_get_attr");
+  if (!found) return nullptr;
+  last = {user_comm, static_cast<const comm_info*>(attribute), now};
+  return last.info;
+}
+
 void check_mpi(int code, const char* what) {
   if (code == MPI_SUCCESS) return;
   char text[MPI_MAX_ERROR_STRING];
@@ -83,7 +108,7 @@ void check_mpi(int code, const char* what) {
   throw error(fmt::format("collectives: {} failed: {}", what, std::string_view(text, length)));
 }
 
-transport::transport(MPI_Comm user_comm) : transport(private_comm_of(user_comm), on_private_t{}) {}
+transport::transport(MPI_Comm user_comm) : transport(private_comm_of(user_comm)) {}
 
 transport::transport(MPI_Comm private_comm, on_private_t) : comm_(private_comm) {
   check_mpi(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");

@@ -10,11 +10,29 @@
 
 namespace collectives::detail {
 
+/// What the library keeps with a user's communicator, as one attribute: its private duplicate
+/// and what never changes for it — this rank's rank and the size. Made only for
+/// intracommunicators (run() refuses the others before making it), so finding it also says the
+/// communicator is one.
+struct comm_info {
+  MPI_Comm comm;  ///< the private duplicate
+  int rank;
+  int size;
+};
+
+/// The library's record for `user_comm` (one attribute lookup, none when this thread's previous
+/// call was on the same communicator; no other MPI call), or nullptr
+/// before the library's first call on it.
+const comm_info* cached_comm_info(MPI_Comm user_comm);
+
 class transport {
  public:
   /// Looks up (or, on first use, creates with MPI_Comm_dup, a collective call) the library's
   /// private duplicate of `user_comm`, cached on it as an attribute and freed with it.
   explicit transport(MPI_Comm user_comm);
+
+  /// A transport on a record cached_comm_info() found: no MPI call at all.
+  explicit transport(const comm_info& info) : comm_(info.comm), rank_(info.rank), size_(info.size) {}
 
   /// A transport straight on `private_comm`, a communicator the library made itself (the
   /// per-host communicators of core/hosts.hpp), without looking up a duplicate.

@@ -11,6 +11,8 @@
 //            d = 2:   r0 [0 1 2 3]  r1 [1 2 3 0]  r2 [2 3 0 1]  r3 [3 0 1 2]
 //            rotate:  every rank  [0 1 2 3]
 // Cost:    ⌈log p⌉·α + (p−1)/p·Nβ for the N-byte result, plus a local pass over N bytes.
+// Transport: n/p·δ + X(−1, −2, −4, …; min(d, p−d)·n/p) + nδ (rotation) (n = all p blocks), on the
+//          library's blocking, ordered transport (bench/cost_model.cpp).
 // Order:   no reduction.
 // Limits:  none; any p (the last step sends only the p−d blocks still missing).
 // Memory:  none extra: recv is the working buffer and the rotation is done in place.

@@ -13,6 +13,8 @@
 // Cost:    log p·α + (p−1)/p·Nβ for equal blocks (N = all blocks); each step waits for its largest
 //          run, so skewed counts cost up to log p·b_max·β more. Non-power-of-two: + 2α + b·β + Nβ
 //          for the fold (b = the folded rank's block).
+// Transport: n/p·δ + 2(log p′·α + (p′−1)/p′·nβ); fold + 2α + (n/p + n)β (n = all p blocks), on the
+//          library's blocking, ordered transport (bench/cost_model.cpp).
 // Order:   no reduction.
 // Limits:  none: any counts (empty runs travel as empty messages), any displacements.
 // Memory:  none extra when recv's blocks are packed in rank order; otherwise a packed copy of N

@@ -10,6 +10,8 @@
 //          receives the result from it last.
 // Cost:    2 log p·α + 2(p−1)/p·nβ + (p−1)/p·nγ. Non-power-of-two: + 3α + 2nβ + nγ for the fold
 //          (the vector goes in two halves, the result comes back whole).
+// Transport: 4(log p′·α + (p′−1)/p′·nβ) + (p′−1)/p′·nγ; fold + 3α + 2nβ + nγ, on the library's
+//          blocking, ordered transport (bench/cost_model.cpp).
 // Order:   halving pairs by distance, not rank order: commutative ops only. Every part is
 //          reduced by one rank and then copied, so every rank holds identical bits.
 // Limits:  none. The vector is cut into pof2 parts (block_partition); with fewer elements than

@@ -14,6 +14,8 @@
 //            d = 2: 0↔2  1↔3    recv: – x0 x0..1 x0..2
 //          The last step's partial is never sent again, so it is not computed.
 // Cost:    ⌈log p⌉·(α + nβ) + up to (2⌈log p⌉ − 2)·nγ, plus one n-byte copy into recv.
+// Transport: 2nδ + 2 log p·t(n) + (2 log p − 2)·nγ, on the library's blocking, ordered transport
+//          (bench/cost_model.cpp).
 // Order:   exact rank order: every operand is a contiguous run of ranks, the lower run on the
 //          left. Correct for non-commutative ops.
 // Limits:  none; any p. In place (send == recv): partial is copied from send before anything is

@@ -10,6 +10,8 @@
 //            step 1: 2 → 1  x2..3                     1: x0..3 = x0..1 ∘ x2..3
 // Cost:    ⌈log p⌉·(α + nβ + nγ), plus an n-byte copy for each child whose interval lies above
 //          (recv_reduce's `inout = inout ∘ received`).
+// Transport: nδ + log p·(t(n) + nγ + nδ) (root 0), on the library's blocking, ordered
+//          transport (bench/cost_model.cpp).
 // Order:   exact rank order for every root: correct for non-commutative ops. Unlike the classic
 //          tree over ranks relative to the root, this needs no tree rooted at rank 0 and no extra
 //          message to carry the result from rank 0 to the root.

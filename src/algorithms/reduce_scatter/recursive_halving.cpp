@@ -11,6 +11,8 @@
 //          end; the partner, standing for both ranks, reduces both their blocks.
 // Cost:    log p·α + (p−1)/p·Nβ + (p−1)/p·Nγ for the N-byte vector (N = p·n). Non-power-of-two:
 //          + 3α + Nβ + Nγ + nβ for the fold (the vector travels as two halves).
+// Transport: 2(log p′·α + (p′−1)/p′·nβ) + (p′−1)/p′·nγ + n/p·δ; fold + 3α + n(β + γ) + n/p·β (n =
+//          all p blocks), on the library's blocking, ordered transport (bench/cost_model.cpp).
 // Order:   the halves are combined by distance, not rank order: commutative ops only.
 // Limits:  none; counts below the group size leave empty parts, which travel as empty messages.
 // Memory:  a p·n accumulator in which the reduced run shrinks, plus the landing of each incoming

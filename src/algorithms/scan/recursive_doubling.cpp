@@ -12,6 +12,8 @@
 //          The last step's partial is never sent again, so it is not computed.
 // Cost:    ⌈log p⌉·(α + nβ) + up to (2⌈log p⌉ − 1)·nγ (a rank whose partners are all below it
 //          folds every step into both buffers).
+// Transport: 2nδ + 2 log p·t(n) + (2 log p − 1)·nγ, on the library's blocking, ordered transport
+//          (bench/cost_model.cpp).
 // Order:   exact rank order: every operand is a contiguous run of ranks, the lower run on the
 //          left. Correct for non-commutative ops.
 // Limits:  none; any p. In place (send == recv): partial is copied from send before anything is
