@@ -1,5 +1,7 @@
 #include "host_model.hpp"
 
+#include <collectives/tuning.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -170,11 +172,21 @@ bool allreduce_rabenseifner(schedule& s, const groups& gs, double n) {
   }
   return true;
 }
-// automatic's choice for an all-reduce of n bytes on q ranks (core/automatic.cpp, commutative).
+// automatic's choice for an all-reduce of n bytes on q ranks, asked of the library (its rule, or
+// the decision table in force); false for a choice not modelled here.
 bool allreduce_automatic(schedule& s, const groups& gs, double n) {
   const int q = static_cast<int>(gs.front().size());
-  if (n < 8 * KiB) return allreduce_recursive_doubling(s, gs, n);
-  return power_of_two(q) ? allreduce_rabenseifner(s, gs, n) : allreduce_ring(s, gs, n);
+  switch (collectives::automatic_choice(
+      {.coll = collective::allreduce, .p = q, .bytes = static_cast<std::size_t>(n)})) {
+    case collectives::algorithm::recursive_doubling:
+      return allreduce_recursive_doubling(s, gs, n);
+    case collectives::algorithm::rabenseifner:
+      return allreduce_rabenseifner(s, gs, n);
+    case collectives::algorithm::ring:
+      return allreduce_ring(s, gs, n);
+    default:
+      return false;
+  }
 }
 bool allgather_ring(schedule& s, const groups& gs, double n) {
   const int q = static_cast<int>(gs.front().size());
@@ -195,8 +207,15 @@ bool allgather_recursive_doubling(schedule& s, const groups& gs, double n) {
 }
 bool allgather_automatic(schedule& s, const groups& gs, double n) {
   const int q = static_cast<int>(gs.front().size());
-  if (power_of_two(q) && n < 512 * KiB) return allgather_recursive_doubling(s, gs, n);
-  return allgather_ring(s, gs, n);
+  switch (collectives::automatic_choice(
+      {.coll = collective::allgather, .p = q, .bytes = static_cast<std::size_t>(n)})) {
+    case collectives::algorithm::recursive_doubling:
+      return allgather_recursive_doubling(s, gs, n);
+    case collectives::algorithm::ring:
+      return allgather_ring(s, gs, n);
+    default:
+      return false;
+  }
 }
 // Binomial trees from local rank 0 (core/binomial_tree.hpp with root 0): broadcast sends the
 // largest subtree first, reduce is the same tree bottom-up.

@@ -36,7 +36,7 @@
 //                   up to 2 MiB, 1.6× ring's time above);  otherwise ring
 //   alltoall        p ≥ 4 and whole array ≤ 4 KiB, or block ≤ 256 B and p ≥ 8: bruck (np 4: bruck
 //                   within 16% below 4 KiB, pairwise 1.6–1.8×);  otherwise pairwise
-//   allreduce       few ranks: naive below 2 MiB (np 4: within 17% of the fastest in every band up
+//   allreduce       3–4 ranks: naive below 2 MiB (np 4: within 17% of the fastest in every band up
 //                   to 2 MiB, recursive_doubling and rabenseifner up to 1.8× and 3×) or when it
 //                   cannot be cut (non-commutative, count < p); from 2 MiB as below;
 //                   non-commutative, < 8 KiB or count < p: recursive_doubling;  p a power of two:
@@ -123,7 +123,9 @@ algorithm rule(collective c, int p, std::size_t bytes, bool fewer_elements_than_
                  ? algorithm::bruck
                  : algorithm::pairwise;
     case collective::allreduce:
-      if (few_ranks && (bytes < 2 * MiB || !commutative || fewer_elements_than_ranks))
+      // p = 2 keeps recursive doubling: on one host it sends naive's two messages, and across
+      // hosts (the hierarchical algorithm's step 2) its pairs alternate which side sends first.
+      if (few_ranks && p > 2 && (bytes < 2 * MiB || !commutative || fewer_elements_than_ranks))
         return algorithm::naive;
       if (!commutative || bytes < 8 * KiB || fewer_elements_than_ranks) return algorithm::recursive_doubling;
       return power_of_two ? algorithm::rabenseifner : algorithm::ring;
