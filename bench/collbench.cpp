@@ -171,8 +171,12 @@ int run(int argc, char** argv, bool forcing_set_here) {
   info.check = o.check;
   info.timing = describe_timing(o);
   info.vendor_internals =
-      internals.available().empty()
-          ? internals.unavailable_reason()
+      internals.available().empty() ? internals.unavailable_reason()
+      : internals.mpich()
+          ? std::string(
+                "MPICH, MPIR_CVAR_<collective>_INTRA_ALGORITHM set through MPI_T around each call, with "
+                "MPIR_CVAR_<collective>_DEVICE_COLLECTIVE=0 (the device's own selection off); where a forced "
+                "algorithm cannot run, MPICH uses its own choice")
           : fmt::format(
                 "Open MPI coll/tuned, coll_tuned_<collective>_algorithm set through MPI_T for a duplicated "
                 "communicator; chain, pipeline and segmented_ring with "
