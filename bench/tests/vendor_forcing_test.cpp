@@ -10,9 +10,9 @@
 // makes 3 calls) and that a communicator created afterwards keeps vendor's default decision, the
 // same as one created before any forcing.
 // With MPICH, whose algorithm variables act per call (forcing_scope): recursive_doubling reduces n
-// twice on every rank, reduce_scatter_allgather (Rabenseifner) n/2 + n/4 on every rank, and a call
-// after the scope has ended makes MPICH's default decision again; the algorithm names read from
-// MPICH's descriptions are whole (the longest and the shortest broadcast names among them).
+// twice on every rank, and a call after the scope has ended makes MPICH's default decision again;
+// the algorithm names read from MPICH's descriptions are whole (the longest and the shortest
+// broadcast names among them).
 // Without either library's control variables there is nothing to check.
 // Run with 4 ranks; exit status 0 on success.
 
@@ -92,16 +92,16 @@ int main(int argc, char** argv) {
         expect(false, "MPICH offers no " + std::string(to_string(c)) + " algorithm '" + name + "'");
         return collbench::variant{};
       };
+      // MPICH 4.0 runs reduce_scatter_allgather only for predefined ops and otherwise falls back
+      // to its default, recursive doubling, so a counting user op cannot tell the two apart: this
+      // checks recursive doubling's signature and that the scope leaves the default in place.
       const signature default_before = run(MPI_COMM_WORLD, op, n);
-      const collbench::variant rd = variant_of(collectives::collective::allreduce, "recursive_doubling"),
-                               rsag = variant_of(collectives::collective::allreduce, "reduce_scatter_allgather");
-      if (!rd.per_call.empty() && !rsag.per_call.empty()) {
-        const signature d = run(rd.forced_comm, op, n, rd), r = run(rsag.forced_comm, op, n, rsag);
+      const collbench::variant rd = variant_of(collectives::collective::allreduce, "recursive_doubling");
+      variant_of(collectives::collective::allreduce, "reduce_scatter_allgather");
+      if (!rd.per_call.empty()) {
+        const signature d = run(rd.forced_comm, op, n, rd);
         expect(d.elements == std::vector<long>(4, 2L * n),
                "vendor:recursive_doubling reduces n twice everywhere");
-        expect(r.elements == std::vector<long>(4, 3L * n / 4) && r.calls == std::vector<long>(4, 2),
-               "vendor:reduce_scatter_allgather reduces n/2 and n/4 on every rank");
-        expect(d != default_before || r != default_before, "forcing changes what MPICH runs");
         expect(run(MPI_COMM_WORLD, op, n) == default_before,
                "a call after the forcing scope makes MPICH's default decision again");
       }
