@@ -18,6 +18,7 @@
 #include "measure.hpp"
 #include "metrics.hpp"
 #include "model.hpp"
+#include "mpit.hpp"
 #include "options.hpp"
 #include "output.hpp"
 #include "variants.hpp"
@@ -86,7 +87,8 @@ void print_list(const vendor_internals& internals) {
 
 std::vector<row> make_rows(collective c, int ranks, const message& m, const options& o,
                            std::span<const variant> variants, std::span<const sample> samples,
-                           const std::optional<machine>& model) {
+                           const run_info& info) {
+  const std::optional<machine>& model = info.model;
   std::vector<row> rows;
   const double factor = busbw_factor(c, ranks);
   for (std::size_t i = 0; i < variants.size(); ++i) {
@@ -107,6 +109,7 @@ std::vector<row> make_rows(collective c, int ranks, const message& m, const opti
     r.vs_vendor = samples[0].median > 0 ? s.median / samples[0].median : 0.0;
     r.late_fraction = s.calls > 0 ? static_cast<double>(s.late) / s.calls : 0.0;
     r.wrong = s.wrong;
+    r.shm_copy = info.shm_copy.path;
     if (model) {
       const auto predicted =
           predict_seconds(c, r.algorithm, {ranks, o.root, static_cast<double>(m.bytes), m.count},
@@ -168,8 +171,10 @@ int run(int argc, char** argv, bool forcing_set_here) {
   info.type = std::string(to_string(o.type));
   info.op = std::string(to_string(o.op));
   info.root = o.root;
+  info.skew = o.skew;
   info.check = o.check;
   info.timing = describe_timing(o);
+  info.shm_copy = shm_copy_in_force();
   info.vendor_internals =
       internals.available().empty() ? internals.unavailable_reason()
       : internals.mpich()
@@ -198,7 +203,7 @@ int run(int argc, char** argv, bool forcing_set_here) {
   std::vector<row> rows;
   for (collective c : o.collectives) {
     const std::vector<variant> variants = select_variants(c, o.algorithms, internals);
-    const std::unique_ptr<workload> w = make_workload(c, o.type, o.op, o.root, comm);
+    const std::unique_ptr<workload> w = make_workload(c, o.type, o.op, o.root, comm, o.skew);
     std::size_t measured = 0;
     for (std::size_t i = 0; i < sizes.size(); ++i) {
       const std::optional<message> m = shape(c, sizes[i], size_of(o.type), size);
@@ -209,7 +214,7 @@ int run(int argc, char** argv, bool forcing_set_here) {
           measure(comm, c, o.root, *w, variants, *m, policy, state, o.check, prog, where);
       for (const sample& s : samples) calls += s.calls, late += s.late;
       if (rank == 0) {
-        std::vector<row> more = make_rows(c, size, *m, o, variants, samples, info.model);
+        std::vector<row> more = make_rows(c, size, *m, o, variants, samples, info);
         rows.insert(rows.end(), more.begin(), more.end());
       }
       ++measured;

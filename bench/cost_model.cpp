@@ -12,6 +12,7 @@
 #include "cost_model.hpp"
 
 #include <fmt/format.h>
+#include <mpi.h>  // OMPI_MAJOR_VERSION: the vendor lines describe Open MPI's internals
 
 #include <algorithm>
 #include <bit>
@@ -125,6 +126,74 @@ constexpr cost_entry table[] = {
        return 2 * x.lq * x.a + (x.q - 1) / x.q * x.n * (2 * x.b + x.g) +
               (x.fold ? 3 * x.a + 2 * x.n * x.b + x.n * x.g : 0);
      }},
+
+    // barrier moves no data (n = 0): latency terms only.
+    {collective::barrier, "naive", "2(p−1)α",
+     [](const cost_input& x) { return 2 * (x.p - 1) * x.a; }},
+    {collective::barrier, "binomial", "2 log p·α",
+     [](const cost_input& x) { return 2 * x.lg * x.a; }},
+    {collective::barrier, "dissemination", "log p·α",
+     [](const cost_input& x) { return x.lg * x.a; }},
+    {collective::barrier, "recursive_doubling", "log p·α; fold + 2α",
+     [](const cost_input& x) { return x.lq * x.a + (x.fold ? 2 * x.a : 0); }},
+
+    {collective::scan, "naive", "(p−1)(α + nβ + nγ)",
+     [](const cost_input& x) { return (x.p - 1) * (x.a + x.n * x.b + x.n * x.g); }},
+    {collective::scan, "recursive_doubling", "log p(α + nβ) + (2 log p − 1)·nγ",
+     [](const cost_input& x) { return x.lg * (x.a + x.n * x.b) + (2 * x.lg - 1) * x.n * x.g; }},
+
+    {collective::exscan, "naive", "(p−1)(α + nβ) + (p−2)·nγ",
+     [](const cost_input& x) { return (x.p - 1) * (x.a + x.n * x.b) + std::max(x.p - 2, 0.0) * x.n * x.g; }},
+    {collective::exscan, "recursive_doubling", "log p(α + nβ) + (2 log p − 2)·nγ",
+     [](const cost_input& x) { return x.lg * (x.a + x.n * x.b) + (2 * x.lg - 2) * x.n * x.g; }},
+    // The v-variants at equal blocks (--skew 0), the lines of their block forms; binomial gatherv
+    // and scatterv also send the counts down the tree (8-byte counts, inner ranks only).
+    {collective::gatherv, "naive", "(p−1)α + (p−1)/p·nβ",
+     [](const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * x.b; }},
+    {collective::gatherv, "binomial", "2 log p·α + (p−1)/p·nβ + 8(p−1)β",
+     [](const cost_input& x) { return 2 * x.lg * x.a + (x.p - 1) / x.p * x.n * x.b + 8 * (x.p - 1) * x.b; }},
+    {collective::scatterv, "naive", "(p−1)α + (p−1)/p·nβ",
+     [](const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * x.b; }},
+    {collective::scatterv, "binomial", "2 log p·α + (p−1)/p·nβ + 8(p−1)β",
+     [](const cost_input& x) { return 2 * x.lg * x.a + (x.p - 1) / x.p * x.n * x.b + 8 * (x.p - 1) * x.b; }},
+    {collective::allgatherv, "naive", "2(p−1)α + (p−1)(p+1)/p·nβ",
+     [](const cost_input& x) { return 2 * (x.p - 1) * x.a + (x.p - 1) * (x.p + 1) / x.p * x.n * x.b; }},
+    {collective::allgatherv, "ring", "(p−1)α + (p−1)/p·nβ",
+     [](const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * x.b; }},
+    {collective::allgatherv, "recursive_doubling", "log p·α + (p−1)/p·nβ; fold + 2α + (n/p + n)β",
+     [](const cost_input& x) {
+       return x.lq * x.a + (x.q - 1) / x.q * x.n * x.b + (x.fold ? 2 * x.a + (x.n / x.p + x.n) * x.b : 0);
+     }},
+    {collective::allgatherv, "bruck", "log p·α + (p−1)/p·nβ",
+     [](const cost_input& x) { return x.lg * x.a + (x.p - 1) / x.p * x.n * x.b; }},
+    {collective::alltoallv, "naive", "(p−1)(α + nβ/p), at best",
+     [](const cost_input& x) { return (x.p - 1) * (x.a + x.n * x.b / x.p); }},
+    {collective::alltoallv, "pairwise", "(p−1)(α + nβ/p)",
+     [](const cost_input& x) { return (x.p - 1) * (x.a + x.n * x.b / x.p); }},
+    {collective::reduce_scatterv, "naive", "2(p−1)α + (p−1)(p+1)/p·nβ + (p−1)·nγ",
+     [](const cost_input& x) {
+       return 2 * (x.p - 1) * x.a + (x.p - 1) * (x.p + 1) / x.p * x.n * x.b + (x.p - 1) * x.n * x.g;
+     }},
+    {collective::reduce_scatterv, "ring", "(p−1)α + (p−1)/p·n(β + γ)",
+     [](const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * (x.b + x.g); }},
+    {collective::reduce_scatterv, "recursive_halving", "log p·α + (p−1)/p·n(β + γ); fold + 3α + n(β + γ) + n/p·β",
+     [](const cost_input& x) {
+       return x.lq * x.a + (x.q - 1) / x.q * x.n * (x.b + x.g) +
+              (x.fold ? 3 * x.a + x.n * (x.b + x.g) + x.n / x.p * x.b : 0);
+     }},
+    {collective::reduce_scatterv, "pairwise", "(p−1)α + (p−1)/p·n(β + γ)",
+     [](const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * (x.b + x.g); }},
+
+    // hierarchical on one host, the only layout this model describes (one α-β pair): there each
+    // runs the flat algorithm named; across hosts the costs are in the algorithms' headers.
+    {collective::broadcast, "hierarchical", "one host: binomial's, log p(α + nβ)",
+     [](const cost_input& x) { return x.lg * (x.a + x.n * x.b); }},
+    {collective::reduce, "hierarchical", "one host: binomial's, log p(α + nβ + nγ)",
+     [](const cost_input& x) { return x.lg * (x.a + x.n * x.b + x.n * x.g); }},
+    {collective::allgather, "hierarchical", "one host: ring's, (p−1)α + (p−1)/p·nβ",
+     [](const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * x.b; }},
+    {collective::allreduce, "hierarchical", "one host: ring's, 2(p−1)α + 2(p−1)/p·nβ + (p−1)/p·nγ",
+     [](const cost_input& x) { return 2 * (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * (2 * x.b + x.g); }},
 };
 // clang-format on
 
@@ -153,11 +222,23 @@ constexpr vendor_line vendor_lines[] = {
        return std::has_single_bit(static_cast<unsigned>(p)) ? "" : "bruck";
      }},
     {collective::alltoall, "pairwise"},
+    {collective::alltoallv, "pairwise"},
     {collective::allreduce, "ring", "Open MPI runs recursive doubling below p elements",
      [](int p, std::size_t count) -> std::string_view {
        return count < static_cast<std::size_t>(p) ? "recursive_doubling" : "";
      }},
     {collective::allreduce, "recursive_doubling"},
+    {collective::barrier, "linear", "Open MPI's linear barrier is the library's naive",
+     [](int, std::size_t) -> std::string_view { return "naive"; }},
+    {collective::barrier, "bruck", "Open MPI's bruck barrier is the dissemination barrier",
+     [](int, std::size_t) -> std::string_view { return "dissemination"; }},
+    {collective::barrier, "recursive_doubling"},
+    {collective::scan, "linear", "Open MPI's linear scan is the library's naive chain",
+     [](int, std::size_t) -> std::string_view { return "naive"; }},
+    {collective::scan, "recursive_doubling"},
+    {collective::exscan, "linear", "Open MPI's linear exscan is the library's naive chain",
+     [](int, std::size_t) -> std::string_view { return "naive"; }},
+    {collective::exscan, "recursive_doubling"},
 };
 
 // The lines describe Open MPI's algorithms: another library's internals of the same name (MPICH's

@@ -6,17 +6,22 @@ using collectives::collective;
 
 bool counts_whole_array(collective c) {
   return c == collective::scatter || c == collective::gather || c == collective::allgather ||
-         c == collective::reduce_scatter || c == collective::alltoall;
+         c == collective::reduce_scatter || c == collective::alltoall || c == collective::gatherv ||
+         c == collective::scatterv || c == collective::allgatherv || c == collective::alltoallv ||
+         c == collective::reduce_scatterv;
 }
 
 bool reduces(collective c) {
-  return c == collective::reduce || c == collective::reduce_scatter || c == collective::allreduce;
+  return c == collective::reduce || c == collective::reduce_scatter || c == collective::allreduce ||
+         c == collective::scan || c == collective::exscan || c == collective::reduce_scatterv;
 }
 
 bool has_root(collective c) {
   return c == collective::broadcast || c == collective::scatter || c == collective::gather ||
-         c == collective::reduce;
+         c == collective::reduce || c == collective::gatherv || c == collective::scatterv;
 }
+
+bool time_only(collective c) { return c == collective::barrier; }
 
 double busbw_factor(collective c, int ranks) {
   const double p = ranks;
@@ -25,18 +30,28 @@ double busbw_factor(collective c, int ranks) {
       return 2.0 * (p - 1.0) / p;
     case collective::broadcast:
     case collective::reduce:
+    case collective::scan:
+    case collective::exscan:
       return 1.0;
+    case collective::barrier:
+      return 0.0;
     case collective::allgather:
     case collective::reduce_scatter:
     case collective::alltoall:
     case collective::gather:
     case collective::scatter:
+    case collective::gatherv:
+    case collective::scatterv:
+    case collective::allgatherv:
+    case collective::alltoallv:
+    case collective::reduce_scatterv:
       break;
   }
   return (p - 1.0) / p;
 }
 
 std::optional<message> shape(collective c, std::size_t requested, std::size_t elem_size, int ranks) {
+  if (time_only(c)) return message{0, 0, 0};
   const std::size_t elements = requested / elem_size;
   if (!counts_whole_array(c)) {
     if (elements == 0) return std::nullopt;
@@ -46,6 +61,30 @@ std::optional<message> shape(collective c, std::size_t requested, std::size_t el
   const std::size_t block = elements / p;
   if (block == 0) return std::nullopt;
   return message{block * p * elem_size, block * p, block};
+}
+
+std::vector<std::size_t> v_counts(std::size_t total, int ranks, double skew) {
+  const std::size_t p = static_cast<std::size_t>(ranks);
+  std::vector<double> weight(p, 1.0);
+  double sum = 0;
+  for (std::size_t r = 0; r < p; ++r) {
+    if (p > 1) weight[r] += skew * static_cast<double>(r) / static_cast<double>(p - 1);
+    sum += weight[r];
+  }
+  std::vector<std::size_t> counts(p);
+  std::size_t given = 0;
+  for (std::size_t r = 0; r < p; ++r) {
+    counts[r] = static_cast<std::size_t>(static_cast<double>(total) * weight[r] / sum);
+    given += counts[r];
+  }
+  for (std::size_t r = 0; given < total; r = (r + 1) % p, ++given) ++counts[r];
+  // Rounding up in floating point could overshoot by an element: take it back from the largest.
+  for (std::size_t r = p; given > total; --given) {
+    r = r == 0 ? p - 1 : r - 1;
+    if (counts[r] > 0) --counts[r];
+    else ++given;
+  }
+  return counts;
 }
 
 double gigabytes_per_second(std::size_t bytes, double seconds) {

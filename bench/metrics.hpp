@@ -3,19 +3,28 @@
 // What a message size means for each collective, and the bandwidth figures derived from a time,
 // as nccl-tests defines them (github.com/NVIDIA/nccl-tests, doc/PERFORMANCE.md).
 //
-//   bytes   broadcast, reduce, allreduce: the vector every rank holds;
+//   bytes   broadcast, reduce, allreduce, scan, exscan: the vector every rank holds;
 //           scatter, gather, allgather, reduce_scatter, alltoall: the whole p-block array
-//           (the root's buffer, the gathered result, the unreduced input, each rank's send).
+//           (the root's buffer, the gathered result, the unreduced input, each rank's send);
+//           barrier: 0 (it moves no data: one row per algorithm, time only).
+//           the v-variants likewise, their p blocks summing to it whatever --skew makes of them
+//           (alltoallv: what every rank receives; a rank's send grows with its block).
 //   algbw   bytes / time.
 //   busbw   algbw × factor(p): the bandwidth each rank's link must sustain, comparable across
 //           collectives and with the hardware's peak:
 //             allreduce                                           2(p−1)/p
 //             allgather, reduce_scatter, alltoall, gather, scatter (p−1)/p
+//             and their v-variants                                (p−1)/p (with equal blocks:
+//                                                                 skew does not change it)
 //             broadcast, reduce                                   1
+//             scan, exscan                                        1 (as reduce: a rank's link
+//                                                                   carries about one vector)
+//             barrier                                             0 (time only)
 
 #include <collectives/algorithm.hpp>
 #include <cstddef>
 #include <optional>
+#include <vector>
 
 namespace collbench {
 
@@ -23,6 +32,8 @@ namespace collbench {
 bool counts_whole_array(collectives::collective c);
 bool reduces(collectives::collective c);
 bool has_root(collectives::collective c);
+/// True for a collective that moves no data (barrier): measured once, at 0 bytes, time only.
+bool time_only(collectives::collective c);
 
 double busbw_factor(collectives::collective c, int ranks);
 
@@ -37,9 +48,14 @@ struct message {
 
 /// The message closest to `requested` bytes that the collective can carry at `ranks`: the
 /// p-block collectives round down to whole elements per block; std::nullopt when not even one
-/// element per block fits.
+/// element per block fits. A time-only collective has one message, 0 bytes, whatever is requested.
 std::optional<message> shape(collectives::collective c, std::size_t requested, std::size_t elem_size,
                              int ranks);
+
+/// The v-variants' block sizes for `total` elements on `ranks` ranks (--skew): rank r's share
+/// ∝ 1 + skew·r/(p−1), rounded down, the elements left over going one each to the first ranks,
+/// so that they sum to `total`.
+std::vector<std::size_t> v_counts(std::size_t total, int ranks, double skew);
 
 /// GB/s (10⁹ bytes per second) for `bytes` moved in `seconds`.
 double gigabytes_per_second(std::size_t bytes, double seconds);

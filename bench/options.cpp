@@ -101,6 +101,8 @@ void finish(options& o, const std::vector<std::string>& collective_args, const s
   if (!op_applies(o.op, o.type))
     throw usage_error{fmt::format("op '{}' needs an integer type, given '{}'", op_text, type_text)};
   if (o.root < 0) throw usage_error{fmt::format("--root: a rank ≥ 0, given {}", o.root)};
+  if (!(o.skew >= 0) || o.skew > 1e6)
+    throw usage_error{fmt::format("--skew: a number from 0 to 10⁶, given {}", o.skew)};
   if (o.iterations < 0) throw usage_error{"--iterations: ≥ 1, or 0 for the automatic choice"};
   if (o.iterations > most_iterations)
     throw usage_error{fmt::format("--iterations: at most {} (every sample is kept in memory), given {}",
@@ -184,11 +186,18 @@ parse_result parse_options(int argc, char** argv) {
                  fmt::format("Element type: {}",
                              join_names(all_element_kinds(), [](element_kind t) { return to_string(t); })))
       ->capture_default_str();
-  app.add_option("-o,--op", op_text,
-                 fmt::format("Reduction op (reduce, reduce_scatter, allreduce): {}",
-                             join_names(all_op_kinds(), [](op_kind x) { return to_string(x); })))
+  app.add_option(
+         "-o,--op", op_text,
+         fmt::format("Reduction op (reduce, reduce_scatter, reduce_scatterv, allreduce, scan, exscan): {}",
+                     join_names(all_op_kinds(), [](op_kind x) { return to_string(x); })))
       ->capture_default_str();
-  app.add_option("-r,--root", o.root, "Root rank of broadcast, scatter, gather and reduce")
+  app.add_option("-r,--root", o.root, "Root rank of broadcast, scatter, gather, reduce, gatherv and scatterv")
+      ->capture_default_str();
+  app.add_option(
+         "--skew", o.skew,
+         "Imbalance of the v-variants' blocks (gatherv, scatterv, allgatherv, alltoallv, reduce_scatterv): "
+         "rank r's block ∝ 1 + F·r/(p−1); 0 = equal blocks")
+      ->type_name("F")
       ->capture_default_str();
   app.add_option("-n,--iterations", o.iterations,
                  fmt::format("Timed iterations per size and algorithm, at most {}; 0: automatic (1000 up "

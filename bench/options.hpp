@@ -28,6 +28,8 @@ struct options {
   element_kind type = element_kind::float32;
   op_kind op = op_kind::sum;
   int root = 0;
+  /// The v-variants' imbalance: rank r's block ∝ 1 + skew·r/(p−1); 0 = equal blocks.
+  double skew = 0;
   int iterations = 0;  ///< 0: auto, OSU-like (1000 up to 8 KiB per rank, 100 above)
   int warmup = -1;     ///< -1: auto (100 rounds up to 8 KiB per rank, 10 above)
   int min_iterations = 5;

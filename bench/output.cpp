@@ -56,7 +56,8 @@ json to_json(const row& r) {
           {"late_fraction", r.late_fraction},
           {"wrong", optional_json(r.wrong)},
           {"model_us", optional_json(r.model_us)},
-          {"busbw_of_memcpy", optional_json(r.busbw_of_memcpy)}};
+          {"busbw_of_memcpy", optional_json(r.busbw_of_memcpy)},
+          {"shm_copy", r.shm_copy}};
 }
 
 row row_from_json(const json& j) {
@@ -79,6 +80,7 @@ row row_from_json(const json& j) {
   if (j.contains("model_us") && !j.at("model_us").is_null()) r.model_us = j.at("model_us").get<double>();
   if (j.contains("busbw_of_memcpy") && !j.at("busbw_of_memcpy").is_null())
     r.busbw_of_memcpy = j.at("busbw_of_memcpy").get<double>();
+  if (j.contains("shm_copy")) j.at("shm_copy").get_to(r.shm_copy);
   return r;
 }
 
@@ -101,9 +103,9 @@ std::string describe_start(const start_info& s) {
 void write_csv(std::ostream& os, std::span<const row> rows, bool header) {
   if (header) fmt::print(os, "{}\n", csv_header);
   for (const row& r : rows)
-    fmt::print(os, "{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.6g},{:.6g},{:.4f},{}\n", r.collective,
+    fmt::print(os, "{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.6g},{:.6g},{:.4g},{},{}\n", r.collective,
                r.algorithm, r.ranks, r.bytes, r.count, r.type, r.median_us, r.min_us, r.max_us, r.algbw_GBps,
-               r.busbw_GBps, r.vs_vendor, r.wrong ? fmt::format("{}", *r.wrong) : std::string());
+               r.busbw_GBps, r.vs_vendor, r.wrong ? fmt::format("{}", *r.wrong) : std::string(), r.shm_copy);
 }
 
 void write_json(std::ostream& os, const run_info& info, std::span<const row> rows) {
@@ -117,13 +119,18 @@ void write_json(std::ostream& os, const run_info& info, std::span<const row> row
               {"type", info.type},
               {"op", info.op},
               {"root", info.root},
+              {"skew", info.skew},
               {"check", info.check},
               {"timing", info.timing},
               {"start", info.start ? json{{"offset_error_us", info.start->offset_error_us},
                                           {"margin_us", info.start->margin_us},
                                           {"late_fraction", info.start->late_fraction}}
                                    : json(nullptr)},
-              {"vendor_internals", info.vendor_internals}};
+              {"vendor_internals", info.vendor_internals},
+              {"shm_copy",
+               {{"path", info.shm_copy.path},
+                {"mechanism", info.shm_copy.mechanism},
+                {"source", info.shm_copy.source}}}};
   json results = json::array();
   for (const row& r : rows) results.push_back(to_json(r));
   json doc = {
@@ -147,6 +154,7 @@ run_results read_json(std::istream& is) {
     run.at("type").get_to(i.type);
     run.at("op").get_to(i.op);
     run.at("root").get_to(i.root);
+    if (run.contains("skew")) run.at("skew").get_to(i.skew);  // absent before --skew
     run.at("check").get_to(i.check);
     run.at("timing").get_to(i.timing);
     if (run.contains("start") && !run.at("start").is_null()) {
@@ -155,8 +163,16 @@ run_results read_json(std::istream& is) {
                            s.at("late_fraction").get<double>()};
     }
     run.at("vendor_internals").get_to(i.vendor_internals);
+    if (run.contains("shm_copy")) {
+      const json& s = run.at("shm_copy");
+      i.shm_copy = {s.at("path").get<std::string>(), s.at("mechanism").get<std::string>(),
+                    s.at("source").get<std::string>()};
+    }
     if (!doc.at("model").is_null()) i.model = machine_from_json(doc.at("model"));
-    for (const json& r : doc.at("results")) out.rows.push_back(row_from_json(r));
+    for (const json& r : doc.at("results")) {
+      out.rows.push_back(row_from_json(r));
+      if (!r.contains("shm_copy")) out.rows.back().shm_copy = i.shm_copy.path;
+    }
   } catch (const json::exception& e) {
     throw std::runtime_error(fmt::format("not a collbench JSON file: {}", e.what()));
   }
@@ -164,11 +180,13 @@ run_results read_json(std::istream& is) {
 }
 
 void write_table(std::ostream& os, const run_info& info, std::span<const row> rows) {
-  fmt::print(os, "# collbench {} — {} ranks on {} cores{}; {} ({}), root {}\n", info.version, info.ranks,
-             info.cores, info.oversubscribed ? " (oversubscribed)" : "", info.type, info.op, info.root);
+  fmt::print(os, "# collbench {} — {} ranks on {} cores{}; {} ({}), root {}, v-variants' skew {}\n", info.version,
+             info.ranks, info.cores, info.oversubscribed ? " (oversubscribed)" : "", info.type, info.op, info.root,
+             info.skew);
   fmt::print(os, "# {}\n# {}\n", info.mpi_library, info.timing);
   if (info.start) fmt::print(os, "# start: {}\n", describe_start(*info.start));
   fmt::print(os, "# vendor internals: {}\n", info.vendor_internals);
+  fmt::print(os, "# shared memory: {}; {}\n", describe(info.shm_copy), info.shm_copy.source);
   if (info.model) {
     const machine& m = *info.model;
     fmt::print(os,
@@ -177,9 +195,11 @@ void write_table(std::ostream& os, const run_info& info, std::span<const row> ro
                m.alpha * 1e6, m.beta * 1e9, m.beta > 0 ? 1e-9 / m.beta : 0.0, m.gamma * 1e9,
                m.gamma > 0 ? 1e-9 / m.gamma : 0.0, m.memcpy_bandwidth / 1e9);
   }
-  fmt::print(os,
-             "# busbw = algbw × factor (allreduce 2(p−1)/p; allgather, reduce_scatter, alltoall, gather, "
-             "scatter (p−1)/p; broadcast, reduce 1); vs_vendor = median / vendor's median\n");
+  fmt::print(
+      os,
+      "# busbw = algbw × factor (allreduce 2(p−1)/p; allgather, reduce_scatter, alltoall, gather, "
+      "scatter (p−1)/p; broadcast, reduce, scan, exscan 1; barrier 0: time only); vs_vendor = median / "
+      "vendor's median\n");
   std::size_t width = 9;
   for (const row& r : rows) width = std::max(width, r.algorithm.size());
   std::string current;

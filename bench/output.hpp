@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model.hpp"
+#include "mpit.hpp"
 
 namespace collbench {
 
@@ -31,6 +32,7 @@ struct row {
   std::optional<long long> wrong;         ///< unset without --check
   std::optional<double> model_us;         ///< --model: predicted time
   std::optional<double> busbw_of_memcpy;  ///< --model: busbw / memcpy bandwidth
+  std::string shm_copy = "unknown";       ///< the run's shared-memory path (shm_copy_info::path)
 };
 
 /// How well the ranks started together (start_sync.hpp).
@@ -52,17 +54,19 @@ struct run_info {
   std::string type;
   std::string op;
   int root = 0;
+  double skew = 0;  ///< the v-variants' imbalance (--skew)
   bool check = true;
   std::string timing;               ///< the iteration policy, in words
   std::optional<start_info> start;  ///< absent in files of collbench before common starts
   std::string vendor_internals;     ///< how they were forced, or why there are none
+  shm_copy_info shm_copy{"unknown", "", "not recorded (a file of collbench before it was)"};
   std::optional<machine> model;
 };
 
 /// The CSV header, exactly.
 inline constexpr std::string_view csv_header =
     "collective,algorithm,ranks,bytes,count,type,median_us,min_us,max_us,algbw_GBps,busbw_GBps,vs_vendor,"
-    "wrong";
+    "wrong,shm_copy";
 
 /// One sentence for the table's header and the report.
 std::string describe_start(const start_info& s);

@@ -41,10 +41,11 @@ std::string us(double v) {
   return fmt::format("{:.0f}", v);
 }
 
-// One collective at one process count: the rows by algorithm and size.
+// One collective at one process count on one shared-memory path: the rows by algorithm and size.
 struct table {
   std::string collective;
   const run_info* info = nullptr;
+  bool several_paths = false;       ///< the report holds runs on more than one shared-memory path
   std::vector<std::string> labels;  ///< row order of the run: vendor first
   std::vector<std::size_t> sizes;
   std::map<std::string, std::map<std::size_t, const row*>> cell;
@@ -67,11 +68,11 @@ struct table {
   }
 };
 
-std::vector<table> tables_of(const run_results& run) {
+std::vector<table> tables_of(const run_results& run, bool several_paths) {
   std::vector<table> out;
   for (const row& r : run.rows) {
     if (out.empty() || out.back().collective != r.collective)
-      out.push_back({r.collective, &run.info, {}, {}, {}});
+      out.push_back({r.collective, &run.info, several_paths, {}, {}, {}});
     table& t = out.back();
     if (!t.cell.contains(r.algorithm)) t.labels.push_back(r.algorithm);
     if (std::find(t.sizes.begin(), t.sizes.end(), r.bytes) == t.sizes.end()) t.sizes.push_back(r.bytes);
@@ -80,8 +81,19 @@ std::vector<table> tables_of(const run_results& run) {
   return out;
 }
 
+// "allreduce_np2", or "allreduce_np2_single" when the report compares shared-memory paths.
+std::string stem(const table& t) {
+  return fmt::format("{}_np{}{}", t.collective, t.info->ranks,
+                     t.several_paths ? "_" + t.info->shm_copy.path : std::string());
+}
+
 std::string plot_name(const table& t, std::string_view what) {
-  return fmt::format("{}_np{}_{}.png", t.collective, t.info->ranks, what);
+  return fmt::format("{}_{}.png", stem(t), what);
+}
+
+// ", single copy (cma)" when the report compares shared-memory paths.
+std::string path_note(const table& t) {
+  return t.several_paths ? ", " + describe(t.info->shm_copy) : std::string();
 }
 
 // Vendor's time ÷ the row's, as a speedup, or "–".
@@ -180,9 +192,10 @@ constexpr std::array<std::string_view, 15> palette{"#1f77b4", "#ff7f0e", "#2ca02
 // is left out, and a plot with no line is not drawn (gnuplot would stop the whole script). Returns
 // the plots drawn ("latency", "busbw").
 std::vector<std::string> write_plots(const fs::path& dir, std::ostream& gp, const table& t) {
+  if (time_only(*collectives::parse_collective(t.collective))) return {};  // one size, 0 bytes
   const auto value = [](const row& r, int column) { return column == 2 ? r.median_us : r.busbw_GBps; };
   const auto plotted = [](double v) { return v > 0 ? fmt::format("{}", v) : std::string("NaN"); };
-  const std::string data = fmt::format("{}_np{}.dat", t.collective, t.info->ranks);
+  const std::string data = stem(t) + ".dat";
   std::ofstream dat(dir / data);
   for (const std::string& l : t.labels) {
     fmt::print(dat, "# {}\n", l);
@@ -192,8 +205,8 @@ std::vector<std::string> write_plots(const fs::path& dir, std::ostream& gp, cons
     fmt::print(dat, "\n\n");
   }
   const std::string title =
-      fmt::format("{}, {} rank{}{}", t.collective, t.info->ranks, t.info->ranks == 1 ? "" : "s",
-                  t.info->oversubscribed ? " (oversubscribed)" : "");
+      fmt::format("{}, {} rank{}{}{}", t.collective, t.info->ranks, t.info->ranks == 1 ? "" : "s",
+                  path_note(t), t.info->oversubscribed ? " (oversubscribed)" : "");
   // Size ticks named in bytes, KiB and MiB, at most about eight of them.
   std::string ticks;
   const std::size_t every = (t.sizes.size() + 7) / 8;
@@ -235,19 +248,66 @@ std::vector<std::string> write_plots(const fs::path& dir, std::ostream& gp, cons
   return drawn;
 }
 
+// Time on two copies ÷ time on one, or "–".
+std::string ratio(const row* one, const row* two) {
+  return one && two && one->median_us > 0 ? fmt::format("{:.2f}", two->median_us / one->median_us) : "–";
+}
+
+std::string time_of(const row* r, bool named) {
+  if (!r) return "–";
+  return named ? fmt::format("{} {}", r->algorithm, us(r->median_us)) : us(r->median_us);
+}
+
+// Per collective and process count measured on both paths, size by size: vendor and the library's
+// fastest algorithm on one copy and on two, and how each moves between them.
+void write_paths(std::ostream& md, const std::map<std::string, std::vector<table>>& by_collective) {
+  fmt::print(md,
+             "## One copy against two\n\nThe same collectives measured on both shared-memory paths (two "
+             "runs, one after the other: compare the ratios rather than the absolute times). Per size: "
+             "vendor's median time (µs) on one copy and on two, and their ratio (two ÷ one: above 1, "
+             "one copy is faster); the same for the library's fastest algorithm (named); and that "
+             "algorithm's speedup over vendor on each path.\n\n");
+  for (collectives::collective c : collectives::all_collectives()) {
+    const auto it = by_collective.find(std::string(to_string(c)));
+    if (it == by_collective.end()) continue;
+    for (const table& one : it->second) {
+      if (one.info->shm_copy.path != "single") continue;
+      const auto two = std::find_if(it->second.begin(), it->second.end(), [&](const table& u) {
+        return u.info->ranks == one.info->ranks && u.info->shm_copy.path == "double";
+      });
+      if (two == it->second.end()) continue;
+      fmt::print(
+          md,
+          "### {}, np = {}: one copy ({}) against two\n\n| bytes | vendor, 1 copy | vendor, 2 copies "
+          "| 2 ÷ 1 | best library, 1 copy | best library, 2 copies | 2 ÷ 1 | speedup vs vendor, 1 copy "
+          "| speedup vs vendor, 2 copies |\n|---:|---:|---:|---:|---|---|---:|---:|---:|\n",
+          one.collective, one.info->ranks, one.info->shm_copy.mechanism);
+      for (std::size_t bytes : one.sizes) {
+        const row *v1 = one.at("vendor", bytes), *v2 = two->at("vendor", bytes);
+        const row *l1 = one.fastest(bytes, &is_library), *l2 = two->fastest(bytes, &is_library);
+        fmt::print(md, "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", format_size(bytes),
+                   time_of(v1, false), time_of(v2, false), ratio(v1, v2), time_of(l1, true),
+                   time_of(l2, true), ratio(l1, l2), speedup(v1, l1), speedup(v2, l2));
+      }
+      fmt::print(md, "\n");
+    }
+  }
+}
+
 void write_reading_guide(std::ostream& md) {
   fmt::print(md, R"(## How to read the numbers
 
-- **bytes** is the message as nccl-tests counts it: the vector for broadcast, reduce and allreduce;
-  the whole p-block array for scatter, gather, allgather, reduce_scatter and alltoall.
+- **bytes** is the message as nccl-tests counts it: the vector for broadcast, reduce, allreduce,
+  scan and exscan; the whole p-block array for scatter, gather, allgather, reduce_scatter and
+  alltoall. barrier moves no data: one row per algorithm at 0 bytes, time only.
 - **time** is the median over iterations of the slowest rank's time for one call, measured from an
   instant common to all ranks (after a barrier, rank 0 names an instant slightly ahead and every
   rank waits for it on its own clock) to the end of that rank's call. Lower is better.
 - **algbw** = bytes ÷ time. It depends on the collective, so it cannot be compared across them.
 - **busbw** = algbw × a factor (allreduce 2(p−1)/p; allgather, reduce_scatter, alltoall, gather,
-  scatter (p−1)/p; broadcast, reduce 1): the bandwidth each rank's link sustains in an optimal
-  algorithm. It can be compared across collectives and with the hardware's peak; an algorithm that
-  moves more than the optimum shows a lower busbw.
+  scatter (p−1)/p; broadcast, reduce, scan, exscan 1; barrier 0): the bandwidth each rank's link
+  sustains in an optimal algorithm. It can be compared across collectives and with the hardware's
+  peak; an algorithm that moves more than the optimum shows a lower busbw.
 - **vs_vendor** (CSV, JSON) = time ÷ vendor's time at the same size: below 1 is faster than the
   MPI library. The tables below show the inverse for the best library algorithm, as a speedup.
 - **vendor** is the MPI library's own collective; **vendor:<name>** is one of its internal
@@ -287,8 +347,13 @@ int run(int argc, char** argv) {
     in.seekg(0);
     merged["runs"].push_back(nlohmann::json::parse(in));
   }
-  std::sort(runs.begin(), runs.end(),
-            [](const auto& a, const auto& b) { return a.info.ranks < b.info.ranks; });
+  // By process count, the single-copy run before the two-copy one.
+  std::stable_sort(runs.begin(), runs.end(), [](const auto& a, const auto& b) {
+    return std::pair(a.info.ranks, b.info.shm_copy.path) < std::pair(b.info.ranks, a.info.shm_copy.path);
+  });
+  std::set<std::string> paths;
+  for (const run_results& r : runs) paths.insert(r.info.shm_copy.path);
+  const bool several_paths = paths.size() > 1;
 
   const fs::path dir(out), plots = dir / "plots";
   fs::create_directories(plots);
@@ -306,11 +371,20 @@ int run(int argc, char** argv) {
 
   const run_info& first = runs.front().info;
   fmt::print(md, "# Collective algorithms against the vendor's MPI\n\n");
-  fmt::print(md, "collbench {} on `{}`, {}; {}. Element type `{}`, op `{}`, root {}.\n\n", first.version,
-             first.host, first.date, first.mpi_library, first.type, first.op, first.root);
+  fmt::print(md, "collbench {} on `{}`, {}; {}. Element type `{}`, op `{}`, root {}, v-variants' skew {}.\n\n",
+             first.version, first.host, first.date, first.mpi_library, first.type, first.op, first.root, first.skew);
   for (const run_results& r : runs)
-    fmt::print(md, "- **np = {}**: {}{}.\n", r.info.ranks, describe_ranks(r.info),
-               r.info.start ? "; " + describe_start(*r.info.start) : "");
+    fmt::print(md, "- **np = {}**, shared memory: {}: {}{}.\n", r.info.ranks, describe(r.info.shm_copy),
+               describe_ranks(r.info), r.info.start ? "; " + describe_start(*r.info.start) : "");
+  fmt::print(md,
+             "\nShared memory between the ranks of a node is copied once (the receiver reads the sender's "
+             "memory: CMA, XPMEM or KNEM), as on a real node where the kernel allows it, or twice (through "
+             "a shared segment: `none`). With one copy a blocking send waits while its receiver copies, so "
+             "the ordered exchanges of the library's algorithms keep half the ranks copying at a time, "
+             "while a vendor send-receive can keep both partners busy: the path changes who wins. {}.\n",
+             first.shm_copy.path == "unknown"
+                 ? "Here the path is not known: " + first.shm_copy.source
+                 : "Read from the MPI library's own parameter: " + first.shm_copy.source);
   fmt::print(md, "\nMethod: {}.\n\nVendor internals: {}.\n\n", first.timing, first.vendor_internals);
 
   // Correctness first: a fast wrong result is no result.
@@ -355,7 +429,7 @@ int run(int argc, char** argv) {
   // Summary: per collective and np, the best library algorithm at the smallest and largest size.
   std::map<std::string, std::vector<table>> by_collective;
   for (const run_results& r : runs)
-    for (table& t : tables_of(r)) by_collective[t.collective].push_back(std::move(t));
+    for (table& t : tables_of(r, several_paths)) by_collective[t.collective].push_back(std::move(t));
   fmt::print(
       md,
       "## Summary\n\nThe library's fastest algorithm at the smallest and the largest size, with its "
@@ -365,7 +439,7 @@ int run(int argc, char** argv) {
     const auto it = by_collective.find(std::string(to_string(c)));
     if (it == by_collective.end()) continue;
     for (const table& t : it->second) {
-      fmt::print(md, "| [{}](#{}) | {} |", t.collective, t.collective, t.info->ranks);
+      fmt::print(md, "| [{}](#{}) | {}{} |", t.collective, t.collective, t.info->ranks, path_note(t));
       for (std::size_t bytes : {t.sizes.front(), t.sizes.back()}) {
         const row* lib = t.fastest(bytes, &is_library);
         const row* vendor = t.at("vendor", bytes);
@@ -376,18 +450,23 @@ int run(int argc, char** argv) {
     }
   }
   fmt::print(md, "\n");
+  if (paths.contains("single") && paths.contains("double")) write_paths(md, by_collective);
 
   for (collectives::collective c : collectives::all_collectives()) {
     const auto it = by_collective.find(std::string(to_string(c)));
     if (it == by_collective.end()) continue;
     fmt::print(md, "## {}\n\n", it->first);
     for (const table& t : it->second) {
-      fmt::print(md, "### {}, np = {}\n\n{}.\n\n", t.collective, t.info->ranks, describe_ranks(*t.info));
+      fmt::print(md, "### {}, np = {}{}\n\n{}.\n\n", t.collective, t.info->ranks, path_note(t),
+                 describe_ranks(*t.info));
       const std::vector<std::string> drawn = write_plots(plots, gp, t);
       for (const std::string what : {"latency", "busbw"}) {
         if (std::find(drawn.begin(), drawn.end(), what) != drawn.end())
-          fmt::print(md, "![{} {}, np = {}](plots/{}) ", t.collective, what, t.info->ranks,
+          fmt::print(md, "![{} {}, np = {}{}](plots/{}) ", t.collective, what, t.info->ranks, path_note(t),
                      plot_name(t, what));
+        else if (time_only(*collectives::parse_collective(t.collective)))
+          fmt::print(md, "(no {} plot: {} moves no data, so it has one row per algorithm, time only) ", what,
+                     t.collective);
         else
           fmt::print(md, "(no {} plot: no value above 0{}) ", what,
                      t.info->ranks == 1 ? ", as nothing crosses a link with one rank" : "");

@@ -4,12 +4,13 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "cost_model.hpp"
 #include "metrics.hpp"
+#include "mpit.hpp"
 
 namespace collbench {
 namespace {
@@ -18,7 +19,8 @@ using collectives::algorithm;
 using collectives::collective;
 
 // The part of Open MPI's coll_tuned_<part>_algorithm control variable for each collective;
-// reduce_scatter is the block form, as the library's.
+// reduce_scatter is the block form, as the library's, and reduce_scatterv Open MPI's
+// reduce_scatter.
 std::string_view tuned_name(collective c) {
   switch (c) {
     case collective::broadcast:
@@ -35,6 +37,22 @@ std::string_view tuned_name(collective c) {
       return "reduce_scatter_block";
     case collective::alltoall:
       return "alltoall";
+    case collective::barrier:
+      return "barrier";
+    case collective::scan:
+      return "scan";
+    case collective::exscan:
+      return "exscan";
+    case collective::gatherv:
+      return "gatherv";  // Open MPI 4.1's coll/tuned has no variable for it: none offered
+    case collective::scatterv:
+      return "scatterv";  // likewise
+    case collective::allgatherv:
+      return "allgatherv";
+    case collective::alltoallv:
+      return "alltoallv";
+    case collective::reduce_scatterv:
+      return "reduce_scatter";  // MPI_Reduce_scatter: the v form
     case collective::allreduce:
       break;
   }
@@ -46,42 +64,6 @@ std::string snake_case(std::string_view s) {
   for (char ch : s)
     out += std::isalnum(static_cast<unsigned char>(ch)) ? static_cast<char>(std::tolower(ch)) : '_';
   return out;
-}
-
-int find_cvar(std::string_view wanted, MPI_T_enum* enumtype, std::string* description = nullptr) {
-  int count = 0;
-  if (MPI_T_cvar_get_num(&count) != MPI_SUCCESS) return -1;
-  for (int i = 0; i < count; ++i) {
-    char name[256], desc[4096];
-    int name_len = sizeof name, desc_len = sizeof desc, verbosity = 0, bind = 0, scope = 0;
-    MPI_Datatype type;
-    MPI_T_enum names = MPI_T_ENUM_NULL;
-    if (MPI_T_cvar_get_info(i, name, &name_len, &verbosity, &type, &names, desc, &desc_len, &bind, &scope) !=
-        MPI_SUCCESS)
-      continue;
-    if (wanted != name) continue;
-    if (enumtype != nullptr) *enumtype = names;
-    if (description != nullptr) description->assign(desc);
-    return i;
-  }
-  return -1;
-}
-
-// Reads (or writes, when `write` is set) an int control variable; false on failure.
-bool access_cvar(int index, int* value, bool write) {
-  MPI_T_cvar_handle handle;
-  int count = 0;
-  if (MPI_T_cvar_handle_alloc(index, nullptr, &handle, &count) != MPI_SUCCESS) return false;
-  long long buffer[4] = {0, 0, 0, 0};  // room for whatever width the variable has
-  bool ok = false;
-  if (write) {
-    ok = MPI_T_cvar_write(handle, value) == MPI_SUCCESS;
-  } else {
-    ok = MPI_T_cvar_read(handle, buffer) == MPI_SUCCESS;
-    std::memcpy(value, buffer, sizeof *value);  // an int, or a narrower bool: zero-filled above
-  }
-  MPI_T_cvar_handle_free(&handle);
-  return ok;
 }
 
 // MPICH's algorithm choices, in the order of their values (0, "auto", is left out: MPICH's own
@@ -102,7 +84,8 @@ std::vector<std::string> mpich_choices(std::string_view desc) {
            ch == '_';
   };
   std::vector<line> lines;
-  for (std::size_t dash = desc.find(" - "); dash != std::string_view::npos; dash = desc.find(" - ", dash + 1)) {
+  for (std::size_t dash = desc.find(" - "); dash != std::string_view::npos;
+       dash = desc.find(" - ", dash + 1)) {
     std::size_t end = dash + 1;
     while (end > 0 && desc[end - 1] == ' ') --end;
     std::size_t begin = end;
@@ -111,7 +94,8 @@ std::vector<std::string> mpich_choices(std::string_view desc) {
   }
   if (lines.size() < 2 || !lines.front().run.ends_with("auto")) return {};
   std::size_t width = std::string_view::npos;
-  for (std::size_t i = 1; i < lines.size(); ++i) width = std::min(width, lines[i].run.size() + lines[i].spaces);
+  for (std::size_t i = 1; i < lines.size(); ++i)
+    width = std::min(width, lines[i].run.size() + lines[i].spaces);
   std::vector<std::string> names;
   for (std::size_t i = 1; i < lines.size(); ++i) {
     if (width <= lines[i].spaces) return {};
@@ -185,6 +169,13 @@ vendor_internals::vendor_internals(MPI_Comm base, int ranks) : base_(base) {
       char item[256];
       int item_len = sizeof item;
       if (MPI_T_enum_get_item(names, i, &value, item, &item_len) != MPI_SUCCESS || value == 0) continue;
+      // Open MPI 4.1 refuses some values it lists (coll_tuned_allgatherv_algorithm takes none but
+      // "ignore" through MPI_T): probe the write, and reset at once, before any communicator is made.
+      int probe = value, ignore = 0;
+      if (!access_cvar(index, &probe, true)) continue;
+      if (!access_cvar(index, &ignore, true))
+        throw std::runtime_error(
+            fmt::format("cannot reset coll_tuned_{}_algorithm through MPI_T", tuned_name(c)));
       std::string name = snake_case(item);
       // Open MPI's two-process algorithms refuse any other size.
       if (name == "two_proc" && ranks != 2) continue;
@@ -205,7 +196,8 @@ void vendor_internals::discover_mpich() {
     std::string upper(tuned_name(c));
     for (char& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
     std::string description;
-    const int algorithm = find_cvar(fmt::format("MPIR_CVAR_{}_INTRA_ALGORITHM", upper), nullptr, &description);
+    const int algorithm =
+        find_cvar(fmt::format("MPIR_CVAR_{}_INTRA_ALGORITHM", upper), nullptr, &description);
     const int device = find_cvar(fmt::format("MPIR_CVAR_{}_DEVICE_COLLECTIVE", upper), nullptr);
     mpich_cvars& cv = mpich_.emplace_back();
     const std::vector<std::string> names = mpich_choices(description);

@@ -53,11 +53,24 @@ T input_value(std::optional<op_kind> op, int rank, std::size_t index) {
   }
 }
 
+std::vector<int> as_ints(const std::vector<std::size_t>& v) { return std::vector<int>(v.begin(), v.end()); }
+
+// Prefix sums: blocks packed in rank order.
+std::vector<int> packed_displs(const std::vector<std::size_t>& counts) {
+  std::vector<int> d(counts.size());
+  std::size_t at = 0;
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    d[r] = static_cast<int>(at);
+    at += counts[r];
+  }
+  return d;
+}
+
 template <class T, class Op>
 class typed_workload final : public workload {
  public:
-  typed_workload(collective c, element_kind type, op_kind op, int root, MPI_Comm comm)
-      : c_(c), type_(type), op_(op), root_(root), comm_(comm) {
+  typed_workload(collective c, element_kind type, op_kind op, int root, MPI_Comm comm, double skew)
+      : c_(c), type_(type), op_(op), root_(root), comm_(comm), skew_(skew) {
     MPI_Comm_rank(comm, &rank_);
     MPI_Comm_size(comm, &size_);
   }
@@ -66,6 +79,8 @@ class typed_workload final : public workload {
     n_ = n;
     const std::size_t p = static_cast<std::size_t>(size_);
     const bool root = rank_ == root_;
+    counts_ = v_counts(p * n, size_, skew_);
+    const auto own = [&] { return counts_[static_cast<std::size_t>(rank_)]; };
     std::size_t send = 0, recv = 0;
     switch (c_) {
       case collective::broadcast:
@@ -90,9 +105,33 @@ class typed_workload final : public workload {
         send = p * n, recv = p * n;
         break;
       case collective::allreduce:
+      case collective::scan:
+      case collective::exscan:
         send = n, recv = n;
         break;
+      case collective::barrier:
+        break;
+      // The v-variants: n is the average block; the blocks of all p ranks sum to p·n (v_counts).
+      case collective::gatherv:
+        send = own(), recv = root ? p * n : 0;
+        break;
+      case collective::scatterv:
+        send = root ? p * n : 0, recv = own();
+        break;
+      case collective::allgatherv:
+        send = own(), recv = p * n;
+        break;
+      case collective::alltoallv:
+        // Rank i sends counts[i] elements to every rank: its array is p·counts[i] elements.
+        send = p * own(), recv = p * n;
+        break;
+      case collective::reduce_scatterv:
+        send = p * n, recv = own();
+        break;
     }
+    // alltoallv: what this rank receives from rank i is rank i's block size.
+    peer_counts_ = counts_;
+    if (c_ == collective::alltoallv) counts_.assign(p, own());
     // Fresh vectors (not resize) so memory of a larger earlier size is returned.
     send_ = std::vector<T>(send);
     recv_ = std::vector<T>(recv);
@@ -119,7 +158,11 @@ class typed_workload final : public workload {
       run_vendor(v.forced_comm);
   }
 
-  std::span<std::byte> result() override { return std::as_writable_bytes(std::span(recv_)); }
+  // exscan defines no result on rank 0 (MPI leaves it undefined, the library leaves it untouched).
+  std::span<std::byte> result() override {
+    if (c_ == collective::exscan && rank_ == 0) return {};
+    return std::as_writable_bytes(std::span(recv_));
+  }
   std::size_t element_size() const override { return sizeof(T); }
 
  private:
@@ -152,6 +195,30 @@ class typed_workload final : public workload {
       case collective::allreduce:
         co::allreduce(send, recv, Op{}, comm_, a);
         break;
+      case collective::barrier:
+        co::barrier(comm_, a);
+        break;
+      case collective::scan:
+        co::scan(send, recv, Op{}, comm_, a);
+        break;
+      case collective::exscan:
+        co::exscan(send, recv, Op{}, comm_, a);
+      break;
+      case collective::gatherv:
+        co::gatherv(send, recv, peer_counts_, root_, comm_, a);
+        break;
+      case collective::scatterv:
+        co::scatterv(send, peer_counts_, recv, root_, comm_, a);
+        break;
+      case collective::allgatherv:
+        co::allgatherv(send, recv, peer_counts_, comm_, a);
+        break;
+      case collective::alltoallv:
+        co::alltoallv(send, counts_, recv, peer_counts_, comm_, a);
+        break;
+      case collective::reduce_scatterv:
+        co::reduce_scatterv(send, recv, peer_counts_, Op{}, comm_, a);
+        break;
     }
   }
 
@@ -163,6 +230,8 @@ class typed_workload final : public workload {
     const int n = static_cast<int>(n_);
     T* s = send_.data();
     T* r = recv_.data();
+    const std::vector<int> peer = as_ints(peer_counts_), peer_displs = packed_displs(peer_counts_);
+    const int own = static_cast<int>(peer_counts_.empty() ? 0 : peer_counts_[static_cast<std::size_t>(rank_)]);
     switch (c_) {
       case collective::broadcast:
         MPI_Bcast(r, n, type, root_, comm);
@@ -188,6 +257,32 @@ class typed_workload final : public workload {
       case collective::allreduce:
         MPI_Allreduce(s, r, n, type, op, comm);
         break;
+      case collective::barrier:
+        MPI_Barrier(comm);
+        break;
+      case collective::scan:
+        MPI_Scan(s, r, n, type, op, comm);
+        break;
+      case collective::exscan:
+        MPI_Exscan(s, r, n, type, op, comm);
+      break;
+      case collective::gatherv:
+        MPI_Gatherv(s, own, type, r, peer.data(), peer_displs.data(), type, root_, comm);
+        break;
+      case collective::scatterv:
+        MPI_Scatterv(s, peer.data(), peer_displs.data(), type, r, own, type, root_, comm);
+        break;
+      case collective::allgatherv:
+        MPI_Allgatherv(s, own, type, r, peer.data(), peer_displs.data(), type, comm);
+        break;
+      case collective::alltoallv: {
+        const std::vector<int> out = as_ints(counts_), out_displs = packed_displs(counts_);
+        MPI_Alltoallv(s, out.data(), out_displs.data(), type, r, peer.data(), peer_displs.data(), type, comm);
+        break;
+      }
+      case collective::reduce_scatterv:
+        MPI_Reduce_scatter(s, r, peer.data(), type, op, comm);
+        break;
     }
   }
 
@@ -198,13 +293,17 @@ class typed_workload final : public workload {
   MPI_Comm comm_;
   int rank_ = 0, size_ = 1;
   std::size_t n_ = 0;
+  double skew_;
+  /// The v-variants: peer_counts_[r] is rank r's block (what this rank receives from r in
+  /// alltoallv); counts_ what this rank sends each rank (alltoallv; else equal to peer_counts_).
+  std::vector<std::size_t> counts_, peer_counts_;
   std::vector<T> send_, recv_;
 };
 
 }  // namespace
 
 std::unique_ptr<workload> make_workload(collective c, element_kind type, op_kind op, int root,
-                                        MPI_Comm comm) {
+                                        MPI_Comm comm, double skew) {
   // The op only matters to the reducing collectives: the others get one instantiation per type.
   const op_kind used = reduces(c) ? op : op_kind::sum;
   return with_type(type, [&](auto tag) {
@@ -212,7 +311,7 @@ std::unique_ptr<workload> make_workload(collective c, element_kind type, op_kind
     return with_op(used, [&](auto functor) -> std::unique_ptr<workload> {
       using Op = decltype(functor);
       if constexpr (std::is_invocable_v<const Op&, const T&, const T&>)
-        return std::make_unique<typed_workload<T, Op>>(c, type, used, root, comm);
+        return std::make_unique<typed_workload<T, Op>>(c, type, used, root, comm, skew);
       else
         throw std::invalid_argument("collbench: the op does not apply to the type");
     });

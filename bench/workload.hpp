@@ -32,7 +32,9 @@ class workload {
   virtual std::size_t element_size() const = 0;
 };
 
+/// `skew` shapes the v-variants' blocks: rank r's block ∝ 1 + skew·r/(p−1), 0 = equal (see
+/// v_counts); the other collectives ignore it.
 std::unique_ptr<workload> make_workload(collectives::collective c, element_kind type, op_kind op, int root,
-                                        MPI_Comm comm);
+                                        MPI_Comm comm, double skew = 0);
 
 }  // namespace collbench

@@ -17,11 +17,13 @@ esac
 
 packages=(
   g++ cmake make                      # toolchain
+  pkgconf                             # collectives.pc: the Makefile consumer test
   openmpi-bin libopenmpi-dev          # MPI: the engine and the vendor baseline
   libboost-test-dev                   # tests
   libfmt-dev                          # all formatting
   libcli11-dev nlohmann-json3-dev     # collbench: command line, JSON output
   gnuplot-nox                         # collbench report: PNG plots
+  hpcc                                # a real MPI application run under the drop-in (tests/pmpi)
 )
 # MPICH's runtime (mpiexec.mpich, mpicxx.mpich, libmpich.so.12), without the libmpich-dev it
 # recommends.

@@ -34,13 +34,19 @@ BOOST_AUTO_TEST_CASE(names_round_trip) {
   }
   BOOST_TEST(to_string(algorithm::recursive_doubling) == "recursive_doubling");
   BOOST_TEST(to_string(collective::reduce_scatter) == "reduce_scatter");
+  BOOST_TEST(to_string(algorithm::dissemination) == "dissemination");
+  BOOST_TEST(to_string(collective::barrier) == "barrier");
+  BOOST_TEST((parse_collective("exscan") == collective::exscan));
+  BOOST_TEST((parse_algorithm("dissemination") == algorithm::dissemination));
+  BOOST_TEST(to_string(collective::reduce_scatterv) == "reduce_scatterv");
+  BOOST_TEST((parse_collective("allgatherv") == collective::allgatherv));
   BOOST_TEST((parse_algorithm("automatic") == algorithm::automatic));
   BOOST_TEST(!parse_algorithm("Ring").has_value());
   BOOST_TEST(!parse_collective("all_reduce").has_value());
 }
 
 BOOST_AUTO_TEST_CASE(every_collective_lists_vendor_and_naive_but_not_automatic) {
-  BOOST_TEST(all_collectives().size() == 8u);
+  BOOST_TEST(all_collectives().size() == 16u);
   for (collective c : all_collectives()) {
     const auto algs = algorithms_for(c);
     BOOST_TEST(std::ranges::count(algs, algorithm::vendor) == 1, to_string(c));
@@ -70,6 +76,29 @@ BOOST_AUTO_TEST_CASE(accepts_vectors_arrays_and_temporary_spans) {
   gather(std::array<int, 1>{rank}, gathered, 0, MPI_COMM_WORLD);
   if (rank == 0)
     for (int r = 0; r < p; ++r) BOOST_TEST(gathered[static_cast<std::size_t>(r)] == r);
+}
+
+BOOST_AUTO_TEST_CASE(barrier_scan_and_exscan_with_default_algorithm_and_any_buffer) {
+  const int rank = rank_of(MPI_COMM_WORLD);
+  barrier(MPI_COMM_WORLD);
+  // A lambda is non-commutative to the library: concatenation of decimal digits (associative, as
+  // every op must be, and not commutative) shows the order.
+  const auto append = [](long a, long b) {
+    long shift = 1;
+    for (long rest = b; rest > 0; rest /= 10) shift *= 10;
+    return a * shift + b;
+  };
+  std::array<long, 1> mine{rank + 1};
+  std::vector<long> prefix(1);
+  scan(mine, std::span<long>(prefix), append, MPI_COMM_WORLD);
+  long expected = 0;
+  for (int r = 0; r <= rank; ++r) expected = r == 0 ? 1 : append(expected, r + 1);
+  BOOST_TEST(prefix[0] == expected);
+  std::vector<long> before{-7};
+  exscan(std::span<const long>(mine), before, append, MPI_COMM_WORLD);
+  long below = -7;
+  for (int r = 0; r < rank; ++r) below = r == 0 ? 1 : append(below, r + 1);
+  BOOST_TEST(before[0] == below);  // rank 0: untouched
 }
 
 BOOST_AUTO_TEST_CASE(every_builtin_op_reduces_like_the_serial_fold) {

@@ -25,6 +25,7 @@ BOOST_AUTO_TEST_CASE(pending_user_messages_are_untouched) {
     for (algorithm alg : algorithms_for(c)) {
       std::vector<int> a(2 * static_cast<std::size_t>(p), rank + 1), b(2 * static_cast<std::size_t>(p));
       std::vector<int> block(2, rank), all(2 * static_cast<std::size_t>(p));
+      const std::vector<int> twos(static_cast<std::size_t>(p), 2);  // the v-variants' counts
       switch (c) {
         case collective::broadcast:
           broadcast(a, 0, comm, alg);
@@ -49,6 +50,30 @@ BOOST_AUTO_TEST_CASE(pending_user_messages_are_untouched) {
           break;
         case collective::allreduce:
           allreduce(a, b, ops::sum{}, comm, alg);
+          break;
+        case collective::barrier:
+          barrier(comm, alg);
+          break;
+        case collective::scan:
+          scan(a, b, ops::sum{}, comm, alg);
+          break;
+        case collective::exscan:
+          exscan(a, b, ops::sum{}, comm, alg);
+        break;
+        case collective::gatherv:
+          gatherv(block, all, twos, 0, comm, alg);
+          break;
+        case collective::scatterv:
+          scatterv(a, twos, block, 0, comm, alg);
+          break;
+        case collective::allgatherv:
+          allgatherv(block, all, twos, comm, alg);
+          break;
+        case collective::alltoallv:
+          alltoallv(a, twos, b, twos, comm, alg);
+          break;
+        case collective::reduce_scatterv:
+          reduce_scatterv(a, block, twos, ops::sum{}, comm, alg);
           break;
       }
     }

@@ -56,12 +56,29 @@ int world_size() {
 }
 
 // One call of collective `k.coll` with algorithm `k.alg` on MPI_COMM_WORLD: blocks of n = 3p + 2
-// ints (more than p and not a multiple of it, so uneven partitions are exercised) and root p−1.
+// ints (more than p and not a multiple of it, so uneven partitions are exercised), uneven blocks
+// for the v-variants, and root p−1.
 void run_once(const case_t& k) {
   namespace co = collectives;
   const int p = world_size(), root = p - 1;
   const std::size_t n = 3 * static_cast<std::size_t>(p) + 2, pn = n * static_cast<std::size_t>(p);
   std::vector<int> one(n, world_rank() + 1), many(pn, world_rank() + 1), out_one(n), out_many(pn);
+  // The v-variants: rank r's block has r + 2 elements (uneven, none empty); rank i sends rank j
+  // i + j + 1 elements in alltoallv.
+  const int me = world_rank();
+  std::vector<int> counts(static_cast<std::size_t>(p)), v_send_counts(counts.size()),
+      v_recv_counts(counts.size());
+  for (int r = 0; r < p; ++r) {
+    counts[static_cast<std::size_t>(r)] = r + 2;
+    v_send_counts[static_cast<std::size_t>(r)] = me + r + 1;
+    v_recv_counts[static_cast<std::size_t>(r)] = r + me + 1;
+  }
+  const std::size_t all_blocks = static_cast<std::size_t>((p + 3) * p / 2);
+  const std::size_t exchanged = static_cast<std::size_t>(p * (me + 1) + p * (p - 1) / 2);
+  std::vector<int> uneven_one(static_cast<std::size_t>(me + 2), me), out_uneven_one(uneven_one.size());
+  std::vector<int> uneven_all(all_blocks, me), out_uneven(me == root ? all_blocks : 0),
+      uneven_all_out(all_blocks);
+  std::vector<int> v_send(exchanged, me), v_recv(exchanged);
   switch (k.coll) {
     case collective::broadcast:
       co::broadcast(one, root, MPI_COMM_WORLD, k.alg);
@@ -86,6 +103,30 @@ void run_once(const case_t& k) {
       break;
     case collective::allreduce:
       co::allreduce(one, out_one, co::ops::sum{}, MPI_COMM_WORLD, k.alg);
+      break;
+    case collective::barrier:
+      co::barrier(MPI_COMM_WORLD, k.alg);
+      break;
+    case collective::scan:
+      co::scan(one, out_one, co::ops::sum{}, MPI_COMM_WORLD, k.alg);
+      break;
+    case collective::exscan:
+      co::exscan(one, out_one, co::ops::sum{}, MPI_COMM_WORLD, k.alg);
+    break;
+    case collective::gatherv:
+      co::gatherv(uneven_one, out_uneven, counts, root, MPI_COMM_WORLD, k.alg);
+      break;
+    case collective::scatterv:
+      co::scatterv(uneven_all, counts, out_uneven_one, root, MPI_COMM_WORLD, k.alg);
+      break;
+    case collective::allgatherv:
+      co::allgatherv(uneven_one, uneven_all_out, counts, MPI_COMM_WORLD, k.alg);
+      break;
+    case collective::alltoallv:
+      co::alltoallv(v_send, v_send_counts, v_recv, v_recv_counts, MPI_COMM_WORLD, k.alg);
+      break;
+    case collective::reduce_scatterv:
+      co::reduce_scatterv(uneven_all, out_uneven_one, counts, co::ops::sum{}, MPI_COMM_WORLD, k.alg);
       break;
   }
 }

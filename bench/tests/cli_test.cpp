@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 
 #include <boost/test/unit_test.hpp>
+#include <cmath>
 #include <collectives/algorithm.hpp>
 #include <cstdlib>
 #include <filesystem>
@@ -88,7 +89,10 @@ double num(const record& r, const std::string& column) { return std::stod(r.at(c
 // nccl-tests' factors, written out independently of metrics.cpp.
 double expected_factor(collective c, double p) {
   if (c == collective::allreduce) return 2 * (p - 1) / p;
-  if (c == collective::broadcast || c == collective::reduce) return 1;
+  if (c == collective::barrier) return 0;  // time only
+  if (c == collective::broadcast || c == collective::reduce || c == collective::scan ||
+      c == collective::exscan)
+    return 1;
   return (p - 1) / p;
 }
 
@@ -121,7 +125,11 @@ BOOST_AUTO_TEST_CASE(csv_has_the_columns_and_consistent_numbers) {
     BOOST_TEST(algbw == num(r, "bytes") / (num(r, "median_us") * 1e3), boost::test_tools::tolerance(2e-3));
     BOOST_TEST(busbw == algbw * expected_factor(c, ranks), boost::test_tools::tolerance(1e-4));
     const double vendor = vendor_median.at({r.at("collective"), r.at("bytes")});
-    BOOST_TEST(num(r, "vs_vendor") == num(r, "median_us") / vendor, boost::test_tools::tolerance(5e-3));
+    // The CSV prints vs_vendor with 4 decimals: a row far faster than vendor (0.0064) is exact only
+    // to that rounding, ±0.00005, whatever its relative error.
+    const double ratio = num(r, "median_us") / vendor;
+    BOOST_TEST(std::abs(num(r, "vs_vendor") - ratio) <= std::max(5e-3 * ratio, 5e-5 + 1e-9),
+               what << ": vs_vendor " << r.at("vs_vendor") << ", median ÷ vendor's " << ratio);
     if (r.at("algorithm") == "vendor") BOOST_TEST(num(r, "vs_vendor") == 1.0);
   }
   // Every collective, with every algorithm the library has for it.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # compare.sh --quick end to end: it must produce the report, the merged CSV/JSON and every PNG;
-# and at np = 1, every plot that has something to show.
+# at np = 1, every plot that has something to show; and with --shm-copy both, both paths.
 # Usage: compare_quick_test.sh <build-dir> <scratch-dir>
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -14,9 +14,9 @@ fail() { echo "compare_quick_test: $*" >&2; exit 1; }
 for f in report.md results.csv results.json np2.json np4.json plots/plots.gp; do
   [[ -s $out/$f ]] || fail "$f missing or empty"
 done
-header='collective,algorithm,ranks,bytes,count,type,median_us,min_us,max_us,algbw_GBps,busbw_GBps,vs_vendor,wrong'
+header='collective,algorithm,ranks,bytes,count,type,median_us,min_us,max_us,algbw_GBps,busbw_GBps,vs_vendor,wrong,shm_copy'
 [[ $(head -n1 "$out/results.csv") == "$header" ]] || fail "results.csv header"
-for c in broadcast scatter gather reduce allgather reduce_scatter alltoall allreduce; do
+for c in broadcast scatter gather reduce allgather reduce_scatter alltoall allreduce scan exscan; do
   grep -q "^## $c\$" "$out/report.md" || fail "report.md has no section for $c"
   for np in 2 4; do
     grep -q "^$c,vendor,$np," "$out/results.csv" || fail "results.csv has no vendor row for $c at np $np"
@@ -27,6 +27,17 @@ for c in broadcast scatter gather reduce allgather reduce_scatter alltoall allre
     done
   done
 done
+# barrier moves no data: its section has one row per algorithm (0 bytes, vendor's internals beside
+# the library's) and no plots.
+grep -q "^## barrier\$" "$out/report.md" || fail "report.md has no section for barrier"
+for np in 2 4; do
+  for alg in vendor naive binomial dissemination recursive_doubling; do
+    [[ $(grep -c "^barrier,$alg,$np,0," "$out/results.csv") == 1 ]] || fail "results.csv: not one barrier $alg row at np $np"
+  done
+  [[ ! -e $out/plots/barrier_np${np}_latency.png ]] || fail "a barrier plot of a single size"
+done
+grep -q "barrier moves no data" "$out/report.md" || fail "report.md does not say why barrier has no plots"
+
 if (($(nproc) < 4)); then
   grep -q "oversubscribed" "$out/report.md" || fail "np 4 on $(nproc) cores but the report does not say oversubscribed"
 fi
@@ -43,4 +54,28 @@ done
 [[ ! -e $one/plots/allreduce_np1_busbw.png ]] || fail "np 1: an allreduce busbw plot of zeros"
 grep -q "no busbw plot" "$one/report.md" || fail "np 1: report.md does not say why a busbw plot is missing"
 grep -q NaN "$one/plots/allreduce_np1.dat" || fail "np 1: a busbw of 0 is not written NaN"
-echo "compare_quick_test: ok ($out, $one)"
+
+# Both shared-memory paths in one report: a run per path, tables and plots per path, and the
+# section comparing them (where the kernel allows one copy at all).
+both=$2/compare_quick_both
+rm -rf "$both"
+if [[ $("$root/scripts/mpirun/run" --which) == single ]]; then
+  "$root/scripts/mpirun/compare.sh" --quick --np 2 --shm-copy both --build-dir "$build" --out "$both" -- -c allreduce
+  for path in single double; do
+    grep -q "\"path\": \"$path\"" "$both/np2-$path.json" || fail "--shm-copy both: np2-$path.json did not run on $path"
+    grep -q ",$path\$" "$both/results.csv" || fail "--shm-copy both: results.csv has no $path row"
+    for what in latency busbw; do
+      png=$both/plots/allreduce_np2_${path}_$what.png
+      [[ $(head -c 4 "$png" 2> /dev/null | tail -c 3) == PNG ]] || fail "--shm-copy both: $png is not a PNG"
+    done
+  done
+  grep -q "^## One copy against two" "$both/report.md" || fail "--shm-copy both: no comparison section"
+  grep -q "^### allreduce, np = 2: one copy (cma) against two" "$both/report.md" ||
+    fail "--shm-copy both: no allreduce comparison at np 2"
+  grep -q "^### allreduce, np = 2, two copies (none)" "$both/report.md" || fail "--shm-copy both: no two-copy table"
+else
+  echo "compare_quick_test: cross-memory attach is forbidden here: --shm-copy both not tried"
+fi
+grep -q "shared memory: single copy (cma)\|shared memory: two copies (none)" "$out/report.md" ||
+  fail "report.md does not say which shared-memory path it ran on"
+echo "compare_quick_test: ok ($out, $one, $both)"

@@ -2,10 +2,15 @@
 // errors, the cost table and the model fit, and the CSV/JSON writers.
 
 #define BOOST_TEST_MODULE collbench_unit
+#include <mpi.h>  // OMPI_MAJOR_VERSION: the vendor lines describe Open MPI's internals
+
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <collectives/algorithm.hpp>
 #include <cstdlib>
+#include <numeric>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -24,7 +29,10 @@ namespace {
 // nccl-tests' factors, written out independently of metrics.cpp.
 double expected_factor(collective c, double p) {
   if (c == collective::allreduce) return 2 * (p - 1) / p;
-  if (c == collective::broadcast || c == collective::reduce) return 1;
+  if (c == collective::barrier) return 0;  // time only
+  if (c == collective::broadcast || c == collective::reduce || c == collective::scan ||
+      c == collective::exscan)
+    return 1;
   return (p - 1) / p;
 }
 
@@ -63,9 +71,27 @@ BOOST_AUTO_TEST_CASE(message_shape_counts_the_whole_array_where_nccl_tests_does)
   BOOST_TEST(!cb::shape(collective::alltoall, 8, 4, 4).has_value());
   BOOST_TEST(!cb::shape(collective::broadcast, 2, 4, 4).has_value());
   for (collective c : collectives::all_collectives())
-    BOOST_TEST(cb::counts_whole_array(c) == (c == collective::scatter || c == collective::gather ||
-                                             c == collective::allgather || c == collective::reduce_scatter ||
-                                             c == collective::alltoall));
+    BOOST_TEST(cb::counts_whole_array(c) ==
+               (c == collective::scatter || c == collective::gather || c == collective::allgather ||
+                c == collective::reduce_scatter || c == collective::alltoall || c == collective::gatherv ||
+                c == collective::scatterv || c == collective::allgatherv || c == collective::alltoallv ||
+                c == collective::reduce_scatterv));
+}
+
+BOOST_AUTO_TEST_CASE(skewed_blocks_sum_to_the_whole_and_grow_with_the_rank) {
+  for (int p : {1, 2, 3, 4, 7, 8})
+    for (double skew : {0.0, 0.5, 1.0, 3.0, 100.0})
+      for (std::size_t total :
+           {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{1000}, std::size_t{12345}}) {
+        const std::vector<std::size_t> counts = cb::v_counts(total, p, skew);
+        BOOST_TEST_REQUIRE(counts.size() == static_cast<std::size_t>(p));
+        BOOST_TEST(std::accumulate(counts.begin(), counts.end(), std::size_t{0}) == total);
+        if (skew == 0 && total % static_cast<std::size_t>(p) == 0)
+          BOOST_TEST(std::count(counts.begin(), counts.end(), total / static_cast<std::size_t>(p)) == p);
+        if (p > 1 && total >= 1000) BOOST_TEST(counts.back() + 1 >= counts.front());
+      }
+  // Skew 1 at p = 3: weights 1, 1.5, 2 of 4.5.
+  BOOST_TEST(cb::v_counts(900, 3, 1.0) == (std::vector<std::size_t>{200, 300, 400}));
 }
 
 BOOST_AUTO_TEST_CASE(sizes_and_their_spelling) {
@@ -261,16 +287,24 @@ BOOST_AUTO_TEST_CASE(csv_and_json_writers) {
   r.vs_vendor = 1.25;
   r.wrong = 0;
   r.model_us = 8.5;
+  r.shm_copy = "single";
   std::ostringstream csv;
   cb::write_csv(csv, std::vector<cb::row>{r});
   BOOST_TEST(
       csv.str() ==
       "collective,algorithm,ranks,bytes,count,type,median_us,min_us,max_us,algbw_GBps,busbw_GBps,vs_vendor,"
-      "wrong\nallreduce,ring,4,1024,256,float,10.000,9.000,12.000,0.1024,0.1536,1.2500,0\n");
+      "wrong,shm_copy\nallreduce,ring,4,1024,256,float,10.000,9.000,12.000,0.1024,0.1536,1.25,0,single\n");
+  // A ratio far below 1 (vendor slowed down by a loaded machine) keeps four significant digits.
+  cb::row fast = r;
+  fast.vs_vendor = 0.0052498;
+  std::ostringstream small;
+  cb::write_csv(small, std::vector<cb::row>{fast}, false);
+  BOOST_TEST(small.str().find(",0.00525,") != std::string::npos, small.str());
 
   cb::run_info info;
   info.ranks = 4;
   info.model = cb::machine{1e-6, 1e-9, 1e-10, 5e9, {{1, 1e-6}}};
+  info.shm_copy = {"single", "cma", "Open MPI's btl_vader_single_copy_mechanism, read through MPI_T"};
   std::stringstream json;
   cb::write_json(json, info, std::vector<cb::row>{r});
   const cb::run_results back = cb::read_json(json);
@@ -280,4 +314,21 @@ BOOST_AUTO_TEST_CASE(csv_and_json_writers) {
   BOOST_TEST(back.rows[0].model_us.value() == 8.5);
   BOOST_TEST(!back.rows[0].busbw_of_memcpy.has_value());
   BOOST_TEST(back.info.model->alpha == 1e-6, boost::test_tools::tolerance(1e-9));
+  // The shared-memory path travels in the run's description and on every row.
+  BOOST_TEST(back.info.shm_copy.path == "single");
+  BOOST_TEST(back.info.shm_copy.mechanism == "cma");
+  BOOST_TEST(back.rows[0].shm_copy == "single");
+  std::ostringstream table;
+  cb::write_table(table, info, std::vector<cb::row>{r});
+  BOOST_TEST(
+      table.str().find("# shared memory: single copy (cma); Open MPI's btl_vader_single_copy_mechanism") !=
+      std::string::npos);
+
+  // A file of collbench before the path was recorded reads as "unknown", rows included.
+  // (nlohmann sorts keys: "shm_copy" is never first in its object, so a comma precedes it.)
+  std::istringstream older(
+      std::regex_replace(json.str(), std::regex(R"(,\s*"shm_copy":\s*(\{[^}]*\}|"[a-z]*"))"), ""));
+  const cb::run_results before = cb::read_json(older);
+  BOOST_TEST(before.info.shm_copy.path == "unknown");
+  BOOST_TEST(before.rows[0].shm_copy == "unknown");
 }

@@ -5,6 +5,8 @@
 #include <span>
 #include <string_view>
 
+#include "collectives/export.hpp"
+
 namespace collectives {
 
 /// The algorithms a collective may be asked to run. The spelling of each enumerator is its
@@ -22,31 +24,51 @@ enum class algorithm {
   rabenseifner,
   bruck,
   pairwise,
+  dissemination,
+  hierarchical,  ///< node-aware: steps within each host and across hosts (core/hosts.hpp)
 };
 
-enum class collective { broadcast, scatter, gather, reduce, allgather, reduce_scatter, alltoall, allreduce };
+enum class collective {
+  broadcast,
+  scatter,
+  gather,
+  reduce,
+  allgather,
+  reduce_scatter,
+  alltoall,
+  allreduce,
+  barrier,
+  scan,
+  exscan,
+  gatherv,
+  scatterv,
+  allgatherv,
+  alltoallv,
+  reduce_scatterv,
+};
 
 /// The algorithms `c` supports, vendor included and automatic excluded, in a fixed order.
-std::span<const algorithm> algorithms_for(collective c);
+COLLECTIVES_EXPORT std::span<const algorithm> algorithms_for(collective c);
 
 /// Every collective, in declaration order.
-std::span<const collective> all_collectives();
+COLLECTIVES_EXPORT std::span<const collective> all_collectives();
 
 /// True when `a` is `automatic` or one of `algorithms_for(c)`.
-bool supports(collective c, algorithm a);
+COLLECTIVES_EXPORT bool supports(collective c, algorithm a);
 
 /// True when `a` computes a reduction in rank order, so it is correct for non-commutative ops.
-/// Meaningful for reduce, reduce_scatter and allreduce; true for the other collectives.
-bool keeps_rank_order(collective c, algorithm a);
+/// Meaningful for reduce, reduce_scatter, reduce_scatterv, allreduce, scan and exscan (the
+/// algorithms of the last two all keep it); true for the other collectives.
+COLLECTIVES_EXPORT bool keeps_rank_order(collective c, algorithm a);
 
-std::string_view to_string(algorithm a);
-std::string_view to_string(collective c);
+COLLECTIVES_EXPORT std::string_view to_string(algorithm a);
+COLLECTIVES_EXPORT std::string_view to_string(collective c);
 
 /// Parses the `to_string` spelling; std::nullopt for anything else.
-std::optional<algorithm> parse_algorithm(std::string_view name);
-std::optional<collective> parse_collective(std::string_view name);
+COLLECTIVES_EXPORT std::optional<algorithm> parse_algorithm(std::string_view name);
+COLLECTIVES_EXPORT std::optional<collective> parse_collective(std::string_view name);
 
-std::ostream& operator<<(std::ostream& os, algorithm a);
-std::ostream& operator<<(std::ostream& os, collective c);
+COLLECTIVES_EXPORT std::ostream& operator<<(std::ostream& os, algorithm a);
+COLLECTIVES_EXPORT std::ostream& operator<<(std::ostream& os, collective c);
 
 }  // namespace collectives

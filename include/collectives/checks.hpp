@@ -1,5 +1,7 @@
 #pragma once
 
+#include "collectives/export.hpp"
+
 namespace collectives {
 
 /// How much argument checking each collective call does.
@@ -16,7 +18,7 @@ enum class argument_checks {
 
 /// Sets the checking level for all later calls of this process (every rank must set the same).
 /// The environment variable COLLECTIVES_ARGUMENT_CHECKS=collective sets it at start-up.
-void set_argument_checks(argument_checks level);
-argument_checks get_argument_checks();
+COLLECTIVES_EXPORT void set_argument_checks(argument_checks level);
+COLLECTIVES_EXPORT argument_checks get_argument_checks();
 
 }  // namespace collectives

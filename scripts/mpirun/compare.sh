@@ -2,7 +2,8 @@
 # The algorithm comparison, in one command: installs what is missing, builds collbench if needed, runs every collective ×
 # algorithm (the library's, automatic, vendor's default and vendor's internal ones) at np = 2 and 4,
 # and writes results/<date>/:
-#   np<p>.json      collbench's output per process count (with the α-β-γ model)
+#   np<p>.json      collbench's output per process count (with the α-β-γ model); with
+#                   --shm-copy both, np<p>-single.json and np<p>-double.json
 #   results.csv     every row, collbench's CSV columns
 #   results.json    {"runs": [...]}: the np<p>.json files together
 #   report.md       per collective: median time per algorithm and size, the best per size,
@@ -12,14 +13,24 @@
 # COLLECTIVES_MPI=mpich compares against MPICH instead of Open MPI (set up by scripts/bootstrap.sh);
 # its idle ranks spin, so oversubscribed runs (np 4 on 2 cores) are slow and noisy.
 #
-# Usage: scripts/mpirun/compare.sh [--quick] [--np "2 4"] [--build-dir DIR] [--out DIR] [-- OPTIONS]
+# Usage: scripts/mpirun/compare.sh [--quick] [--np "2 4"] [--shm-copy PATH] [--build-dir DIR] [--out DIR]
+#                                  [-- OPTIONS]
 #   --quick          a smoke run, under a minute: 8 B … 512 KiB by ×4, 0.05 s per size
 #                    (default: 8 B … 16 MiB by ×2, 0.5 s per size: under 10 minutes on 2 cores)
 #   --np "LIST"      process counts (default "2 4"; at 1, busbw is 0 but for broadcast and reduce,
 #                    and those busbw plots are left out)
+#   --shm-copy PATH  how messages between ranks are copied: best (default: one copy where the kernel
+#                    allows cross-memory attach, else two; what scripts/mpirun/run chooses), single,
+#                    double, or both (every np on each path, and a section comparing the two);
+#                    Open MPI only
 #   --build-dir DIR  the CMake build directory (default build/, or build-mpich/ with
 #                    COLLECTIVES_MPI=mpich; configured with the bench if needed)
 #   --out DIR        where to write (default results/<date>, or results/<date>-<time> if taken)
+#   --cluster HxR    across an emulated cluster of H hosts × R ranks (scripts/mpirun/cluster.sh,
+#                    needs root; Open MPI only): np = H·R, placed by block; broadcast, reduce,
+#                    allgather and allreduce (the collectives with a hierarchical algorithm) unless
+#                    -c is given; results in results/<date>-cluster-HxR unless --out is given
+#   --rate RATE      the emulated links' bandwidth, as tc spells it (default 1gbit)
 #   -- OPTIONS       passed on to collbench, e.g. -- -t double -c allreduce,broadcast
 set -euo pipefail
 
@@ -30,19 +41,56 @@ build=$root/build
 out=
 nps="2 4"
 quick=0
+shm=best
+cluster=
+rate=1gbit
 extra=()
 while (($#)); do
   case $1 in
     --quick) quick=1 ;;
     --np) nps=$2; shift ;;
+    --shm-copy) shm=$2; shift ;;
     --build-dir) build=$2; shift ;;
     --out) out=$2; shift ;;
+    --cluster) cluster=$2; shift ;;
+    --rate) rate=$2; shift ;;
     --) shift; extra=("$@"); break ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "compare.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
 done
+
+if [[ $mpi == mpich && ( $shm != best || -n $cluster ) ]]; then
+  echo "compare.sh: --shm-copy and --cluster choose Open MPI's paths and hosts; not with COLLECTIVES_MPI=mpich" >&2
+  exit 2
+fi
+
+# The shared-memory paths to measure; "" is scripts/mpirun/run's own choice (the probe).
+case $shm in
+  best) paths=("${COLLECTIVES_SHM_COPY:-}") ;;
+  single | double) paths=("$shm") ;;
+  both) paths=(single double) ;;
+  *) echo "compare.sh: --shm-copy must be best, single, double or both, not '$shm'" >&2; exit 2 ;;
+esac
+if [[ $shm == single || $shm == both ]] && [[ $(COLLECTIVES_SHM_COPY= "$root/scripts/mpirun/run" --which) != single ]]; then
+  echo "compare.sh: --shm-copy $shm: cross-memory attach is forbidden here, so Open MPI cannot copy once" \
+    "(COLLECTIVES_SHM_COPY_VERBOSE=1 scripts/mpirun/run --which says why)" >&2
+  exit 2
+fi
+
+launch=("$root/scripts/mpirun/run")
+collectives=()
+if [[ -n $cluster ]]; then
+  [[ $cluster =~ ^([1-9][0-9]*)x([1-9][0-9]*)$ ]] || { echo "compare.sh: --cluster expects HxR, e.g. 2x2" >&2; exit 2; }
+  hosts=${BASH_REMATCH[1]} slots=${BASH_REMATCH[2]}
+  nps=$((hosts * slots))
+  launch=(bash "$root/scripts/mpirun/cluster.sh" run --map block)
+  collectives=(--collective broadcast,reduce,allgather,allreduce)
+  for arg in "${extra[@]}"; do
+    [[ $arg == -c* || $arg == --collective* ]] && collectives=()
+  done
+fi
 
 if ((quick)); then
   sizes=(--min-bytes 8 --max-bytes 512K --step 4 --time-per-size 0.05 --min-iterations 3)
@@ -66,7 +114,7 @@ cmake --build "$build" --target collbench collreport -j "$(nproc)" > /dev/null
 
 latest=
 if [[ -z $out ]]; then
-  out=$root/results/$(date +%F)
+  out=$root/results/$(date +%F)${cluster:+-cluster-$cluster}
   [[ -e $out ]] && out=$out-$(date +%H%M%S)
   latest=$root/results/latest
 fi
@@ -79,16 +127,30 @@ for arg in "${extra[@]}"; do
   [[ $arg == -a* || $arg == --algorithm* ]] && algorithms=()
 done
 
+if [[ -n $cluster ]]; then
+  bash "$root/scripts/mpirun/cluster.sh" up "$hosts" --slots "$slots" --rate "$rate"
+  trap 'bash "$root/scripts/mpirun/cluster.sh" down' EXIT
+fi
+
 cores=$(nproc)
 jsons=()
 for np in $nps; do
   note=""
-  ((np > cores)) && note=" (oversubscribed: $np ranks on $cores cores)"
+  [[ -n $cluster ]] && note=" across $hosts emulated hosts × $slots ranks, links at $rate"
+  ((np > cores)) && note="$note (oversubscribed: $np ranks on $cores cores)"
   ((np > cores)) && [[ $mpi == mpich ]] && note+=" — slow: MPICH's waiting ranks spin"
-  echo "compare.sh: np = $np$note" >&2
-  "$root/scripts/mpirun/run" -n "$np" "$build/bench/collbench" --model --format json --output "$out/np$np.json" \
-    "${sizes[@]}" "${algorithms[@]}" "${extra[@]}"
-  jsons+=("$out/np$np.json")
+  for path in "${paths[@]}"; do
+    json=$out/np$np.json
+    [[ $shm == both ]] && json=$out/np$np-$path.json
+    copies="one copy"
+    [[ $mpi == mpich ]] && copies="MPICH's own"
+    [[ $mpi != mpich && $(COLLECTIVES_SHM_COPY=$path "$root/scripts/mpirun/run" --which) == double ]] &&
+      copies="two copies"
+    echo "compare.sh: np = $np$note, shared memory: $copies" >&2
+    COLLECTIVES_SHM_COPY=$path "${launch[@]}" -n "$np" "$build/bench/collbench" --model --format json \
+      --output "$json" "${sizes[@]}" "${algorithms[@]}" "${collectives[@]}" "${extra[@]}"
+    jsons+=("$json")
+  done
 done
 
 "$build/bench/collreport" --out "$out" "${jsons[@]}"

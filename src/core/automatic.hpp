@@ -10,6 +10,10 @@ namespace collectives::detail {
 /// for collective `c` on `p` ranks moving `count` elements of `bytes` bytes in all (the vector of
 /// broadcast, reduce and allreduce, one block otherwise). A non-commutative op always gets an
 /// order-keeping one. The rule is documented in automatic.cpp.
-algorithm choose_automatic(collective c, int p, std::size_t bytes, std::size_t count, bool commutative);
+/// The v-variants pass what every rank knows alike, or 0: `bytes` and `count` the whole result
+/// of allgatherv and the whole vector of reduce_scatterv, `largest_block` their largest block
+/// in bytes; their choice must not depend on anything only some ranks know.
+algorithm choose_automatic(collective c, int p, std::size_t bytes, std::size_t count, bool commutative,
+                           std::size_t largest_block = 0);
 
 }  // namespace collectives::detail

@@ -8,19 +8,31 @@
 #include "core/transport.hpp"
 
 namespace collectives::detail {
+struct block_layout;
+}
+
+namespace collectives::detail {
 
 struct call {
   const transport& net;
-  /// Input; for allreduce it may equal `recv` (in place). Unused by broadcast.
+  /// Input; for allreduce, scan and exscan it may equal `recv` (in place). Unused by broadcast
+  /// and barrier (null).
   const std::byte* send;
-  /// Output; broadcast's buffer (input at the root). Root-only buffers are null elsewhere.
+  /// Output; broadcast's buffer (input at the root). Root-only buffers are null elsewhere; null
+  /// for barrier.
   std::byte* recv;
-  /// Elements per rank's block: the whole vector for broadcast, reduce and allreduce, the
-  /// block n of the p·n-element buffers for the others.
+  /// Elements per rank's block: the whole vector for broadcast, reduce, allreduce, scan and
+  /// exscan, the block n of the p·n-element buffers for the others; 0 for barrier.
   std::size_t count;
   element_type elem;
-  const reduction* op;  ///< set for reduce, reduce_scatter and allreduce
+  const reduction* op;  ///< set for reduce, reduce_scatter, reduce_scatterv, allreduce, scan and exscan
   int root;
+  /// The v-variants (core/block_layout.hpp): where each rank's block lies in `send` and in
+  /// `recv`, null where the buffer is not used or has one block only. For them `count` is this
+  /// rank's own block: gatherv's and allgatherv's send, scatterv's and reduce_scatterv's recv
+  /// (alltoallv: unused). reduce_scatterv's `send` is packed as `recv_blocks` says.
+  const block_layout* send_blocks = nullptr;
+  const block_layout* recv_blocks = nullptr;
 
   int rank() const { return net.rank(); }
   int size() const { return net.size(); }

@@ -10,7 +10,7 @@
 namespace collectives {
 namespace {
 
-constexpr std::array<std::string_view, 12> algorithm_names{"automatic",
+constexpr std::array<std::string_view, 14> algorithm_names{"automatic",
                                                            "vendor",
                                                            "naive",
                                                            "binomial",
@@ -21,21 +21,26 @@ constexpr std::array<std::string_view, 12> algorithm_names{"automatic",
                                                            "recursive_halving",
                                                            "rabenseifner",
                                                            "bruck",
-                                                           "pairwise"};
+                                                           "pairwise",
+                                                           "dissemination",
+                                                           "hierarchical"};
 
-constexpr std::array<std::string_view, 8> collective_names{
-    "broadcast", "scatter", "gather", "reduce", "allgather", "reduce_scatter", "alltoall", "allreduce"};
+constexpr std::array<std::string_view, 16> collective_names{
+    "broadcast", "scatter", "gather", "reduce",   "allgather", "reduce_scatter", "alltoall",  "allreduce",
+    "barrier",   "scan",    "exscan", "gatherv",  "scatterv",  "allgatherv",     "alltoallv", "reduce_scatterv"};
 
-constexpr std::array<collective, 8> every_collective{
-    collective::broadcast, collective::scatter,        collective::gather,   collective::reduce,
-    collective::allgather, collective::reduce_scatter, collective::alltoall, collective::allreduce};
+constexpr std::array<collective, 16> every_collective{
+    collective::broadcast,  collective::scatter,   collective::gather,         collective::reduce,
+    collective::allgather,  collective::reduce_scatter, collective::alltoall,  collective::allreduce,
+    collective::barrier,    collective::scan,      collective::exscan,         collective::gatherv,
+    collective::scatterv,   collective::allgatherv, collective::alltoallv,     collective::reduce_scatterv};
 
 }  // namespace
 
 std::span<const algorithm> algorithms_for(collective c) {
   // Built once from the registry, in its order.
-  static const std::array<std::vector<algorithm>, 8> lists = [] {
-    std::array<std::vector<algorithm>, 8> l;
+  static const std::array<std::vector<algorithm>, collective_names.size()> lists = [] {
+    std::array<std::vector<algorithm>, collective_names.size()> l;
     for (const detail::algorithm_entry& e : detail::registry())
       l[static_cast<std::size_t>(e.coll)].push_back(e.alg);
     return l;

@@ -3,32 +3,86 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <climits>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
+#include <numeric>
 #include <optional>
 #include <string>
 
 #include "collectives/checks.hpp"
 #include "collectives/error.hpp"
 #include "core/automatic.hpp"
+#include "core/block_layout.hpp"
 #include "core/registry.hpp"
 
 namespace collectives::detail {
 namespace {
 
-// Root-only buffers (scatter's send, gather's and reduce's recv) are ignored on the other ranks:
-// neither checked nor passed on.
-bool uses_send(const request& r, int rank) { return r.coll != collective::scatter || rank == r.root; }
+// Root-only buffers (scatter's and scatterv's send, gather's, gatherv's and reduce's recv) are
+// ignored on the other ranks: neither checked nor passed on.
+bool uses_send(const request& r, int rank) {
+  return (r.coll != collective::scatter && r.coll != collective::scatterv) || rank == r.root;
+}
 bool uses_recv(const request& r, int rank) {
-  return (r.coll != collective::gather && r.coll != collective::reduce) || rank == r.root;
+  return (r.coll != collective::gather && r.coll != collective::gatherv && r.coll != collective::reduce) ||
+         rank == r.root;
 }
 
 bool has_root(collective c) {
   return c == collective::broadcast || c == collective::scatter || c == collective::gather ||
-         c == collective::reduce;
+         c == collective::reduce || c == collective::gatherv || c == collective::scatterv;
 }
+
+// Passing the same range as send and recv means in place.
+bool has_in_place_form(collective c) {
+  return c == collective::allreduce || c == collective::scan || c == collective::exscan;
+}
+
+bool is_v_variant(collective c) {
+  return c == collective::gatherv || c == collective::scatterv || c == collective::allgatherv ||
+         c == collective::alltoallv || c == collective::reduce_scatterv;
+}
+
+// Value i of a user's counts or displacements, whatever its integral type.
+struct index_value {
+  bool negative;
+  std::uint64_t magnitude;
+};
+
+template <class I>
+index_value read_as(const std::byte* at) {
+  I v;
+  std::memcpy(&v, at, sizeof v);
+  if constexpr (std::is_signed_v<I>)
+    if (v < 0) return {true, static_cast<std::uint64_t>(-(static_cast<long long>(v) + 1)) + 1};
+  return {false, static_cast<std::uint64_t>(v)};
+}
+
+index_value read_index(const index_array& a, std::size_t i) {
+  const std::byte* at = static_cast<const std::byte*>(a.data) + i * a.width;
+  switch (a.width) {
+    case 1:
+      return a.is_signed ? read_as<std::int8_t>(at) : read_as<std::uint8_t>(at);
+    case 2:
+      return a.is_signed ? read_as<std::int16_t>(at) : read_as<std::uint16_t>(at);
+    case 4:
+      return a.is_signed ? read_as<std::int32_t>(at) : read_as<std::uint32_t>(at);
+    default:
+      return a.is_signed ? read_as<std::int64_t>(at) : read_as<std::uint64_t>(at);
+  }
+}
+
+// What validation hands to the algorithm: n (see call::count) and, for the v-variants, the
+// layouts of the buffers this rank uses.
+struct checked_call {
+  std::size_t count = 0;
+  block_layout send_blocks, recv_blocks;
+};
 
 class validator {
  public:
@@ -75,10 +129,133 @@ class validator {
         expect_count("recv", r_.recv_count, r_.send_count, "the size of send");
         return r_.send_count / p;
       case collective::allreduce:
+      case collective::scan:
+      case collective::exscan:
         expect_count("recv", r_.recv_count, r_.send_count, "the size of send");
         return r_.send_count;
+      case collective::barrier:
+        return 0;
+      case collective::gatherv:
+      case collective::scatterv:
+      case collective::allgatherv:
+      case collective::alltoallv:
+      case collective::reduce_scatterv:
+        break;  // check_blocks
     }
     return 0;
+  }
+
+  /// The v-variants: converts and checks the counts and displacements, fills the layouts and
+  /// returns this rank's own block (see call::count).
+  std::size_t check_blocks(checked_call& out) const {
+    const bool at_root = rank_ == r_.root;
+    switch (r_.coll) {
+      case collective::gatherv:
+        if (at_root) {
+          out.recv_blocks = layout("recv", r_.recv_count, r_.recv_counts, r_.recv_displs);
+          own_block("send", r_.send_count, "recv_counts", out.recv_blocks);
+        }
+        return r_.send_count;
+      case collective::scatterv:
+        if (at_root) {
+          out.send_blocks = layout("send", r_.send_count, r_.send_counts, r_.send_displs);
+          own_block("recv", r_.recv_count, "send_counts", out.send_blocks);
+        }
+        return r_.recv_count;
+      case collective::allgatherv:
+        out.recv_blocks = layout("recv", r_.recv_count, r_.recv_counts, r_.recv_displs);
+        own_block("send", r_.send_count, "recv_counts", out.recv_blocks);
+        return r_.send_count;
+      case collective::alltoallv:
+        out.send_blocks = layout("send", r_.send_count, r_.send_counts, r_.send_displs);
+        out.recv_blocks = layout("recv", r_.recv_count, r_.recv_counts, r_.recv_displs);
+        if (out.send_blocks.count(rank_) != out.recv_blocks.count(rank_))
+          fail("recv_counts",
+               fmt::format("this rank sends itself send_counts[{}] = {} elements but expects "
+                           "recv_counts[{}] = {}",
+                           rank_, out.send_blocks.count(rank_), rank_, out.recv_blocks.count(rank_)));
+        return out.send_blocks.total();
+      case collective::reduce_scatterv:
+        // The send vector is the blocks packed in rank order (MPI_Reduce_scatter has no displacements).
+        out.recv_blocks = layout("send", r_.send_count, r_.recv_counts, {}, "recv_counts");
+        own_block("recv", r_.recv_count, "recv_counts", out.recv_blocks);
+        return r_.recv_count;
+      default:
+        break;
+    }
+    return 0;
+  }
+
+  /// Reads counts (and displacements, when given) of p blocks lying in a buffer of `extent`
+  /// elements: non-negative, p of each, inside the buffer, not overlapping; without
+  /// displacements the blocks are packed in rank order and their sum must be the buffer's size.
+  block_layout layout(std::string_view buffer, std::size_t extent, const index_array& counts,
+                      const index_array& displs, std::string_view counts_of = {}) const {
+    const std::string counts_name(!counts_of.empty() ? counts_of
+                                  : buffer == "send" ? "send_counts"
+                                                     : "recv_counts");
+    const std::string displs_name = buffer == "send" ? "send_displs" : "recv_displs";
+    const std::size_t p = static_cast<std::size_t>(size_);
+    const auto read_all = [&](const index_array& a, const std::string& name) {
+      if (a.size != p) fail(name, fmt::format("expected p = {} values (one per rank), given {}", p, a.size));
+      std::vector<std::size_t> v(p);
+      for (std::size_t i = 0; i < p; ++i) {
+        const index_value x = read_index(a, i);
+        if (x.negative) fail(name, fmt::format("{}[{}] is negative: -{}", name, i, x.magnitude));
+        if (x.magnitude > extent)
+          fail(name,
+               fmt::format("{}[{}] = {} exceeds {}'s {} elements", name, i, x.magnitude, buffer, extent));
+        v[i] = static_cast<std::size_t>(x.magnitude);
+      }
+      return v;
+    };
+    block_layout l;
+    l.counts = read_all(counts, counts_name);
+    if (displs.width == 0) {
+      l.displs.resize(p);
+      std::size_t at = 0;
+      for (std::size_t i = 0; i < p; ++i) {
+        l.displs[i] = at;
+        at += l.counts[i];
+        if (at > extent) break;  // reported below; stops the sum short of any overflow
+      }
+      if (at > extent)
+        fail(buffer, fmt::format("the sum of {} is more than its {} elements (blocks packed in rank order)",
+                                 counts_name, extent));
+      if (at != extent)
+        fail(buffer,
+             fmt::format("expected the sum of {} = {} elements (blocks packed in rank order), given {}",
+                         counts_name, at, extent));
+      return l;
+    }
+    l.displs = read_all(displs, displs_name);
+    for (std::size_t i = 0; i < p; ++i)
+      if (l.counts[i] > extent - l.displs[i])
+        fail(displs_name, fmt::format("the block of rank {} (elements [{}, {})) runs past {}'s {} elements",
+                                      i, l.displs[i], l.displs[i] + l.counts[i], buffer, extent));
+    // Sorted by start, every non-empty block must end before the next one begins.
+    std::vector<std::size_t> order(p);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::erase_if(order, [&](std::size_t i) { return l.counts[i] == 0; });
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return l.displs[a] < l.displs[b]; });
+    for (std::size_t k = 1; k < order.size(); ++k) {
+      const std::size_t a = order[k - 1], b = order[k];
+      if (l.displs[a] + l.counts[a] > l.displs[b])
+        fail(displs_name,
+             fmt::format("the blocks of ranks {} and {} overlap (elements [{}, {}) and [{}, {}))", a, b,
+                         l.displs[a], l.displs[a] + l.counts[a], l.displs[b], l.displs[b] + l.counts[b]));
+    }
+    return l;
+  }
+
+  /// This rank's own block must have the size the counts give it.
+  void own_block(std::string_view buffer, std::size_t given, std::string_view counts_name,
+                 const block_layout& l) const {
+    const std::size_t expected = l.count(rank_);
+    if (given != expected)
+      fail(buffer,
+           fmt::format("expected {} elements ({}[{}]), given {}", expected, counts_name, rank_, given));
   }
 
   void check_no_overlap() const {
@@ -87,10 +264,10 @@ class validator {
     const std::size_t sb = r_.send_count * r_.elem.size, db = r_.recv_count * r_.elem.size;
     if (r_.coll == collective::broadcast || sb == 0 || db == 0) return;
     if (!uses_send(r_, rank_) || !uses_recv(r_, rank_)) return;
-    if (r_.coll == collective::allreduce && s == d) return;  // in place
+    if (has_in_place_form(r_.coll) && s == d) return;  // in place
     const std::less<const std::byte*> before;
     if (before(s, d + db) && before(d, s + sb))
-      fail("recv", r_.coll == collective::allreduce
+      fail("recv", has_in_place_form(r_.coll)
                        ? "overlaps send without being the same range (pass the same range twice for in place)"
                        : "overlaps send; this collective has no in-place form");
   }
@@ -100,8 +277,20 @@ class validator {
   int size_;
 };
 
-// Every rank checks its own arguments; returns n (see call::count) or throws.
-std::size_t validate(const request& r, int rank, int size) {
+// vendor passes counts and displacements to MPI as int.
+void check_fits_int(const validator& v, const block_layout& l, std::string_view buffer) {
+  for (std::size_t i = 0; i < l.counts.size(); ++i) {
+    if (l.counts[i] > static_cast<std::size_t>(INT_MAX) || l.displs[i] > static_cast<std::size_t>(INT_MAX))
+      v.fail("alg",
+             fmt::format("vendor passes counts and displacements to MPI as int, and {}'s block of rank "
+                         "{} (count {}, displacement {}) does not fit",
+                         buffer, i, l.counts[i], l.displs[i]));
+  }
+}
+
+// Every rank checks its own arguments; returns n (see call::count) and the v-variants' layouts,
+// or throws.
+checked_call validate(const request& r, int rank, int size) {
   const validator v(r, rank, size);
   if (!supports(r.coll, r.alg)) {
     std::string known;
@@ -118,24 +307,90 @@ std::size_t validate(const request& r, int rank, int size) {
                        "is), and '{}' cannot keep rank order; use naive, automatic or an order-keeping "
                        "algorithm",
                        to_string(r.alg)));
-  const std::size_t count = v.check_sizes();
+  checked_call out;
+  out.count = is_v_variant(r.coll) ? v.check_blocks(out) : v.check_sizes();
   v.check_no_overlap();
-  if (r.alg == algorithm::vendor && count > static_cast<std::size_t>(INT_MAX))
-    v.fail("alg",
-           fmt::format("vendor takes at most INT_MAX elements per block (MPI's int count), given {}", count));
-  return count;
+  if (r.alg == algorithm::vendor && is_v_variant(r.coll)) {
+    check_fits_int(v, out.send_blocks, "send");
+    check_fits_int(v, out.recv_blocks, "recv");
+  }
+  if (r.alg == algorithm::vendor && r.coll != collective::alltoallv &&
+      out.count > static_cast<std::size_t>(INT_MAX))
+    v.fail("alg", fmt::format("vendor takes at most INT_MAX elements per block (MPI's int count), given {}",
+                              out.count));
+  return out;
+}
+
+// A 62-bit fingerprint of counts every rank must pass alike (allgatherv's and reduce_scatterv's).
+long long fingerprint(const std::vector<std::size_t>& counts) {
+  std::uint64_t h = 0x9E3779B97F4A7C15ULL;
+  for (std::size_t c : counts) {
+    h ^= c + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
+    h *= 0xBF58476D1CE4E5B9ULL;
+  }
+  return static_cast<long long>(h >> 2);
+}
+
+// A weight per (sender, receiver) pair: the checksum below cancels only when each pair agrees.
+std::uint64_t pair_weight(int from, int to) {
+  std::uint64_t z =
+      (static_cast<std::uint64_t>(from) << 32 | static_cast<std::uint32_t>(to)) + 0x9E3779B97F4A7C15ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return (z ^ (z >> 31)) | 1;
+}
+
+// Σ weight·(elements this rank sends to each rank) − Σ weight·(elements it expects from each),
+// wrapping: summed over all ranks it is 0 when every receiver expects what its sender sends
+// (gatherv, scatterv, alltoallv, whose counts live on different ranks).
+std::uint64_t traffic_checksum(const request& r, const checked_call& k, int rank, int size) {
+  std::uint64_t sum = 0;
+  const auto sends = [&](int to, std::size_t n) { sum += pair_weight(rank, to) * n; };
+  const auto expects = [&](int from, std::size_t n) { sum -= pair_weight(from, rank) * n; };
+  switch (r.coll) {
+    case collective::gatherv:
+      sends(r.root, k.count);
+      if (rank == r.root)
+        for (int i = 0; i < size; ++i) expects(i, k.recv_blocks.count(i));
+      break;
+    case collective::scatterv:
+      expects(r.root, k.count);
+      if (rank == r.root)
+        for (int i = 0; i < size; ++i) sends(i, k.send_blocks.count(i));
+      break;
+    case collective::alltoallv:
+      for (int i = 0; i < size; ++i) {
+        sends(i, k.send_blocks.count(i));
+        expects(i, k.recv_blocks.count(i));
+      }
+      break;
+    default:
+      break;
+  }
+  return sum;
 }
 
 // argument_checks::collective: one small all-reduce before any data moves, so that a problem
 // seen by one rank, or a disagreement between ranks, makes every rank throw.
-void agree_on_arguments(const transport& net, const request& r, const std::optional<std::size_t>& count,
+void agree_on_arguments(const transport& net, const request& r, const std::optional<checked_call>& checked,
                         const std::string& local_problem) {
-  const long long n = count ? static_cast<long long>(*count) : -1;
+  // The v-variants' own blocks differ between ranks: their counts are compared below instead.
+  const long long n = !checked ? -1 : is_v_variant(r.coll) ? 0 : static_cast<long long>(checked->count);
   const long long root = r.root, alg = static_cast<long long>(r.alg);
   const auto elem = static_cast<long long>(r.elem.size);
+  const bool same_counts = r.coll == collective::allgatherv || r.coll == collective::reduce_scatterv;
+  const long long counts = checked && same_counts ? fingerprint(checked->recv_blocks.counts) : 0;
   // Maxima of x and of −x give the range of x over the ranks.
-  long long agreed[] = {local_problem.empty() ? -1 : net.rank(), n, -n, root, -root, alg, -alg, elem, -elem};
-  net.agree_on_maximum(agreed, 9);
+  long long agreed[] = {
+      local_problem.empty() ? -1 : net.rank(), n, -n, root, -root, alg, -alg, elem, -elem, counts, -counts};
+  net.agree_on_maximum(agreed, 11);
+  std::uint64_t traffic = 0;
+  const bool paired_counts =
+      r.coll == collective::gatherv || r.coll == collective::scatterv || r.coll == collective::alltoallv;
+  if (paired_counts) {
+    if (checked) traffic = traffic_checksum(r, *checked, net.rank(), net.size());
+    net.agree_on_sum(&traffic, 1);
+  }
   const auto disagree = [&](int at) { return agreed[at] != -agreed[at + 1]; };
   const std::string_view name = to_string(r.coll);
   if (!local_problem.empty()) throw error(local_problem);
@@ -155,6 +410,15 @@ void agree_on_arguments(const transport& net, const request& r, const std::optio
   if (disagree(7))
     throw error(fmt::format("collectives::{}: the ranks disagree on the element size: from {} to {} bytes",
                             name, -agreed[8], agreed[7]));
+  if (disagree(9))
+    throw error(fmt::format(
+        "collectives::{}: the ranks disagree on recv_counts (every rank must pass the same)", name));
+  if (traffic != 0)
+    throw error(
+        fmt::format("collectives::{}: the ranks disagree on the counts: some rank would send a block of "
+                    "another size than "
+                    "its receiver's counts expect",
+                    name));
 }
 
 argument_checks initial_argument_checks() {
@@ -181,31 +445,42 @@ void run(const request& r) {
                     "runs on intracommunicators only",
                     to_string(r.coll), rank));
 
-  std::optional<std::size_t> count;
+  std::optional<checked_call> checked;
   std::string local_problem;
   if (checks_level.load() == argument_checks::local) {
-    count = validate(r, rank, size);
+    checked = validate(r, rank, size);
   } else {
     try {
-      count = validate(r, rank, size);
+      checked = validate(r, rank, size);
     } catch (const std::exception& e) {
       local_problem = e.what();
     }
   }
   const transport net(r.comm);
-  if (checks_level.load() == argument_checks::collective) agree_on_arguments(net, r, count, local_problem);
+  if (checks_level.load() == argument_checks::collective) agree_on_arguments(net, r, checked, local_problem);
 
-  const algorithm alg =
-      r.alg == algorithm::automatic
-          ? choose_automatic(r.coll, size, *count * r.elem.size, *count, r.op == nullptr || r.op->commutative)
-          : r.alg;
+  const bool commutative = r.op == nullptr || r.op->commutative;
+  algorithm alg = r.alg;
+  if (alg == algorithm::automatic && !is_v_variant(r.coll)) {
+    alg = choose_automatic(r.coll, size, checked->count * r.elem.size, checked->count, commutative);
+  } else if (alg == algorithm::automatic) {
+    // Only what every rank knows alike: allgatherv's and reduce_scatterv's counts.
+    const block_layout& known = checked->recv_blocks;
+    const bool everywhere = r.coll == collective::allgatherv || r.coll == collective::reduce_scatterv;
+    alg = choose_automatic(r.coll, size, everywhere ? known.total() * r.elem.size : 0,
+                           everywhere ? known.total() : 0, commutative,
+                           everywhere ? known.largest() * r.elem.size : 0);
+  }
+  const bool v = is_v_variant(r.coll);
   const call c{net,
                uses_send(r, rank) ? static_cast<const std::byte*>(r.send) : nullptr,
                uses_recv(r, rank) ? static_cast<std::byte*>(r.recv) : nullptr,
-               *count,
+               checked->count,
                r.elem,
                r.op,
-               has_root(r.coll) ? r.root : 0};
+               has_root(r.coll) ? r.root : 0,
+               v && !checked->send_blocks.counts.empty() ? &checked->send_blocks : nullptr,
+               v && !checked->recv_blocks.counts.empty() ? &checked->recv_blocks : nullptr};
   find_algorithm(r.coll, alg)->run(c);
 }
 

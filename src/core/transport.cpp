@@ -81,7 +81,9 @@ void check_mpi(int code, const char* what) {
   throw error(fmt::format("collectives: {} failed: {}", what, std::string_view(text, length)));
 }
 
-transport::transport(MPI_Comm user_comm) : comm_(private_comm_of(user_comm)) {
+transport::transport(MPI_Comm user_comm) : transport(private_comm_of(user_comm), on_private_t{}) {}
+
+transport::transport(MPI_Comm private_comm, on_private_t) : comm_(private_comm) {
   check_mpi(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
   check_mpi(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
 }
@@ -130,9 +132,10 @@ bool transport::sends_first(int to, int from) const {
   // Any other pattern could pair two senders: a bug in the calling algorithm, reported here
   // rather than left to hang when the messages are too large for eager buffering.
   if ((rank_ - shift + size_) % size_ != from)
-    throw error(fmt::format("collectives: internal error: rank {} exchanges with to = {}, from = {}, which is "
-                            "neither a pairing nor a shift",
-                            rank_, to, from));
+    throw error(
+        fmt::format("collectives: internal error: rank {} exchanges with to = {}, from = {}, which is "
+                    "neither a pairing nor a shift",
+                    rank_, to, from));
   const int g = std::gcd(shift, size_);
   const int cycle_length = size_ / g;
   // rank = c + position·shift (mod p) with c = rank mod g, the cycle's smallest member.
@@ -162,6 +165,10 @@ void transport::exchange(int to, const void* send_buf, std::size_t send_bytes, i
 
 void transport::agree_on_maximum(long long* values, int count) const {
   check_mpi(MPI_Allreduce(MPI_IN_PLACE, values, count, MPI_LONG_LONG, MPI_MAX, comm_), "MPI_Allreduce");
+}
+
+void transport::agree_on_sum(std::uint64_t* values, int count) const {
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, values, count, MPI_UINT64_T, MPI_SUM, comm_), "MPI_Allreduce");
 }
 
 }  // namespace collectives::detail

@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstdint>
 
 namespace collectives::detail {
 
@@ -14,6 +15,11 @@ class transport {
   /// Looks up (or, on first use, creates with MPI_Comm_dup, a collective call) the library's
   /// private duplicate of `user_comm`, cached on it as an attribute and freed with it.
   explicit transport(MPI_Comm user_comm);
+
+  /// A transport straight on `private_comm`, a communicator the library made itself (the
+  /// per-host communicators of core/hosts.hpp), without looking up a duplicate.
+  struct on_private_t {};
+  transport(MPI_Comm private_comm, on_private_t);
 
   int rank() const { return rank_; }
   int size() const { return size_; }
@@ -33,6 +39,9 @@ class transport {
   /// Element-wise maximum of `values` over all ranks, in place. Only the optional collective
   /// argument checks use it (argument_checks::collective), never an algorithm.
   void agree_on_maximum(long long* values, int count) const;
+  /// Element-wise sum of `values` over all ranks, wrapping, in place. Likewise only for the
+  /// collective argument checks (the v-variants' counts, which live on different ranks).
+  void agree_on_sum(std::uint64_t* values, int count) const;
 
  private:
   bool sends_first(int to, int from) const;

@@ -1,6 +1,9 @@
 #include "support/checks.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <ranges>
+#include <string_view>
 
 namespace testing {
 namespace {
@@ -76,7 +79,13 @@ std::vector<int> test_roots(int p) { return unique(std::vector<int>{0, p / 2, p 
 std::vector<collectives::algorithm> algorithms_with_automatic(collectives::collective c) {
   std::vector<collectives::algorithm> algs{collectives::algorithm::automatic};
   for (collectives::algorithm a : collectives::algorithms_for(c)) algs.push_back(a);
-  return algs;
+  const char* only = std::getenv("COLLECTIVES_TEST_ALGORITHMS");
+  if (only == nullptr) return algs;
+  std::vector<collectives::algorithm> selected;
+  for (collectives::algorithm a : algs)
+    for (const auto name : std::views::split(std::string_view(only), ','))
+      if (std::string_view(name.begin(), name.end()) == collectives::to_string(a)) selected.push_back(a);
+  return selected;
 }
 
 std::string case_name(const test_comm& tc, collectives::algorithm alg, const char* type, std::size_t count,

@@ -35,6 +35,7 @@ std::vector<std::size_t> test_counts(int p, bool large);
 std::vector<int> test_roots(int p);
 
 /// Every algorithm of `c` plus automatic.
+/// COLLECTIVES_TEST_ALGORITHMS=name,name… keeps only those (for runs that target a few).
 std::vector<collectives::algorithm> algorithms_with_automatic(collectives::collective c);
 
 /// A user struct with a commutative user op: it travels as bytes, reduces through the thunk.

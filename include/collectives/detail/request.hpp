@@ -2,6 +2,7 @@
 
 #include <mpi.h>
 
+#include <concepts>
 #include <cstddef>
 #include <cstring>
 #include <ranges>
@@ -9,6 +10,7 @@
 
 #include "collectives/algorithm.hpp"
 #include "collectives/datatype.hpp"
+#include "collectives/export.hpp"
 #include "collectives/ops.hpp"
 
 namespace collectives::detail {
@@ -25,7 +27,7 @@ struct reduction {
 };
 
 /// The compiled kernel for a built-in (type × op) pair, or nullptr when the library has none.
-combine_fn builtin_kernel(builtin_type type, builtin_op op);
+COLLECTIVES_EXPORT combine_fn builtin_kernel(builtin_type type, builtin_op op);
 
 template <class T, class Op>
 void combine_thunk(const void* lhs, void* inout, std::size_t count, const void* state) {
@@ -62,6 +64,15 @@ reduction make_reduction(const Op& op) {
   return {&combine_thunk<T, Op>, &op, commutative, id};
 }
 
+/// A user's counts or displacements, type-erased: a contiguous array of any integral type.
+/// The core converts it once, checked, to its own form (run.cpp).
+struct index_array {
+  const void* data = nullptr;
+  std::size_t size = 0;
+  std::size_t width = 0;  ///< bytes per value; 0: the argument was not passed (displacements)
+  bool is_signed = false;
+};
+
 /// One collective call, type-erased. Counts are in elements.
 struct request {
   collective coll;
@@ -74,10 +85,15 @@ struct request {
   int root;             ///< ignored by collectives without a root
   MPI_Comm comm;
   algorithm alg;
+  /// The v-variants' per-rank counts and displacements of `send` and of `recv`, in elements.
+  index_array send_counts = {};
+  index_array send_displs = {};
+  index_array recv_counts = {};
+  index_array recv_displs = {};
 };
 
 /// Validates on this rank (throwing collectives::error before any message), then runs.
-void run(const request& r);
+COLLECTIVES_EXPORT void run(const request& r);
 
 template <class R>
 concept buffer = std::ranges::contiguous_range<R> && std::ranges::sized_range<R>;
@@ -88,6 +104,17 @@ using element_of = std::remove_cv_t<std::ranges::range_value_t<R>>;
 template <class R>
 concept writable_buffer =
     buffer<R> && !std::is_const_v<std::remove_reference_t<std::ranges::range_reference_t<R>>>;
+
+/// Counts and displacements: any contiguous range of an integral type (bool excluded), such as
+/// an MPI program's std::vector<int>.
+template <class R>
+concept index_range = buffer<R> && std::integral<element_of<R>> && !std::same_as<element_of<R>, bool>;
+
+template <index_range R>
+index_array make_index_array(R&& r) {
+  using I = element_of<R>;
+  return {std::ranges::data(r), std::ranges::size(r), sizeof(I), std::is_signed_v<I>};
+}
 
 template <class S, class R>
 constexpr void check_buffer_types() {

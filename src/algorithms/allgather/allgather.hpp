@@ -14,6 +14,7 @@ void allgather_naive(const call& c);
 void allgather_ring(const call& c);
 void allgather_recursive_doubling(const call& c);
 void allgather_bruck(const call& c);
+void allgather_hierarchical(const call& c);
 
 /// All-gather over an uneven partition of `buf` into net.size() blocks: on entry block
 /// net.rank() holds this rank's part; on exit every block is filled on every rank. The
@@ -36,6 +37,7 @@ inline constexpr algorithm_entry allgather_algorithms[] = {
     {collective::allgather, algorithm::ring, &allgather_ring, true},
     {collective::allgather, algorithm::recursive_doubling, &allgather_recursive_doubling, true},
     {collective::allgather, algorithm::bruck, &allgather_bruck, true},
+    {collective::allgather, algorithm::hierarchical, &allgather_hierarchical, true},
 };
 
 }  // namespace collectives::detail

@@ -19,6 +19,8 @@
 //          workstations" (2009); Chan et al., "Collective communication: theory, practice, and
 //          experience" (2007).
 
+#include <algorithm>
+
 #include "algorithms/reduce_scatter/reduce_scatter.hpp"
 #include "core/primitives.hpp"
 #include "core/scratch.hpp"
@@ -36,7 +38,11 @@ void ring_steps(const transport& net, const std::byte* in, bool in_place, const 
   const int p = net.size(), rank = net.rank();
   const int right = (rank + 1) % p, left = (rank - 1 + p) % p;
   const auto input = [&](int block) { return in + blocks.offset(block) * elem_size; };
-  scratch landing = in_place ? make_scratch(blocks.length(0) * elem_size) : nullptr;
+  // In place, incoming sums land in scratch as large as the largest block (the first, for an even
+  // partition; any one for the v-variants' blocks).
+  std::size_t largest = 0;
+  for (int b = 0; b < p; ++b) largest = std::max(largest, blocks.length(b));
+  scratch landing = in_place ? make_scratch(largest * elem_size) : nullptr;
   const std::byte* outgoing = input(left);
   for (int step = 0; step < p - 1; ++step) {
     const int send_block = (rank - step - 1 + p) % p, recv_block = (rank - step - 2 + 2 * p) % p;

@@ -1,0 +1,811 @@
+// The MPI C entry points of libcollectives_mpi.so. Each one checks its arguments (bad ones
+// become MPI error classes through the communicator's error handler), forwards the call
+// unchanged to PMPI_… when the library should not serve it (intercommunicator, `vendor`
+// selected, a predefined op MPI does not define on the datatype), and otherwise maps buffers,
+// datatype and op onto one library request:
+//   - the non-reducing collectives move bytes (count · type size per block), so send and receive
+//     types may differ as MPI allows, as long as each block carries the same bytes;
+//   - the reducing ones move elements of the datatype's size with a kernel or MPI_Reduce_local;
+//   - MPI_IN_PLACE: where the input lies in the output buffer, a copy of it is the input;
+//   - the v-variants' int counts and displacements (elements, displacements in the datatype's
+//     extent) become the library's counts and displacements in bytes of the packed elements;
+//     a non-contiguous receive span is packed with what it holds, so gaps keep their bytes.
+// MPI_Init/MPI_Init_thread check COLLECTIVES_ALGORITHMS; MPI_Finalize prints the report.
+
+#include <fmt/format.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <span>
+#include <vector>
+
+#include "pmpi/boundary.hpp"
+#include "pmpi/settings.hpp"
+
+#define COLLECTIVES_MPI_EXPORT __attribute__((visibility("default")))
+
+namespace collectives::pmpi {
+namespace {
+
+using detail::element_type;
+using bytes_t = std::vector<std::byte>;
+
+constexpr element_type byte_elements{1, detail::builtin_type::none};
+
+std::size_t sz(int n) { return static_cast<std::size_t>(n); }
+std::byte* writable(const std::byte* p) { return const_cast<std::byte*>(p); }
+const void* block_at(const void* buf, std::size_t index, const layout& l) {
+  return static_cast<const std::byte*>(buf) + static_cast<MPI_Aint>(index) * l.extent;
+}
+
+int after_init(int code) {
+  if (code != MPI_SUCCESS) return code;
+  const settings& s = current_settings();
+  if (!s.problem.empty()) {
+    // Every rank says why, then the job stops before the application runs.
+    std::fprintf(stderr, "%s\n", s.problem.c_str());
+    std::fflush(stderr);
+    PMPI_Barrier(MPI_COMM_WORLD);
+    PMPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  return code;
+}
+
+int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  const mpi_function f = mpi_function::bcast;
+  return at_boundary(f, comm, [&] {
+    const arguments a(f, comm);
+    if (a.inter)
+      return forwarded(forward_reason::intercommunicator, 0, PMPI_Bcast(buffer, count, datatype, root, comm));
+    a.count("count", count);
+    a.type("datatype", datatype);
+    a.root(root);
+    a.not_in_place("buffer", buffer);
+    const layout l = describe(datatype);
+    a.buffer("buffer", buffer, count, l);
+    const std::size_t n = sz(count) * l.size;
+    if (vendor_chosen(collective::broadcast))
+      return forwarded(forward_reason::vendor_chosen, n, PMPI_Bcast(buffer, count, datatype, root, comm));
+    const algorithm alg = choose(collective::broadcast, a.size, n, n, true);
+    bytes_t scratch;
+    std::byte* data = a.rank == root ? writable(input_bytes(buffer, sz(count), l, scratch, comm))
+                                     : output_bytes(buffer, sz(count), l, scratch);
+    run_library({collective::broadcast, data, n, data, n, byte_elements, nullptr, root, comm, alg});
+    if (a.rank != root) store_output(buffer, sz(count), l, scratch, comm);
+    return served(alg, n);
+  });
+}
+
+int scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+            MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  const mpi_function f = mpi_function::scatter;
+  const auto forward = [&] {
+    return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  };
+  return at_boundary(f, comm, [&] {
+    const arguments a(f, comm);
+    if (a.inter) return forwarded(forward_reason::intercommunicator, 0, forward());
+    a.root(root);
+    const bool at_root = a.rank == root, in_place = at_root && recvbuf == MPI_IN_PLACE;
+    layout sl{}, rl{};
+    if (at_root) {
+      a.count("sendcount", sendcount);
+      a.type("sendtype", sendtype);
+      a.not_in_place("sendbuf", sendbuf);
+      sl = describe(sendtype);
+      a.buffer("sendbuf", sendbuf, sendcount, sl);
+    }
+    if (!in_place) {
+      a.count("recvcount", recvcount);
+      a.type("recvtype", recvtype);
+      a.not_in_place("recvbuf", recvbuf);
+      rl = describe(recvtype);
+      a.buffer("recvbuf", recvbuf, recvcount, rl);
+    }
+    const std::size_t n = in_place ? sz(sendcount) * sl.size : sz(recvcount) * rl.size;
+    if (at_root) a.same_bytes(sz(sendcount) * sl.size, n);
+    if (vendor_chosen(collective::scatter)) return forwarded(forward_reason::vendor_chosen, n, forward());
+    const algorithm alg = choose(collective::scatter, a.size, n, n, true);
+    bytes_t send_scratch, recv_scratch;
+    const std::size_t p = sz(a.size);
+    const std::byte* send =
+        at_root ? input_bytes(sendbuf, p * sz(sendcount), sl, send_scratch, comm) : nullptr;
+    std::byte* recv = nullptr;
+    if (in_place) {
+      recv_scratch.resize(n);  // the root's own block stays where it is in sendbuf
+      recv = recv_scratch.data();
+    } else {
+      recv = output_bytes(recvbuf, sz(recvcount), rl, recv_scratch);
+    }
+    run_library(
+        {collective::scatter, send, at_root ? p * n : 0, recv, n, byte_elements, nullptr, root, comm, alg});
+    if (!in_place) store_output(recvbuf, sz(recvcount), rl, recv_scratch, comm);
+    return served(alg, n);
+  });
+}
+
+int gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+           MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  const mpi_function f = mpi_function::gather;
+  const auto forward = [&] {
+    return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  };
+  return at_boundary(f, comm, [&] {
+    const arguments a(f, comm);
+    if (a.inter) return forwarded(forward_reason::intercommunicator, 0, forward());
+    a.root(root);
+    const bool at_root = a.rank == root, in_place = at_root && sendbuf == MPI_IN_PLACE;
+    layout sl{}, rl{};
+    if (!at_root) a.not_in_place("sendbuf", sendbuf);
+    if (!in_place) {
+      a.count("sendcount", sendcount);
+      a.type("sendtype", sendtype);
+      sl = describe(sendtype);
+      a.buffer("sendbuf", sendbuf, sendcount, sl);
+    }
+    if (at_root) {
+      a.count("recvcount", recvcount);
+      a.type("recvtype", recvtype);
+      a.not_in_place("recvbuf", recvbuf);
+      rl = describe(recvtype);
+      a.buffer("recvbuf", recvbuf, recvcount, rl);
+    }
+    const std::size_t n = in_place ? sz(recvcount) * rl.size : sz(sendcount) * sl.size;
+    if (at_root) a.same_bytes(n, sz(recvcount) * rl.size);
+    if (vendor_chosen(collective::gather)) return forwarded(forward_reason::vendor_chosen, n, forward());
+    const algorithm alg = choose(collective::gather, a.size, n, n, true);
+    bytes_t send_scratch, recv_scratch;
+    const std::size_t p = sz(a.size);
+    const std::byte* send = in_place ? input_copy(block_at(recvbuf, sz(root) * sz(recvcount), rl),
+                                                  sz(recvcount), rl, send_scratch, comm)
+                                     : input_bytes(sendbuf, sz(sendcount), sl, send_scratch, comm);
+    std::byte* recv = at_root ? output_bytes(recvbuf, p * sz(recvcount), rl, recv_scratch) : nullptr;
+    run_library(
+        {collective::gather, send, n, recv, at_root ? p * n : 0, byte_elements, nullptr, root, comm, alg});
+    if (at_root) store_output(recvbuf, p * sz(recvcount), rl, recv_scratch, comm);
+    return served(alg, n);
+  });
+}
+
+int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+           MPI_Comm comm) {
+  const mpi_function f = mpi_function::reduce;
+  const auto forward = [&] { return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm); };
+  return at_boundary(f, comm, [&] {
+    const arguments a(f, comm);
+    if (a.inter) return forwarded(forward_reason::intercommunicator, 0, forward());
+    a.count("count", count);
+    a.type("datatype", datatype);
+    a.op(op);
+    a.root(root);
+    const bool at_root = a.rank == root, in_place = at_root && sendbuf == MPI_IN_PLACE;
+    if (!at_root) a.not_in_place("sendbuf", sendbuf);
+    const layout l = describe(datatype);
+    if (!in_place) a.buffer("sendbuf", sendbuf, count, l);
+    if (at_root) {
+      a.not_in_place("recvbuf", recvbuf);
+      a.buffer("recvbuf", recvbuf, count, l);
+    }
+    const std::size_t n = sz(count) * l.size;
+    if (vendor_chosen(collective::reduce)) return forwarded(forward_reason::vendor_chosen, n, forward());
+    mapped_reduction m{};
+    if (!map_reduction(op, l, comm, m)) return forwarded(forward_reason::op, n, forward());
+    const algorithm alg = choose(collective::reduce, a.size, n, sz(count), m.red.commutative);
+    bytes_t send_scratch, recv_scratch;
+    const std::byte* send = in_place ? input_copy(recvbuf, sz(count), l, send_scratch, comm)
+                                     : input_bytes(sendbuf, sz(count), l, send_scratch, comm);
+    std::byte* recv = at_root ? output_bytes(recvbuf, sz(count), l, recv_scratch) : nullptr;
+    run_library({collective::reduce, send, sz(count), recv, at_root ? sz(count) : 0, m.elem, &m.red, root,
+                 comm, alg});
+    if (at_root) store_output(recvbuf, sz(count), l, recv_scratch, comm);
+    return served(alg, n);
+  });
+}
+
+int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+              MPI_Datatype recvtype, MPI_Comm comm) {
+  const mpi_function f = mpi_function::allgather;
+  const auto forward = [&] {
+    return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  };
+  return at_boundary(f, comm, [&] {
+    const arguments a(f, comm);
+    if (a.inter) return forwarded(forward_reason::intercommunicator, 0, forward());
+    const bool in_place = sendbuf == MPI_IN_PLACE;
+    a.count("recvcount", recvcount);
+    a.type("recvtype", recvtype);
+    a.not_in_place("recvbuf", recvbuf);
+    const layout rl = describe(recvtype);
+    a.buffer("recvbuf", recvbuf, recvcount, rl);
+    const std::size_t n = sz(recvcount) * rl.size;
+    layout sl{};
+    if (!in_place) {
+      a.count("sendcount", sendcount);
+      a.type("sendtype", sendtype);
+      sl = describe(sendtype);
+      a.buffer("sendbuf", sendbuf, sendcount, sl);
+      a.same_bytes(sz(sendcount) * sl.size, n);
+    }
+    if (vendor_chosen(collective::allgather)) return forwarded(forward_reason::vendor_chosen, n, forward());
+    const algorithm alg = choose(collective::allgather, a.size, n, n, true);
+    bytes_t send_scratch, recv_scratch;
+    const std::size_t p = sz(a.size);
+    const std::byte* send = in_place ? input_copy(block_at(recvbuf, sz(a.rank) * sz(recvcount), rl),
+                                                  sz(recvcount), rl, send_scratch, comm)
+                                     : input_bytes(sendbuf, sz(sendcount), sl, send_scratch, comm);
+    std::byte* recv = output_bytes(recvbuf, p * sz(recvcount), rl, recv_scratch);
+    run_library({collective::allgather, send, n, recv, p * n, byte_elements, nullptr, 0, comm, alg});
+    store_output(recvbuf, p * sz(recvcount), rl, recv_scratch, comm);
+    return served(alg, n);
+  });
+}
+
+int reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+                         MPI_Comm comm) {
+  const mpi_function f = mpi_function::reduce_scatter_block;
+  const auto forward = [&] {
+    return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
+  };
+  return at_boundary(f, comm, [&] {
+    const arguments a(f, comm);
+    if (a.inter) return forwarded(forward_reason::intercommunicator, 0, forward());
+    a.count("recvcount", recvcount);
+    a.type("datatype", datatype);
+    a.op(op);
+    a.not_in_place("recvbuf", recvbuf);
+    const bool in_place = sendbuf == MPI_IN_PLACE;
+    const layout l = describe(datatype);
+    const std::size_t p = sz(a.size), count = sz(recvcount);
+    a.buffer("recvbuf", recvbuf, in_place ? static_cast<int>(p * count) : recvcount, l);
+    if (!in_place) a.buffer("sendbuf", sendbuf, recvcount, l);
+    const std::size_t n = p * count * l.size;
+    if (vendor_chosen(collective::reduce_scatter))
+      return forwarded(forward_reason::vendor_chosen, n, forward());
+    mapped_reduction m{};
+    if (!map_reduction(op, l, comm, m)) return forwarded(forward_reason::op, n, forward());
+    const algorithm alg =
+        choose(collective::reduce_scatter, a.size, count * l.size, count, m.red.commutative);
+    bytes_t send_scratch, recv_scratch;
+    const std::byte* send = in_place ? input_copy(recvbuf, p * count, l, send_scratch, comm)
+                                     : input_bytes(sendbuf, p * count, l, send_scratch, comm);
+    std::byte* recv = output_bytes(recvbuf, count, l, recv_scratch);
+    run_library({collective::reduce_scatter, send, p * count, recv, count, m.elem, &m.red, 0, comm, alg});
+    store_output(recvbuf, count, l, recv_scratch, comm);
+    return served(alg, n);
+  });
+}
+
+int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+             MPI_Datatype recvtype, MPI_Comm comm) {
+  const mpi_function f = mpi_function::alltoall;
+  const auto forward = [&] {
+    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  };
+  return at_boundary(f, comm, [&] {
+    const arguments a(f, comm);
+    if (a.inter) return forwarded(forward_reason::intercommunicator, 0, forward());
+    const bool in_place = sendbuf == MPI_IN_PLACE;
+    a.count("recvcount", recvcount);
+    a.type("recvtype", recvtype);
+    a.not_in_place("recvbuf", recvbuf);
+    const layout rl = describe(recvtype);
+    a.buffer("recvbuf", recvbuf, recvcount, rl);
+    const std::size_t n = sz(recvcount) * rl.size, p = sz(a.size);
+    layout sl{};
+    if (!in_place) {
+      a.count("sendcount", sendcount);
+      a.type("sendtype", sendtype);
+      sl = describe(sendtype);
+      a.buffer("sendbuf", sendbuf, sendcount, sl);
+      a.same_bytes(sz(sendcount) * sl.size, n);
+    }
+    if (vendor_chosen(collective::alltoall))
+      return forwarded(forward_reason::vendor_chosen, p * n, forward());
+    const algorithm alg = choose(collective::alltoall, a.size, n, n, true);
+    bytes_t send_scratch, recv_scratch;
+    const std::byte* send = in_place ? input_copy(recvbuf, p * sz(recvcount), rl, send_scratch, comm)
+                                     : input_bytes(sendbuf, p * sz(sendcount), sl, send_scratch, comm);
+    std::byte* recv = output_bytes(recvbuf, p * sz(recvcount), rl, recv_scratch);
+    run_library({collective::alltoall, send, p * n, recv, p * n, byte_elements, nullptr, 0, comm, alg});
+    store_output(recvbuf, p * sz(recvcount), rl, recv_scratch, comm);
+    return served(alg, p * n);
+  });
+}
+
+int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+              MPI_Comm comm) {
+  const mpi_function f = mpi_function::allreduce;
+  const auto forward = [&] { return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm); };
+  return at_boundary(f, comm, [&] {
+    const arguments a(f, comm);
+    if (a.inter) return forwarded(forward_reason::intercommunicator, 0, forward());
+    a.count("count", count);
+    a.type("datatype", datatype);
+    a.op(op);
+    a.not_in_place("recvbuf", recvbuf);
+    const bool in_place = sendbuf == MPI_IN_PLACE;
+    const layout l = describe(datatype);
+    a.buffer("recvbuf", recvbuf, count, l);
+    if (!in_place) a.buffer("sendbuf", sendbuf, count, l);
+    const std::size_t n = sz(count) * l.size;
+    if (vendor_chosen(collective::allreduce)) return forwarded(forward_reason::vendor_chosen, n, forward());
+    mapped_reduction m{};
+    if (!map_reduction(op, l, comm, m)) return forwarded(forward_reason::op, n, forward());
+    const algorithm alg = choose(collective::allreduce, a.size, n, sz(count), m.red.commutative);
+    bytes_t send_scratch, recv_scratch;
+    std::byte* recv = nullptr;
+    const std::byte* send = nullptr;
+    if (in_place) {  // the library's in-place form: the same range twice
+      recv = l.contiguous ? output_bytes(recvbuf, sz(count), l, recv_scratch)
+                          : writable(input_bytes(recvbuf, sz(count), l, recv_scratch, comm));
+      send = recv;
+    } else {
+      send = input_bytes(sendbuf, sz(count), l, send_scratch, comm);
+      recv = output_bytes(recvbuf, sz(count), l, recv_scratch);
+    }
+    run_library({collective::allreduce, send, sz(count), recv, sz(count), m.elem, &m.red, 0, comm, alg});
+    store_output(recvbuf, sz(count), l, recv_scratch, comm);
+    return served(alg, n);
+  });
+}
+
+int barrier(MPI_Comm comm) {
+  const mpi_function f = mpi_function::barrier;
+  return at_boundary(f, comm, [&] {
+    const arguments a(f, comm);
+    if (a.inter) return forwarded(forward_reason::intercommunicator, 0, PMPI_Barrier(comm));
+    if (vendor_chosen(collective::barrier))
+      return forwarded(forward_reason::vendor_chosen, 0, PMPI_Barrier(comm));
+    const algorithm alg = choose(collective::barrier, a.size, 0, 0, true);
+    run_library({collective::barrier, nullptr, 0, nullptr, 0, byte_elements, nullptr, 0, comm, alg});
+    return served(alg, 0);
+  });
+}
+
+// MPI_Scan and MPI_Exscan: the same arguments as MPI_Allreduce. Exscan leaves rank 0's recvbuf
+// as it was (MPI leaves it undefined).
+int prefix(mpi_function f, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+           MPI_Comm comm) {
+  const bool exclusive = f == mpi_function::exscan;
+  const collective c = info(f).coll;
+  const auto forward = [&] {
+    return exclusive ? PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm)
+                     : PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
+  };
+  return at_boundary(f, comm, [&] {
+    const arguments a(f, comm);
+    if (a.inter) return forwarded(forward_reason::intercommunicator, 0, forward());
+    a.count("count", count);
+    a.type("datatype", datatype);
+    a.op(op);
+    a.not_in_place("recvbuf", recvbuf);
+    const bool in_place = sendbuf == MPI_IN_PLACE;
+    const layout l = describe(datatype);
+    a.buffer("recvbuf", recvbuf, count, l);
+    if (!in_place) a.buffer("sendbuf", sendbuf, count, l);
+    const std::size_t n = sz(count) * l.size;
+    if (vendor_chosen(c)) return forwarded(forward_reason::vendor_chosen, n, forward());
+    mapped_reduction m{};
+    if (!map_reduction(op, l, comm, m)) return forwarded(forward_reason::op, n, forward());
+    const algorithm alg = choose(c, a.size, n, sz(count), m.red.commutative);
+    bytes_t send_scratch, recv_scratch;
+    std::byte* recv = nullptr;
+    const std::byte* send = nullptr;
+    if (in_place) {  // the library's in-place form: the same range twice
+      recv = l.contiguous ? output_bytes(recvbuf, sz(count), l, recv_scratch)
+                          : writable(input_bytes(recvbuf, sz(count), l, recv_scratch, comm));
+      send = recv;
+    } else {
+      send = input_bytes(sendbuf, sz(count), l, send_scratch, comm);
+      recv = output_bytes(recvbuf, sz(count), l, recv_scratch);
+    }
+    run_library({c, send, sz(count), recv, sz(count), m.elem, &m.red, 0, comm, alg});
+    if (!(exclusive && a.rank == 0)) store_output(recvbuf, sz(count), l, recv_scratch, comm);
+    return served(alg, n);
+  });
+}
+
+// A v-variant's MPI counts and displacements (in elements of a datatype, displacements in its
+// extent) as the library's: bytes of the packed elements, and the elements they span from buf.
+struct v_blocks {
+  std::vector<std::size_t> counts, displs;
+  std::size_t span = 0;
+  std::size_t total = 0, largest = 0;  ///< bytes
+
+  std::size_t count(int r) const { return counts[sz(r)]; }
+};
+
+v_blocks v_layout(const arguments& a, std::string_view counts_name, const int* counts,
+                  std::string_view displs_name, const int* displs, const layout& l) {
+  if (counts == nullptr) a.fail(MPI_ERR_ARG, fmt::format("{} is NULL", counts_name));
+  if (displs_name.size() > 0 && displs == nullptr)
+    a.fail(MPI_ERR_ARG, fmt::format("{} is NULL", displs_name));
+  v_blocks b;
+  std::size_t at = 0;
+  for (int r = 0; r < a.size; ++r) {
+    if (counts[r] < 0)
+      a.fail(MPI_ERR_COUNT, fmt::format("{}[{}] = {} is negative", counts_name, r, counts[r]));
+    const std::size_t d = displs != nullptr ? static_cast<std::size_t>(displs[r]) : at;
+    if (displs != nullptr && displs[r] < 0 && counts[r] > 0)
+      a.fail(MPI_ERR_ARG, fmt::format("{}[{}] = {} is negative", displs_name, r, displs[r]));
+    b.counts.push_back(sz(counts[r]) * l.size);
+    b.displs.push_back(counts[r] > 0 ? d * l.size : 0);  // MPI ignores an empty block's displacement
+    if (counts[r] > 0) b.span = std::max(b.span, d + sz(counts[r]));
+    b.total += b.counts.back();
+    b.largest = std::max(b.largest, b.counts.back());
+    at += sz(counts[r]);
+  }
+  return b;
+}
+
+int span_int(std::size_t span) { return static_cast<int>(std::min<std::size_t>(span, INT_MAX)); }
+
+// Where a v-variant writes the blocks for `buf`: in place when contiguous, else a packed copy of
+// the whole span (so the gaps between blocks keep their bytes when store_output unpacks it).
+std::byte* v_output(void* buf, const v_blocks& b, const layout& l, bytes_t& scratch, MPI_Comm comm) {
+  return l.contiguous ? output_bytes(buf, b.span, l, scratch)
+                      : writable(input_copy(buf, b.span, l, scratch, comm));
+}
+
+int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
+            const int* displs, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  const mpi_function f = mpi_function::gatherv;
+  const auto forward = [&] {
+    return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+  };
+  return at_boundary(f, comm, [&] {
+    const arguments a(f, comm);
+    if (a.inter) return forwarded(forward_reason::intercommunicator, 0, forward());
+    a.root(root);
+    const bool at_root = a.rank == root, in_place = at_root && sendbuf == MPI_IN_PLACE;
+    layout sl{}, rl{};
+    v_blocks rb;
+    if (!at_root) a.not_in_place("sendbuf", sendbuf);
+    if (!in_place) {
+      a.count("sendcount", sendcount);
+      a.type("sendtype", sendtype);
+      sl = describe(sendtype);
+      a.buffer("sendbuf", sendbuf, sendcount, sl);
+    }
+    if (at_root) {
+      a.type("recvtype", recvtype);
+      a.not_in_place("recvbuf", recvbuf);
+      rl = describe(recvtype);
+      rb = v_layout(a, "recvcounts", recvcounts, "displs", displs, rl);
+      a.buffer("recvbuf", recvbuf, span_int(rb.span), rl);
+    }
+    const std::size_t n = in_place ? rb.count(root) : sz(sendcount) * sl.size;
+    if (at_root) a.same_bytes(n, rb.count(root));
+    if (vendor_chosen(collective::gatherv)) return forwarded(forward_reason::vendor_chosen, n, forward());
+    const algorithm alg = choose(collective::gatherv, a.size, 0, 0, true);
+    bytes_t send_scratch, recv_scratch;
+    const std::byte* send = in_place ? input_copy(block_at(recvbuf, sz(displs[root]), rl),
+                                                  sz(recvcounts[root]), rl, send_scratch, comm)
+                                     : input_bytes(sendbuf, sz(sendcount), sl, send_scratch, comm);
+    std::byte* recv = at_root ? v_output(recvbuf, rb, rl, recv_scratch, comm) : nullptr;
+    detail::request r{collective::gatherv, send,    n,    recv, rb.span * rl.size,
+                      byte_elements,       nullptr, root, comm, alg};
+    if (at_root) {
+      r.recv_counts = detail::make_index_array(rb.counts);
+      r.recv_displs = detail::make_index_array(rb.displs);
+    }
+    run_library(r);
+    if (at_root) store_output(recvbuf, rb.span, rl, recv_scratch, comm);
+    return served(alg, n);
+  });
+}
+
+int scatterv(const void* sendbuf, const int* sendcounts, const int* displs, MPI_Datatype sendtype,
+             void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  const mpi_function f = mpi_function::scatterv;
+  const auto forward = [&] {
+    return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  };
+  return at_boundary(f, comm, [&] {
+    const arguments a(f, comm);
+    if (a.inter) return forwarded(forward_reason::intercommunicator, 0, forward());
+    a.root(root);
+    const bool at_root = a.rank == root, in_place = at_root && recvbuf == MPI_IN_PLACE;
+    layout sl{}, rl{};
+    v_blocks sb;
+    if (at_root) {
+      a.type("sendtype", sendtype);
+      a.not_in_place("sendbuf", sendbuf);
+      sl = describe(sendtype);
+      sb = v_layout(a, "sendcounts", sendcounts, "displs", displs, sl);
+      a.buffer("sendbuf", sendbuf, span_int(sb.span), sl);
+    }
+    if (!in_place) {
+      a.count("recvcount", recvcount);
+      a.type("recvtype", recvtype);
+      a.not_in_place("recvbuf", recvbuf);
+      rl = describe(recvtype);
+      a.buffer("recvbuf", recvbuf, recvcount, rl);
+    }
+    const std::size_t n = in_place ? sb.count(root) : sz(recvcount) * rl.size;
+    if (at_root) a.same_bytes(sb.count(root), n);
+    if (vendor_chosen(collective::scatterv)) return forwarded(forward_reason::vendor_chosen, n, forward());
+    const algorithm alg = choose(collective::scatterv, a.size, 0, 0, true);
+    bytes_t send_scratch, recv_scratch;
+    const std::byte* send = at_root ? input_bytes(sendbuf, sb.span, sl, send_scratch, comm) : nullptr;
+    std::byte* recv = nullptr;
+    if (in_place) {
+      recv_scratch.resize(n);  // the root's own block stays where it is in sendbuf
+      recv = recv_scratch.data();
+    } else {
+      recv = output_bytes(recvbuf, sz(recvcount), rl, recv_scratch);
+    }
+    detail::request r{
+        collective::scatterv, send, sb.span * sl.size, recv, n, byte_elements, nullptr, root, comm, alg};
+    if (at_root) {
+      r.send_counts = detail::make_index_array(sb.counts);
+      r.send_displs = detail::make_index_array(sb.displs);
+    }
+    run_library(r);
+    if (!in_place) store_output(recvbuf, sz(recvcount), rl, recv_scratch, comm);
+    return served(alg, n);
+  });
+}
+
+int allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+               const int* recvcounts, const int* displs, MPI_Datatype recvtype, MPI_Comm comm) {
+  const mpi_function f = mpi_function::allgatherv;
+  const auto forward = [&] {
+    return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+  };
+  return at_boundary(f, comm, [&] {
+    const arguments a(f, comm);
+    if (a.inter) return forwarded(forward_reason::intercommunicator, 0, forward());
+    const bool in_place = sendbuf == MPI_IN_PLACE;
+    a.type("recvtype", recvtype);
+    a.not_in_place("recvbuf", recvbuf);
+    const layout rl = describe(recvtype);
+    const v_blocks rb = v_layout(a, "recvcounts", recvcounts, "displs", displs, rl);
+    a.buffer("recvbuf", recvbuf, span_int(rb.span), rl);
+    const std::size_t n = rb.count(a.rank);
+    layout sl{};
+    if (!in_place) {
+      a.count("sendcount", sendcount);
+      a.type("sendtype", sendtype);
+      sl = describe(sendtype);
+      a.buffer("sendbuf", sendbuf, sendcount, sl);
+      a.same_bytes(sz(sendcount) * sl.size, n);
+    }
+    if (vendor_chosen(collective::allgatherv)) return forwarded(forward_reason::vendor_chosen, n, forward());
+    const algorithm alg = choose(collective::allgatherv, a.size, rb.total, rb.total, true, rb.largest);
+    bytes_t send_scratch, recv_scratch;
+    const std::byte* send = in_place ? input_copy(block_at(recvbuf, sz(displs[a.rank]), rl),
+                                                  sz(recvcounts[a.rank]), rl, send_scratch, comm)
+                                     : input_bytes(sendbuf, sz(sendcount), sl, send_scratch, comm);
+    std::byte* recv = v_output(recvbuf, rb, rl, recv_scratch, comm);
+    detail::request r{collective::allgatherv, send,    n, recv, rb.span * rl.size,
+                      byte_elements,          nullptr, 0, comm, alg};
+    r.recv_counts = detail::make_index_array(rb.counts);
+    r.recv_displs = detail::make_index_array(rb.displs);
+    run_library(r);
+    store_output(recvbuf, rb.span, rl, recv_scratch, comm);
+    return served(alg, n);
+  });
+}
+
+// MPI_IN_PLACE (MPI 2.2): the blocks to send lie where the received ones go (recvcounts, rdispls,
+// recvtype); a copy of that span is the input.
+int alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, MPI_Datatype sendtype,
+              void* recvbuf, const int* recvcounts, const int* rdispls, MPI_Datatype recvtype,
+              MPI_Comm comm) {
+  const mpi_function f = mpi_function::alltoallv;
+  const auto forward = [&] {
+    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                          comm);
+  };
+  return at_boundary(f, comm, [&] {
+    const arguments a(f, comm);
+    if (a.inter) return forwarded(forward_reason::intercommunicator, 0, forward());
+    const bool in_place = sendbuf == MPI_IN_PLACE;
+    a.type("recvtype", recvtype);
+    a.not_in_place("recvbuf", recvbuf);
+    const layout rl = describe(recvtype);
+    const v_blocks rb = v_layout(a, "recvcounts", recvcounts, "rdispls", rdispls, rl);
+    a.buffer("recvbuf", recvbuf, span_int(rb.span), rl);
+    layout sl = rl;
+    v_blocks sb = rb;
+    if (!in_place) {
+      a.type("sendtype", sendtype);
+      sl = describe(sendtype);
+      sb = v_layout(a, "sendcounts", sendcounts, "sdispls", sdispls, sl);
+      a.buffer("sendbuf", sendbuf, span_int(sb.span), sl);
+    }
+    if (vendor_chosen(collective::alltoallv))
+      return forwarded(forward_reason::vendor_chosen, sb.total, forward());
+    const algorithm alg = choose(collective::alltoallv, a.size, 0, 0, true);
+    bytes_t send_scratch, recv_scratch;
+    const std::byte* send = in_place ? input_copy(recvbuf, rb.span, rl, send_scratch, comm)
+                                     : input_bytes(sendbuf, sb.span, sl, send_scratch, comm);
+    std::byte* recv = v_output(recvbuf, rb, rl, recv_scratch, comm);
+    detail::request r{collective::alltoallv,
+                      send,
+                      sb.span * sl.size,
+                      recv,
+                      rb.span * rl.size,
+                      byte_elements,
+                      nullptr,
+                      0,
+                      comm,
+                      alg};
+    r.send_counts = detail::make_index_array(sb.counts);
+    r.send_displs = detail::make_index_array(sb.displs);
+    r.recv_counts = detail::make_index_array(rb.counts);
+    r.recv_displs = detail::make_index_array(rb.displs);
+    run_library(r);
+    store_output(recvbuf, rb.span, rl, recv_scratch, comm);
+    return served(alg, sb.total);
+  });
+}
+
+// MPI_Reduce_scatter: the library's reduce_scatterv, with rank r's block recvcounts[r] elements.
+int reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, MPI_Datatype datatype,
+                   MPI_Op op, MPI_Comm comm) {
+  const mpi_function f = mpi_function::reduce_scatter;
+  const auto forward = [&] { return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm); };
+  return at_boundary(f, comm, [&] {
+    const arguments a(f, comm);
+    if (a.inter) return forwarded(forward_reason::intercommunicator, 0, forward());
+    a.type("datatype", datatype);
+    a.op(op);
+    a.not_in_place("recvbuf", recvbuf);
+    const bool in_place = sendbuf == MPI_IN_PLACE;
+    const layout l = describe(datatype);
+    const v_blocks b = v_layout(a, "recvcounts", recvcounts, "", nullptr, l);
+    const std::size_t total = b.span, count = sz(recvcounts[a.rank]);
+    a.buffer("recvbuf", recvbuf, in_place ? span_int(total) : recvcounts[a.rank], l);
+    if (!in_place) a.buffer("sendbuf", sendbuf, span_int(total), l);
+    if (vendor_chosen(collective::reduce_scatterv))
+      return forwarded(forward_reason::vendor_chosen, b.total, forward());
+    mapped_reduction m{};
+    if (!map_reduction(op, l, comm, m)) return forwarded(forward_reason::op, b.total, forward());
+    const algorithm alg =
+        choose(collective::reduce_scatterv, a.size, b.total, total, m.red.commutative, b.largest);
+    bytes_t send_scratch, recv_scratch;
+    const std::byte* send = in_place ? input_copy(recvbuf, total, l, send_scratch, comm)
+                                     : input_bytes(sendbuf, total, l, send_scratch, comm);
+    std::byte* recv = output_bytes(recvbuf, count, l, recv_scratch);
+    detail::request r{collective::reduce_scatterv, send, total, recv, count, m.elem, &m.red, 0, comm, alg};
+    r.recv_counts = detail::make_index_array(std::span<const int>(recvcounts, sz(a.size)));
+    run_library(r);
+    store_output(recvbuf, count, l, recv_scratch, comm);
+    return served(alg, b.total);
+  });
+}
+
+}  // namespace
+}  // namespace collectives::pmpi
+
+namespace pm = collectives::pmpi;
+
+extern "C" {
+
+COLLECTIVES_MPI_EXPORT int MPI_Init(int* argc, char*** argv) { return pm::after_init(PMPI_Init(argc, argv)); }
+
+COLLECTIVES_MPI_EXPORT int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
+  return pm::after_init(PMPI_Init_thread(argc, argv, required, provided));
+}
+
+COLLECTIVES_MPI_EXPORT int MPI_Finalize(void) {
+  const pm::settings& s = pm::current_settings();
+  if (s.report_to) pm::print_report(s);
+  return PMPI_Finalize();
+}
+
+COLLECTIVES_MPI_EXPORT int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root,
+                                     MPI_Comm comm) {
+  if (pm::inside_library()) return PMPI_Bcast(buffer, count, datatype, root, comm);
+  return pm::bcast(buffer, count, datatype, root, comm);
+}
+
+COLLECTIVES_MPI_EXPORT int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                       void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                                       MPI_Comm comm) {
+  if (pm::inside_library())
+    return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  return pm::scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+COLLECTIVES_MPI_EXPORT int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                      void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                                      MPI_Comm comm) {
+  if (pm::inside_library())
+    return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  return pm::gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+COLLECTIVES_MPI_EXPORT int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                                      MPI_Op op, int root, MPI_Comm comm) {
+  if (pm::inside_library()) return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+  return pm::reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+}
+
+COLLECTIVES_MPI_EXPORT int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                         void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  if (pm::inside_library())
+    return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  return pm::allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+COLLECTIVES_MPI_EXPORT int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
+                                                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  if (pm::inside_library()) return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
+  return pm::reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
+}
+
+COLLECTIVES_MPI_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                        void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  if (pm::inside_library())
+    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  return pm::alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+COLLECTIVES_MPI_EXPORT int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                                         MPI_Op op, MPI_Comm comm) {
+  if (pm::inside_library()) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+  return pm::allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+COLLECTIVES_MPI_EXPORT int MPI_Barrier(MPI_Comm comm) {
+  if (pm::inside_library()) return PMPI_Barrier(comm);
+  return pm::barrier(comm);
+}
+
+COLLECTIVES_MPI_EXPORT int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                                    MPI_Op op, MPI_Comm comm) {
+  if (pm::inside_library()) return PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
+  return pm::prefix(pm::mpi_function::scan, sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+COLLECTIVES_MPI_EXPORT int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                                      MPI_Op op, MPI_Comm comm) {
+  if (pm::inside_library()) return PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
+  return pm::prefix(pm::mpi_function::exscan, sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+COLLECTIVES_MPI_EXPORT int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                       void* recvbuf, const int recvcounts[], const int displs[],
+                                       MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  if (pm::inside_library())
+    return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+  return pm::gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+}
+
+COLLECTIVES_MPI_EXPORT int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
+                                        MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                                        MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  if (pm::inside_library())
+    return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  return pm::scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+COLLECTIVES_MPI_EXPORT int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                          void* recvbuf, const int recvcounts[], const int displs[],
+                                          MPI_Datatype recvtype, MPI_Comm comm) {
+  if (pm::inside_library())
+    return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+  return pm::allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+}
+
+COLLECTIVES_MPI_EXPORT int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                         MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                                         const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  if (pm::inside_library())
+    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                          comm);
+  return pm::alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+}
+
+COLLECTIVES_MPI_EXPORT int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  if (pm::inside_library()) return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+  return pm::reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+}
+
+}  // extern "C"

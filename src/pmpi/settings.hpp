@@ -1,0 +1,32 @@
+#pragma once
+
+// What the environment asks of the drop-in: COLLECTIVES_ALGORITHMS (which algorithm serves each
+// collective) and COLLECTIVES_MPI_REPORT (where the report goes). Read once per process.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "collectives/algorithm.hpp"
+
+namespace collectives::pmpi {
+
+struct settings {
+  /// Per collective (indexed by `collective`): automatic, vendor (= forward) or an algorithm.
+  std::vector<algorithm> chosen;
+  std::string algorithms_text;  ///< the variable as given, for the report's header
+  /// Empty when the selection is valid; otherwise the one line every rank prints before aborting.
+  std::string problem;
+  /// Unset: no report; "-" for stderr (COLLECTIVES_MPI_REPORT=1), otherwise a file name.
+  std::optional<std::string> report_to;
+
+  algorithm for_collective(collective c) const { return chosen[static_cast<std::size_t>(c)]; }
+};
+
+/// Parses a COLLECTIVES_ALGORITHMS value (comma-separated `collective=algorithm`, `*=algorithm`).
+settings parse_settings(const char* algorithms, const char* report);
+
+/// The process's settings, parsed from the environment on first use.
+const settings& current_settings();
+
+}  // namespace collectives::pmpi

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Runs one drop-in test and checks what a C program cannot check from inside: exit status,
+# messages, the report. Usage:
+#   check.sh <what> <np> <libcollectives_mpi.so> <dropin_test> [extra]
+# what: matrix (preloaded; COLLECTIVES_ALGORITHMS from the environment) | linked (extra = the
+#       test linked with the drop-in) | errors | fatal | threads | report | star | bad_selection | hpcc
+set -euo pipefail
+what=$1 np=$2 lib=$3 prog=$4
+here=$(cd "$(dirname "$0")" && pwd)
+run="$here/../../scripts/mpirun/run"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "check.sh $what: FAILED: $*" >&2; exit 1; }
+preload() { LD_PRELOAD="$lib${LD_PRELOAD:+:$LD_PRELOAD}" "$run" -n "$np" "$@"; }
+
+case $what in
+  matrix | errors | threads)
+    mode=$what
+    preload "$prog" "$mode"
+    ;;
+  linked)
+    "$run" -n "$np" "$5" matrix
+    ;;
+  fatal)
+    # MPI_ERRORS_ARE_FATAL: the job stops, non-zero, with the drop-in's message.
+    if preload "$prog" fatal >"$work/out" 2>&1; then cat "$work/out"; fail "the job did not stop"; fi
+    grep -q "collectives_mpi: MPI_Bcast on rank .*: root = $((np + 3)) is not a rank in \[0, $np)" "$work/out" ||
+      { cat "$work/out"; fail "no message naming the bad root"; }
+    ;;
+  bad_selection)
+    # Every rank prints one line naming the entry and the valid choices; the program never runs.
+    if COLLECTIVES_ALGORITHMS='broadcast=binomial,allreduce=bogus' preload "$prog" matrix >"$work/out" 2>&1; then
+      cat "$work/out"; fail "the job did not stop"
+    fi
+    want="collectives_mpi: COLLECTIVES_ALGORITHMS entry 'allreduce=bogus': allreduce has no algorithm 'bogus'; valid: automatic, vendor, naive, ring,"
+    [ "$(grep -cF "$want" "$work/out")" -eq "$np" ] || { cat "$work/out"; fail "expected the line once per rank: $want"; }
+    ! grep -q "dropin_test matrix" "$work/out" || fail "the program ran"
+    ;;
+  report)
+    # Known calls (see run_report in dropin_test.c), with reduce forwarded by choice.
+    sel='reduce=vendor,allreduce=ring,barrier=dissemination,scan=naive,exscan=recursive_doubling'
+    sel+=',gatherv=naive,scatterv=binomial,allgatherv=ring,alltoallv=pairwise,reduce_scatterv=recursive_halving'
+    COLLECTIVES_ALGORITHMS=$sel COLLECTIVES_MPI_REPORT="$work/report.txt" preload "$prog" report
+    cat "$work/report.txt"
+    expect() { grep -Eq "^$1 +$2 +$3 " "$work/report.txt" || fail "no report row '$1 $2 $3'"; }
+    expect MPI_Allreduce "served: ring" 3
+    expect MPI_Bcast "served: binomial" 2
+    expect MPI_Reduce "forwarded: vendor chosen" 1
+    expect MPI_Allreduce "forwarded: op" 1
+    expect MPI_Barrier "served: dissemination" 1
+    expect MPI_Scan "served: naive" 1
+    expect MPI_Exscan "served: recursive_doubling" 1
+    expect MPI_Gatherv "served: naive" 1
+    expect MPI_Scatterv "served: binomial" 1
+    expect MPI_Allgatherv "served: ring" 1
+    expect MPI_Alltoallv "served: pairwise" 1
+    expect MPI_Reduce_scatter "served: recursive_halving" 1
+    [ "$np" -gt 1 ] && expect MPI_Allreduce "forwarded: intercommunicator" 1
+    rows=$(grep -cE '^MPI_' "$work/report.txt")
+    [ "$rows" -eq $([ "$np" -gt 1 ] && echo 13 || echo 12) ] || fail "$rows rows, expected only the calls made"
+    ;;
+  star)
+    # `*=name` sets exactly the collectives that have that algorithm; the others stay automatic.
+    report() { COLLECTIVES_ALGORITHMS=$1 COLLECTIVES_MPI_REPORT="$work/report.txt" preload "$prog" report; }
+    expect() { grep -Eq "^$1 +$2 +" "$work/report.txt" || { cat "$work/report.txt"; fail "$sel: no row '$1 $2'"; }; }
+    sel='*=dissemination' && report "$sel"
+    expect MPI_Barrier "served: dissemination"
+    expect MPI_Allreduce "served: recursive_doubling"
+    expect MPI_Bcast "served: binomial"
+    sel='*=hierarchical' && report "$sel"
+    for f in MPI_Bcast MPI_Reduce MPI_Allreduce; do expect $f "served: hierarchical"; done
+    expect MPI_Barrier "served: dissemination"
+    expect MPI_Scan "served: recursive_doubling"
+    ;;
+  hpcc)
+    exec "$here/hpcc.sh" "$np" "$lib"
+    ;;
+  *)
+    fail "unknown check"
+    ;;
+esac
