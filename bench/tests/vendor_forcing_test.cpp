@@ -87,8 +87,8 @@ int main(int argc, char** argv) {
       const auto variant_of = [&](collectives::collective c, const std::string& name) {
         for (const collbench::vendor_internal& v : internals.available())
           if (v.coll == c && v.name == name)
-            return collbench::variant{"vendor:" + name, collectives::algorithm::vendor, internals.communicator(v),
-                                      internals.per_call(v)};
+            return collbench::variant{"vendor:" + name, collectives::algorithm::vendor,
+                                      internals.communicator(v), internals.per_call(v)};
         expect(false, "MPICH offers no " + std::string(to_string(c)) + " algorithm '" + name + "'");
         return collbench::variant{};
       };
@@ -110,6 +110,12 @@ int main(int argc, char** argv) {
       for (const collbench::vendor_internal& v : internals.available())
         expect(v.name.find("algorithm") == std::string::npos && v.name != "auto",
                "a name read from MPICH's description is whole: " + v.name);
+      // Every collective of the library, the newer ones (barrier, scans, v-variants) included,
+      // has MPICH internals to compare with.
+      for (collectives::collective c : collectives::all_collectives())
+        expect(std::any_of(internals.available().begin(), internals.available().end(),
+                           [&](const collbench::vendor_internal& v) { return v.coll == c; }),
+               "MPICH offers internal algorithms for " + std::string(to_string(c)));
     } else {
       const auto comm_of = [&](const std::string& name) {
         for (const collbench::vendor_internal& v : internals.available())
