@@ -8,7 +8,8 @@
 #                                                  install/consumer checks, the benchmark's tests.
 #   COLLECTIVES_MPI=mpich bash scripts/test.sh     MPICH (build-mpich/): the library's tests (the
 #                                                  matrix, contract, PMPI, finalize) and the
-#                                                  drop-in's at np 1 2 3 with standard sends;
+#                                                  drop-in's (automatic and vendor, report,
+#                                                  errors…) at np 1 2 3 with standard sends;
 #                                                  collbench's unit test and vendor forcing (np 4).
 #                                                  MPICH's idle ranks spin, so more ranks than
 #                                                  cores crawl: nothing else above np 3.
@@ -18,7 +19,8 @@
 #                                                  with standard sends, and the emulated hosts
 #                                                  at np 4.
 # Left out of MPICH and the sanitizers (they cover the code, not the MPI library or memory):
-# synchronous sends (the same schedules, another send call), the packaging checks (they rebuild
+# synchronous sends (the same schedules, another send call), the drop-in under each algorithm
+# name (label "names": the matrix tests run every algorithm), the packaging checks (they rebuild
 # the library), hpcc (Debian's is linked with Open MPI), the emulated cluster and the
 # shared-memory probe (Open MPI's), collbench's timing and comparison tests.
 # (Both variables together: MPICH under the sanitizers, in build-mpich-sanitize/.)
@@ -59,8 +61,8 @@ if [[ $mpi == openmpi && $sanitize == OFF ]]; then
 fi
 # MPICH and the sanitizers: standard sends, the ranks configured above (every test carries its
 # np<p> label), none of what the header leaves out.
-skip='^(large|ssend|packaging|application|cluster|shm|serial|np[5-9])$'
-[[ $mpi == mpich ]] && skip='^(large|ssend|packaging|application|cluster|shm|serial|np[4-9])$'
+skip='^(large|ssend|names|packaging|application|cluster|shm|serial|np[5-9])$'
+[[ $mpi == mpich ]] && skip='^(large|ssend|names|packaging|application|cluster|shm|serial|np[4-9])$'
 run_ctest -LE "$skip" "$@"
 # collbench's vendor forcing checks its signatures at 4 ranks (MPICH: its spinning ranks make it
 # slow, not wrong).
