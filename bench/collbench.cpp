@@ -186,8 +186,12 @@ int run(int argc, char** argv, bool forcing_set_here) {
   info.timing = describe_timing(o);
   info.shm_copy = shm_copy_in_force();
   info.vendor_internals =
-      internals.available().empty()
-          ? internals.unavailable_reason()
+      internals.available().empty() ? internals.unavailable_reason()
+      : internals.mpich()
+          ? std::string(
+                "MPICH, MPIR_CVAR_<collective>_INTRA_ALGORITHM set through MPI_T around each call, with "
+                "MPIR_CVAR_<collective>_DEVICE_COLLECTIVE=0 (the device's own selection off); where a forced "
+                "algorithm cannot run, MPICH uses its own choice")
           : fmt::format(
                 "Open MPI coll/tuned, coll_tuned_<collective>_algorithm set through MPI_T for a duplicated "
                 "communicator; chain, pipeline and segmented_ring with "

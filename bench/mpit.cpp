@@ -6,11 +6,11 @@
 
 namespace collbench {
 
-int find_cvar(std::string_view wanted, MPI_T_enum* enumtype) {
+int find_cvar(std::string_view wanted, MPI_T_enum* enumtype, std::string* description) {
   int count = 0;
   if (MPI_T_cvar_get_num(&count) != MPI_SUCCESS) return -1;
   for (int i = 0; i < count; ++i) {
-    char name[256], desc[1024];
+    char name[256], desc[4096];  // MPICH lists its algorithms in descriptions
     int name_len = sizeof name, desc_len = sizeof desc, verbosity = 0, bind = 0, scope = 0;
     MPI_Datatype type;
     MPI_T_enum names = MPI_T_ENUM_NULL;
@@ -19,6 +19,7 @@ int find_cvar(std::string_view wanted, MPI_T_enum* enumtype) {
       continue;
     if (wanted != name) continue;
     if (enumtype != nullptr) *enumtype = names;
+    if (description != nullptr) description->assign(desc);
     return i;
   }
   return -1;

@@ -10,9 +10,9 @@
 
 namespace collbench {
 
-/// The index of the control variable named `wanted`, or −1; its enumeration in `enumtype` if
-/// asked. Needs MPI_T initialised.
-int find_cvar(std::string_view wanted, MPI_T_enum* enumtype);
+/// The index of the control variable named `wanted`, or −1; its enumeration in `enumtype` and its
+/// description in `description` if asked. Needs MPI_T initialised.
+int find_cvar(std::string_view wanted, MPI_T_enum* enumtype, std::string* description = nullptr);
 
 /// Reads (or writes, when `write` is set) an int control variable; false on failure.
 bool access_cvar(int index, int* value, bool write);

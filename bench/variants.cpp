@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -65,6 +66,44 @@ std::string snake_case(std::string_view s) {
   return out;
 }
 
+// MPICH's algorithm choices, in the order of their values (0, "auto", is left out: MPICH's own
+// decision). MPICH exposes MPIR_CVAR_<COLLECTIVE>_INTRA_ALGORITHM as a plain int without an
+// MPI_T enum; the names are only in its description, whose lines ("name<spaces>- text", one per
+// value, in value order) arrive joined without line breaks:
+//   "...algorithmauto - Internal ... JSON_FILE)binomial      - Force binomial algorithmnb       - Force ..."
+// Every line after "auto" pads its name to one common width W before "- ", so a name is the last
+// W − (spaces) characters of the identifier run that ends at its padding. W is the smallest
+// run + spaces: exact for a name not glued to a lower-case word (the first one, after "…FILE)").
+std::vector<std::string> mpich_choices(std::string_view desc) {
+  struct line {
+    std::string_view run;  // identifier characters before the padding: the name, maybe glued
+    std::size_t spaces;
+  };
+  const auto identifier = [](char ch) {
+    return std::islower(static_cast<unsigned char>(ch)) || std::isdigit(static_cast<unsigned char>(ch)) ||
+           ch == '_';
+  };
+  std::vector<line> lines;
+  for (std::size_t dash = desc.find(" - "); dash != std::string_view::npos;
+       dash = desc.find(" - ", dash + 1)) {
+    std::size_t end = dash + 1;
+    while (end > 0 && desc[end - 1] == ' ') --end;
+    std::size_t begin = end;
+    while (begin > 0 && identifier(desc[begin - 1])) --begin;
+    lines.push_back({desc.substr(begin, end - begin), dash + 1 - end});
+  }
+  if (lines.size() < 2 || !lines.front().run.ends_with("auto")) return {};
+  std::size_t width = std::string_view::npos;
+  for (std::size_t i = 1; i < lines.size(); ++i)
+    width = std::min(width, lines[i].run.size() + lines[i].spaces);
+  std::vector<std::string> names;
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    if (width <= lines[i].spaces) return {};
+    names.emplace_back(lines[i].run.substr(lines[i].run.size() - (width - lines[i].spaces)));
+  }
+  return names;
+}
+
 // Open MPI's algorithms that are segmented by name (see variants.hpp). Its trees (binomial,
 // binary_tree, …) take a segment size too, but stay whole, like the library's.
 bool segmented(std::string_view name) {
@@ -87,7 +126,7 @@ bool enable_vendor_forcing() {
 
 vendor_internals::vendor_internals(MPI_Comm base, int ranks) : base_(base) {
   if (ranks == 1) {
-    reason_ = "one process: Open MPI's self component answers every collective, no internal algorithm runs";
+    reason_ = "one process: the MPI library copies the data itself, no internal algorithm runs";
     return;
   }
   int provided = 0;
@@ -96,12 +135,16 @@ vendor_internals::vendor_internals(MPI_Comm base, int ranks) : base_(base) {
     reason_ = "the MPI tool interface (MPI_T) is not available";
     return;
   }
+  if (find_cvar("MPIR_CVAR_DEVICE_COLLECTIVES", nullptr) >= 0) {
+    discover_mpich();
+    return;
+  }
   int dynamic_index = find_cvar("coll_tuned_use_dynamic_rules", nullptr);
   int dynamic = 0;
   if (dynamic_index < 0) {
     reason_ =
-        "this MPI library has no coll_tuned control variables (forcing an internal algorithm is "
-        "supported for Open MPI's coll/tuned only)";
+        "this MPI library has neither Open MPI's coll_tuned nor MPICH's "
+        "MPIR_CVAR_<collective>_INTRA_ALGORITHM control variables";
     return;
   }
   if (!access_cvar(dynamic_index, &dynamic, false) || !dynamic) {
@@ -131,7 +174,8 @@ vendor_internals::vendor_internals(MPI_Comm base, int ranks) : base_(base) {
       int probe = value, ignore = 0;
       if (!access_cvar(index, &probe, true)) continue;
       if (!access_cvar(index, &ignore, true))
-        throw std::runtime_error(fmt::format("cannot reset coll_tuned_{}_algorithm through MPI_T", tuned_name(c)));
+        throw std::runtime_error(
+            fmt::format("cannot reset coll_tuned_{}_algorithm through MPI_T", tuned_name(c)));
       std::string name = snake_case(item);
       // Open MPI's two-process algorithms refuse any other size.
       if (name == "two_proc" && ranks != 2) continue;
@@ -147,12 +191,51 @@ vendor_internals::vendor_internals(MPI_Comm base, int ranks) : base_(base) {
     reason_ = "no coll_tuned_<collective>_algorithm control variable lists an algorithm";
 }
 
+void vendor_internals::discover_mpich() {
+  for (collective c : collectives::all_collectives()) {
+    std::string upper(tuned_name(c));
+    for (char& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    std::string description;
+    const int algorithm =
+        find_cvar(fmt::format("MPIR_CVAR_{}_INTRA_ALGORITHM", upper), nullptr, &description);
+    const int device = find_cvar(fmt::format("MPIR_CVAR_{}_DEVICE_COLLECTIVE", upper), nullptr);
+    mpich_cvars& cv = mpich_.emplace_back();
+    const std::vector<std::string> names = mpich_choices(description);
+    if (algorithm < 0 || device < 0 || names.empty()) continue;
+    int count = 0;
+    if (MPI_T_cvar_handle_alloc(algorithm, nullptr, &cv.algorithm, &count) != MPI_SUCCESS) continue;
+    if (MPI_T_cvar_handle_alloc(device, nullptr, &cv.device, &count) != MPI_SUCCESS) {
+      MPI_T_cvar_handle_free(&cv.algorithm);
+      continue;
+    }
+    cv.valid = MPI_T_cvar_read(cv.algorithm, &cv.algorithm_default) == MPI_SUCCESS &&
+               MPI_T_cvar_read(cv.device, &cv.device_default) == MPI_SUCCESS;
+    if (!cv.valid) continue;
+    for (std::size_t i = 0; i < names.size(); ++i)
+      available_.push_back({c, names[i], static_cast<int>(i + 1), 0});
+  }
+  if (available_.empty())
+    reason_ = "no MPIR_CVAR_<collective>_INTRA_ALGORITHM control variable lists an algorithm";
+}
+
 vendor_internals::~vendor_internals() {
   for (locked& l : comms_) MPI_Comm_free(&l.comm);
+  for (mpich_cvars& cv : mpich_) {
+    if (cv.algorithm != MPI_T_CVAR_HANDLE_NULL) MPI_T_cvar_handle_free(&cv.algorithm);
+    if (cv.device != MPI_T_CVAR_HANDLE_NULL) MPI_T_cvar_handle_free(&cv.device);
+  }
   if (mpit_) MPI_T_finalize();
 }
 
+std::vector<cvar_setting> vendor_internals::per_call(const vendor_internal& v) const {
+  if (mpich_.empty()) return {};
+  const mpich_cvars& cv = mpich_.at(static_cast<std::size_t>(v.coll));
+  return {{cv.algorithm, v.value, cv.algorithm_default}, {cv.device, 0, cv.device_default}};
+}
+
 MPI_Comm vendor_internals::communicator(const vendor_internal& v) {
+  // MPICH reads its control variables at every call: any communicator will do.
+  if (!mpich_.empty()) return base_;
   for (const locked& l : comms_)
     if (l.coll == v.coll && l.value == v.value) return l.comm;
   const int index = cvar_index_.at(static_cast<std::size_t>(v.coll));
@@ -180,6 +263,25 @@ MPI_Comm vendor_internals::communicator(const vendor_internal& v) {
   return comm;
 }
 
+forcing_scope::forcing_scope(const variant& v) : settings_(v.per_call) {
+  for (const cvar_setting& s : settings_) {
+    int value = s.value;
+    if (MPI_T_cvar_write(s.handle, &value) != MPI_SUCCESS)
+      throw std::runtime_error(fmt::format("cannot force {} through MPI_T", v.label));
+  }
+}
+
+forcing_scope::~forcing_scope() {
+  for (const cvar_setting& s : settings_) {
+    int value = s.restore;
+    // A variable left forced would force every later call, vendor's and the other rows' alike.
+    if (MPI_T_cvar_write(s.handle, &value) != MPI_SUCCESS) {
+      std::fprintf(stderr, "collbench: cannot reset a control variable through MPI_T\n");
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+  }
+}
+
 std::vector<variant> select_variants(collective c, const std::vector<std::string>& requested,
                                      vendor_internals& internals) {
   const auto wanted = [&](const std::string& name, bool (*group)(const std::string&)) {
@@ -197,7 +299,7 @@ std::vector<variant> select_variants(collective c, const std::vector<std::string
   for (const vendor_internal& v : internals.available()) {
     const std::string label = "vendor:" + v.name;
     if (v.coll == c && wanted(label, is_vendor_group))
-      out.push_back({label, algorithm::vendor, internals.communicator(v)});
+      out.push_back({label, algorithm::vendor, internals.communicator(v), internals.per_call(v)});
   }
   return out;
 }

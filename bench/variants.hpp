@@ -16,6 +16,14 @@
 // The algorithms named as segmented (chain, pipeline, segmented_ring) also get
 // coll_tuned_<collective>_algorithm_segmentsize, the library's pipeline segment: left at its
 // default 0 they would run as one segment, and vendor:segmented_ring would be vendor:ring.
+//
+// MPICH reads MPIR_CVAR_<COLLECTIVE>_INTRA_ALGORITHM at every call instead, for every
+// communicator, so a vendor:<name> row carries the settings to hold around each of its calls
+// (forcing_scope): that variable set to the algorithm, and MPIR_CVAR_<COLLECTIVE>_DEVICE_COLLECTIVE
+// set to 0, so that the ch4 device's own selection (its shared-memory collectives) does not
+// override it; both go back to their values right after the call, before anything else runs.
+// Where a forced algorithm cannot run (reduce_scatter_allgather with fewer elements than ranks, a
+// non-commutative op), MPICH quietly uses its own choice (MPIR_CVAR_COLLECTIVE_FALLBACK=silent).
 
 #include <mpi.h>
 
@@ -26,11 +34,33 @@
 
 namespace collbench {
 
+/// A control variable held at `value` around each call of a row, then set back to `restore`.
+struct cvar_setting {
+  MPI_T_cvar_handle handle;
+  int value;
+  int restore;
+};
+
 struct variant {
   std::string label;  ///< "vendor", "ring", "vendor:ring": the row name
   collectives::algorithm alg = collectives::algorithm::vendor;
   /// A vendor internal: the communicator on which the MPI library is locked to it.
   MPI_Comm forced_comm = MPI_COMM_NULL;
+  /// A vendor internal of MPICH: what forcing_scope sets around each call.
+  std::vector<cvar_setting> per_call = {};
+};
+
+/// Holds a variant's per-call control variables for its lifetime (nothing for the others).
+/// Throws if one cannot be written; aborts the run if one cannot be set back.
+class forcing_scope {
+ public:
+  explicit forcing_scope(const variant& v);
+  ~forcing_scope();
+  forcing_scope(const forcing_scope&) = delete;
+  forcing_scope& operator=(const forcing_scope&) = delete;
+
+ private:
+  const std::vector<cvar_setting>& settings_;
 };
 
 /// One internal algorithm of the MPI library, as its control variable names it.
@@ -59,10 +89,22 @@ class vendor_internals {
   /// Why nothing is available (empty when something is).
   const std::string& unavailable_reason() const { return reason_; }
   /// A communicator locked to `v` (collective: every rank must ask for the same ones in the
-  /// same order). Kept until destruction.
+  /// same order). Kept until destruction. With MPICH, `base` itself.
   MPI_Comm communicator(const vendor_internal& v);
+  /// MPICH: the control variables to hold around each call of `v`; empty for Open MPI.
+  std::vector<cvar_setting> per_call(const vendor_internal& v) const;
+  /// Forcing through MPICH's per-call control variables (rather than Open MPI's communicators).
+  bool mpich() const { return !mpich_.empty(); }
 
  private:
+  /// MPICH's two control variables of one collective, and their values at start-up.
+  struct mpich_cvars {
+    MPI_T_cvar_handle algorithm = MPI_T_CVAR_HANDLE_NULL, device = MPI_T_CVAR_HANDLE_NULL;
+    int algorithm_default = 0, device_default = 0;
+    bool valid = false;
+  };
+  void discover_mpich();
+
   struct locked {
     collectives::collective coll;
     int value;
@@ -74,6 +116,7 @@ class vendor_internals {
   std::vector<int> cvar_index_;     ///< per collective, -1 if none
   std::vector<int> segment_index_;  ///< per collective, its segment size variable, -1 if none
   std::vector<locked> comms_;
+  std::vector<mpich_cvars> mpich_;  ///< per collective, in all_collectives() order; empty: not MPICH
   std::string reason_;
 };
 

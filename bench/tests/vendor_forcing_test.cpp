@@ -8,7 +8,12 @@
 //   so more op calls per rank than ring's 3 (with no segment size it would be ring itself).
 // Also checks that the segment size does not stay behind (ring, forced after segmented_ring, still
 // makes 3 calls) and that a communicator created afterwards keeps vendor's default decision, the
-// same as one created before any forcing. Without Open MPI's coll/tuned there is nothing to check.
+// same as one created before any forcing.
+// With MPICH, whose algorithm variables act per call (forcing_scope): recursive_doubling reduces n
+// twice on every rank, and a call after the scope has ended makes MPICH's default decision again;
+// the algorithm names read from MPICH's descriptions are whole (the longest and the shortest
+// broadcast names among them).
+// Without either library's control variables there is nothing to check.
 // Run with 4 ranks; exit status 0 on success.
 
 #include <mpi.h>
@@ -37,10 +42,13 @@ struct signature {
   bool operator==(const signature&) const = default;
 };
 
-signature run(MPI_Comm comm, MPI_Op op, int n) {
+signature run(MPI_Comm comm, MPI_Op op, int n, const collbench::variant& forced = {}) {
   std::vector<double> in(static_cast<std::size_t>(n), 1.0), out(static_cast<std::size_t>(n));
   calls = elements = 0;
-  MPI_Allreduce(in.data(), out.data(), n, MPI_DOUBLE, op, comm);
+  {
+    const collbench::forcing_scope forcing(forced);
+    MPI_Allreduce(in.data(), out.data(), n, MPI_DOUBLE, op, comm);
+  }
   int size = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   signature s{std::vector<long>(static_cast<std::size_t>(size)),
@@ -75,6 +83,39 @@ int main(int argc, char** argv) {
       if (rank == 0)
         std::printf("vendor_forcing_test: skipped (%s)\n",
                     size != 4 ? "needs 4 ranks" : internals.unavailable_reason().c_str());
+    } else if (internals.mpich()) {
+      const auto variant_of = [&](collectives::collective c, const std::string& name) {
+        for (const collbench::vendor_internal& v : internals.available())
+          if (v.coll == c && v.name == name)
+            return collbench::variant{"vendor:" + name, collectives::algorithm::vendor,
+                                      internals.communicator(v), internals.per_call(v)};
+        expect(false, "MPICH offers no " + std::string(to_string(c)) + " algorithm '" + name + "'");
+        return collbench::variant{};
+      };
+      // MPICH 4.0 runs reduce_scatter_allgather only for predefined ops and otherwise falls back
+      // to its default, recursive doubling, so a counting user op cannot tell the two apart: this
+      // checks recursive doubling's signature and that the scope leaves the default in place.
+      const signature default_before = run(MPI_COMM_WORLD, op, n);
+      const collbench::variant rd = variant_of(collectives::collective::allreduce, "recursive_doubling");
+      variant_of(collectives::collective::allreduce, "reduce_scatter_allgather");
+      if (!rd.per_call.empty()) {
+        const signature d = run(rd.forced_comm, op, n, rd);
+        expect(d.elements == std::vector<long>(4, 2L * n),
+               "vendor:recursive_doubling reduces n twice everywhere");
+        expect(run(MPI_COMM_WORLD, op, n) == default_before,
+               "a call after the forcing scope makes MPICH's default decision again");
+      }
+      variant_of(collectives::collective::broadcast, "scatter_recursive_doubling_allgather");
+      variant_of(collectives::collective::broadcast, "nb");
+      for (const collbench::vendor_internal& v : internals.available())
+        expect(v.name.find("algorithm") == std::string::npos && v.name != "auto",
+               "a name read from MPICH's description is whole: " + v.name);
+      // Every collective of the library, the newer ones (barrier, scans, v-variants) included,
+      // has MPICH internals to compare with.
+      for (collectives::collective c : collectives::all_collectives())
+        expect(std::any_of(internals.available().begin(), internals.available().end(),
+                           [&](const collbench::vendor_internal& v) { return v.coll == c; }),
+               "MPICH offers internal algorithms for " + std::string(to_string(c)));
     } else {
       const auto comm_of = [&](const std::string& name) {
         for (const collbench::vendor_internal& v : internals.available())

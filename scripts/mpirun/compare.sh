@@ -13,6 +13,8 @@
 #                   comes to the library's fastest algorithm, per collective and np
 #   plots/*.png     latency and busbw against size, log-log, per collective and np (gnuplot)
 # A process count above the machine's cores runs oversubscribed; the report says so.
+# COLLECTIVES_MPI=mpich compares against MPICH instead of Open MPI (set up by scripts/bootstrap.sh);
+# its idle ranks spin, so oversubscribed runs (np 4 on 2 cores) are slow and noisy.
 #
 # Usage: scripts/mpirun/compare.sh [--quick] [--np "2 4"] [--shm-copy PATH] [--build-dir DIR] [--out DIR]
 #                                  [-- OPTIONS]
@@ -25,11 +27,13 @@
 #                    and those busbw plots are left out)
 #   --shm-copy PATH  how messages between ranks are copied: best (default: one copy where the kernel
 #                    allows cross-memory attach, else two; what scripts/mpirun/run chooses), single,
-#                    double, or both (every np on each path, and a section comparing the two)
-#   --build-dir DIR  the CMake build directory (default build/; configured with the bench if needed)
+#                    double, or both (every np on each path, and a section comparing the two);
+#                    Open MPI only
+#   --build-dir DIR  the CMake build directory (default build/, or build-mpich/ with
+#                    COLLECTIVES_MPI=mpich; configured with the bench if needed)
 #   --out DIR        where to write (default results/<date>, or results/<date>-<time> if taken)
 #   --cluster HxR    across an emulated cluster of H hosts × R ranks (scripts/mpirun/cluster.sh,
-#                    needs root): np = H·R, placed by block, first on this one host (np<P>.json),
+#                    needs root; Open MPI only): np = H·R, placed by block, first on this one host (np<P>.json),
 #                    then across the hosts (np<P>-HxR.json), so the report sets the layouts side
 #                    by side, with α-β within a host and between hosts and the model split into
 #                    intra- and inter-host terms; broadcast, reduce, allgather and allreduce (the
@@ -41,7 +45,9 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+mpi=${COLLECTIVES_MPI:-openmpi}
 build=$root/build
+[[ $mpi == mpich ]] && build=$root/build-mpich
 out=
 nps="2 4"
 quick=0
@@ -66,6 +72,11 @@ while (($#)); do
   esac
   shift
 done
+
+if [[ $mpi == mpich && ( $shm != best || -n $cluster ) ]]; then
+  echo "compare.sh: --shm-copy and --cluster choose Open MPI's paths and hosts; not with COLLECTIVES_MPI=mpich" >&2
+  exit 2
+fi
 
 # The shared-memory paths to measure; "" is scripts/mpirun/run's own choice (the probe).
 case $shm in
@@ -102,7 +113,12 @@ bash "$root/scripts/bootstrap.sh"
 start=$SECONDS
 # Build if needed: configure once with the bench on, then let the build tool decide what is stale.
 if [[ ! -f $build/CMakeCache.txt ]] || ! grep -q '^COLLECTIVES_BUILD_BENCH:BOOL=ON' "$build/CMakeCache.txt"; then
-  cmake -S "$root" -B "$build" -DCOLLECTIVES_BUILD_BENCH=ON > /dev/null
+  cmake -S "$root" -B "$build" -DCOLLECTIVES_BUILD_BENCH=ON -DCOLLECTIVES_MPI="$mpi" > /dev/null
+fi
+configured=$(sed -n 's/^COLLECTIVES_MPI:STRING=//p' "$build/CMakeCache.txt")
+if [[ ${configured:-openmpi} != "$mpi" ]]; then
+  echo "compare.sh: $build is built with ${configured:-openmpi}, not COLLECTIVES_MPI=$mpi (see --build-dir)" >&2
+  exit 2
 fi
 cmake --build "$build" --target collbench collreport -j "$(nproc)" > /dev/null
 
@@ -154,12 +170,15 @@ for np in $nps; do
       launch=(bash "$root/scripts/mpirun/cluster.sh" run --map block)
     fi
     ((np > cores)) && note="$note (oversubscribed: $np ranks on $cores cores)"
+    ((np > cores)) && [[ $mpi == mpich ]] && note+=" — slow: MPICH's waiting ranks spin"
     for path in "${paths[@]}"; do
       json=$out/np$np.json
       [[ $shm == both ]] && json=$out/np$np-$path.json
       [[ $layout != one ]] && json=${json%.json}-$layout.json
       copies="one copy"
-      [[ $(COLLECTIVES_SHM_COPY=$path "$root/scripts/mpirun/run" --which) == double ]] && copies="two copies"
+      [[ $mpi == mpich ]] && copies="MPICH's own"
+      [[ $mpi != mpich && $(COLLECTIVES_SHM_COPY=$path "$root/scripts/mpirun/run" --which) == double ]] &&
+        copies="two copies"
       echo "compare.sh: np = $np$note, shared memory: $copies" >&2
       COLLECTIVES_TUNING=$tuning COLLECTIVES_SHM_COPY=$path "${launch[@]}" -n "$np" "$build/bench/collbench" --model --format json \
         --output "$json" "${sizes[@]}" "${algorithms[@]}" "${collectives[@]}" "${extra[@]}"

@@ -50,6 +50,29 @@ void call_active_reduction(void* in, void* inout, int* len, MPI_Datatype*) {
   active_reduction->combine(in, inout, static_cast<std::size_t>(*len), active_reduction->state);
 }
 
+// The byte types, one per element size, created on first use and kept until MPI_Finalize.
+std::mutex byte_types_mutex;
+std::map<std::size_t, MPI_Datatype> byte_types;
+
+// MPI_Finalize deletes MPI_COMM_SELF's attributes before anything else is torn down (MPI-3.1
+// §8.7.1): an attribute there frees the byte types, so none outlives MPI (MPICH reports those
+// that do as leaked handles).
+int free_byte_types(MPI_Comm, int, void*, void*) {
+  const std::lock_guard lock(byte_types_mutex);
+  int code = MPI_SUCCESS;
+  for (auto& [size, type] : byte_types)
+    if (const int c = MPI_Type_free(&type); c != MPI_SUCCESS) code = c;
+  byte_types.clear();
+  return code;
+}
+
+void free_byte_types_at_finalize() {
+  int keyval = MPI_KEYVAL_INVALID;
+  check_mpi(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, &free_byte_types, &keyval, nullptr),
+            "MPI_Comm_create_keyval");
+  check_mpi(MPI_Comm_set_attr(MPI_COMM_SELF, keyval, nullptr), "MPI_Comm_set_attr");
+}
+
 }  // namespace
 
 MPI_Datatype mpi_datatype(element_type elem) {
@@ -83,15 +106,14 @@ MPI_Datatype mpi_datatype(element_type elem) {
     case builtin_type::none:
       break;
   }
-  static std::mutex mutex;
-  static std::map<std::size_t, MPI_Datatype> byte_types;
-  const std::lock_guard lock(mutex);
-  auto [it, inserted] = byte_types.try_emplace(elem.size, MPI_DATATYPE_NULL);
-  if (inserted) {
-    check_mpi(MPI_Type_contiguous(static_cast<int>(elem.size), MPI_BYTE, &it->second), "MPI_Type_contiguous");
-    check_mpi(MPI_Type_commit(&it->second), "MPI_Type_commit");
-  }
-  return it->second;
+  const std::lock_guard lock(byte_types_mutex);
+  if (const auto it = byte_types.find(elem.size); it != byte_types.end()) return it->second;
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  check_mpi(MPI_Type_contiguous(static_cast<int>(elem.size), MPI_BYTE, &type), "MPI_Type_contiguous");
+  check_mpi(MPI_Type_commit(&type), "MPI_Type_commit");
+  if (byte_types.empty()) free_byte_types_at_finalize();
+  byte_types.emplace(elem.size, type);
+  return type;
 }
 
 mpi_op::mpi_op(const reduction& red, element_type elem) : op_(predefined_op(red.op, elem.type)) {

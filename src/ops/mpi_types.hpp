@@ -9,7 +9,7 @@
 namespace collectives::detail {
 
 /// The predefined MPI datatype of a built-in element type, or a committed contiguous byte type
-/// of the element's size for any other type (created once per size and kept).
+/// of the element's size for any other type (created once per size, freed by MPI_Finalize).
 MPI_Datatype mpi_datatype(element_type elem);
 
 /// The MPI_Op for a reduction: MPI's predefined op where MPI defines it for the type, otherwise

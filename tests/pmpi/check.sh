@@ -12,7 +12,9 @@ run="$here/../../scripts/mpirun/run"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "check.sh $what: FAILED: $*" >&2; exit 1; }
-preload() { LD_PRELOAD="$lib${LD_PRELOAD:+:$LD_PRELOAD}" "$run" -n "$np" "$@"; }
+# A sanitizer build's drop-in needs the ASan runtime loaded first, before the drop-in itself.
+asan=$(ldd "$lib" | awk '$1 ~ /^libasan\.so/ { print $3 }')
+preload() { LD_PRELOAD="${asan:+$asan:}$lib${LD_PRELOAD:+:$LD_PRELOAD}" "$run" -n "$np" "$@"; }
 
 case $what in
   matrix | errors | threads)

@@ -1,8 +1,9 @@
 // The MPI profiling interface at work: every data-moving MPI function (and MPI_Comm_dup) is
 // defined here with Open MPI 4.1's exact mpi.h signature, counts its call and forwards to its
 // PMPI_ twin. A signature that drifted from mpi.h fails to compile (conflicting C declaration).
-// Not covered: MPI-IO (moves data to files, not between ranks) and MPI-4 large-count (_c)
-// variants, which Open MPI 4.1 does not have.
+// With an MPI-4 library (MPICH 4) the large-count (_c) point-to-point twins and MPI_Isendrecv are
+// counted too. Not covered: MPI-IO (moves data to files, not between ranks), and the large-count
+// and persistent (_init) collectives and one-sided calls of MPI-4.
 
 #include "support/pmpi_counters.hpp"
 
@@ -118,6 +119,70 @@ COUNTED(Sendrecv_replace,
         (void* buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag,
          MPI_Comm comm, MPI_Status* status),
         (buf, count, datatype, dest, sendtag, source, recvtag, comm, status))
+#if MPI_VERSION >= 4
+// MPI-4 (MPICH 4): the nonblocking combined calls, and the large-count (_c) twins of the point to
+// point calls, which would otherwise move data uncounted.
+COUNTED(Isendrecv,
+        (const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
+         int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request* request),
+        (sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, request))
+COUNTED(Isendrecv_replace,
+        (void* buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag,
+         MPI_Comm comm, MPI_Request* request),
+        (buf, count, datatype, dest, sendtag, source, recvtag, comm, request))
+#define COUNTED_SEND_C(name)                                                                             \
+  COUNTED(name, (const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm), \
+          (buf, count, datatype, dest, tag, comm))
+#define COUNTED_ISEND_C(name)                                                                    \
+  COUNTED(name,                                                                                  \
+          (const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, \
+           MPI_Request* request),                                                                \
+          (buf, count, datatype, dest, tag, comm, request))
+COUNTED_SEND_C(Send_c)
+COUNTED_SEND_C(Ssend_c)
+COUNTED_SEND_C(Bsend_c)
+COUNTED_SEND_C(Rsend_c)
+COUNTED_ISEND_C(Isend_c)
+COUNTED_ISEND_C(Issend_c)
+COUNTED_ISEND_C(Ibsend_c)
+COUNTED_ISEND_C(Irsend_c)
+COUNTED_ISEND_C(Send_init_c)
+COUNTED_ISEND_C(Ssend_init_c)
+COUNTED_ISEND_C(Bsend_init_c)
+COUNTED_ISEND_C(Rsend_init_c)
+COUNTED(Recv_c,
+        (void* buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status* status),
+        (buf, count, datatype, source, tag, comm, status))
+COUNTED(Irecv_c,
+        (void* buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+         MPI_Request* request),
+        (buf, count, datatype, source, tag, comm, request))
+COUNTED(Recv_init_c,
+        (void* buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+         MPI_Request* request),
+        (buf, count, datatype, source, tag, comm, request))
+COUNTED(Mrecv_c, (void* buf, MPI_Count count, MPI_Datatype datatype, MPI_Message* message, MPI_Status* status),
+        (buf, count, datatype, message, status))
+COUNTED(Imrecv_c,
+        (void* buf, MPI_Count count, MPI_Datatype datatype, MPI_Message* message, MPI_Request* request),
+        (buf, count, datatype, message, request))
+COUNTED(Sendrecv_c,
+        (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
+         MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status),
+        (sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, status))
+COUNTED(Sendrecv_replace_c,
+        (void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag,
+         MPI_Comm comm, MPI_Status* status),
+        (buf, count, datatype, dest, sendtag, source, recvtag, comm, status))
+COUNTED(Isendrecv_c,
+        (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
+         MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request* request),
+        (sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, request))
+COUNTED(Isendrecv_replace_c,
+        (void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag,
+         MPI_Comm comm, MPI_Request* request),
+        (buf, count, datatype, dest, sendtag, source, recvtag, comm, request))
+#endif
 COUNTED(Start, (MPI_Request * request), (request))
 COUNTED(Startall, (int count, MPI_Request array_of_requests[]), (count, array_of_requests))
 
