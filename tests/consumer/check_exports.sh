@@ -38,11 +38,13 @@ symbols() {
 }
 
 # Compares, in one pass: names declared in the headers, exported symbols, all defined symbols.
+# (A function returning std::string carries the ABI tag "[abi:cxx11]" in its symbol: not part of
+# its name.)
 # 1. declared in a public header and defined as a function in the library: exported;
 # 2. exported from namespace collectives: declared in a public header.
 status=0
 awk -v declared="$declared" '
-  function base(name) { sub(/\(.*/, "", name); sub(/.*::/, "", name); return name }
+  function base(name) { sub(/\(.*/, "", name); sub(/\[abi:[^]]*\]$/, "", name); sub(/.*::/, "", name); return name }
   BEGIN { n = split(declared, d, "\n"); for (i = 1; i <= n; ++i) is_declared[d[i]] = 1 }
   FNR == 1 { ++file }
   { type = $1; name = $0; sub(/^[^ ]+ /, "", name) }

@@ -2,9 +2,10 @@
 // compiled (non-template) function of the public API, so a function the library fails to export
 // does not link, and checks each result against what it must be:
 //  - all-reduce sums of rank·n + i (automatic and ring): closed form n·p(p−1)/2 + p·i;
-//  - all-reduce with a user functor that does not commute, a·3 + b folded in rank order:
-//    closed form Σ_r (r+1)·3^(p−1−r);
-//  - names, parsing and algorithm lists; argument-check level round trip;
+//  - all-reduce with a user functor that is associative but does not commute, decimal
+//    concatenation of the ranks' digits r+1: in rank order, 12…p;
+//  - names, parsing and algorithm lists; argument-check level round trip; tuning (the rule's
+//    choice, a missing table refused); tracing into memory;
 //  - a bad root throws collectives::error inside the library and is caught here by type.
 // Exits non-zero if any rank saw anything wrong, so the packaging test fails.
 
@@ -21,8 +22,15 @@ namespace co = collectives;
 
 namespace {
 
-struct times3_plus {  // declares nothing, so it counts as non-commutative
-  long operator()(long a, long b) const { return a * 3 + b; }
+// Appends b's decimal digits to a's: associative (as MPI requires of every op, and as any
+// bracketing of the fold assumes) but not commutative. Declares nothing, so it counts as
+// non-commutative.
+struct concatenate_digits {
+  long operator()(long a, long b) const {
+    long shift = 10;
+    for (long rest = b / 10; rest > 0; rest /= 10) shift *= 10;
+    return a * shift + b;
+  }
 };
 
 int failures = 0;
@@ -54,9 +62,9 @@ int main(int argc, char* argv[]) {
   }
 
   std::vector<long> x(3, rank + 1), folded(3);
-  co::allreduce(x, folded, times3_plus{}, MPI_COMM_WORLD);
+  co::allreduce(x, folded, concatenate_digits{}, MPI_COMM_WORLD);
   long expected = 0;
-  for (long r = 0, w = 1; r < p; ++r, w *= 3) expected += (p - r) * w;  // Σ (r+1)·3^(p−1−r)
+  for (long r = 0; r < p; ++r) expected = expected * 10 + (r + 1);  // 12…p (p ≤ 9)
   expect(std::all_of(folded.begin(), folded.end(), [&](long v) { return v == expected; }),
          "non-commutative fold " + std::to_string(folded[0]) + " != " + std::to_string(expected));
 
@@ -76,6 +84,27 @@ int main(int argc, char* argv[]) {
   co::set_argument_checks(co::argument_checks::collective);
   expect(co::get_argument_checks() == co::argument_checks::collective, "argument checks level");
   co::set_argument_checks(co::argument_checks::local);
+
+  // Tuning: no table loaded, automatic_choice is the built-in rule; a missing file throws.
+  co::clear_tuning();
+  expect(co::supports(co::collective::allreduce,
+                      co::automatic_choice({.coll = co::collective::allreduce, .p = p, .bytes = 8})),
+         "automatic_choice");
+  bool refused = false;
+  try {
+    co::load_tuning("/nonexistent/tuning.json");
+  } catch (const co::error&) {
+    refused = true;
+  }
+  expect(refused, "load_tuning of a missing file did not throw collectives::error");
+
+  // Tracing into memory: one traced all-reduce leaves a non-empty trace.
+  co::trace_to_memory();
+  expect(co::tracing(), "tracing() after trace_to_memory()");
+  co::allreduce(mine, sum, co::ops::sum{}, MPI_COMM_WORLD);
+  expect(!co::trace_take().empty(), "trace_take() after a traced call");
+  co::trace_off();
+  expect(!co::tracing(), "tracing() after trace_off()");
 
   std::vector<int> buf(4, rank);
   bool caught = false;
