@@ -2,6 +2,8 @@
 
 #include <collectives/tuning.hpp>
 
+#include "core/exchange_order.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -16,31 +18,6 @@ namespace {
 using collectives::collective;
 
 constexpr double KiB = 1024;
-
-// Modular inverse of a modulo m, for a and m coprime (as core/transport.cpp).
-int inverse_mod(int a, int m) {
-  int old_r = a, r = m, old_s = 1, s = 0;
-  while (r != 0) {
-    const int q = old_r / r;
-    std::tie(old_r, r) = std::pair{r, old_r - q * r};
-    std::tie(old_s, s) = std::pair{s, old_s - q * s};
-  }
-  return ((old_s % m) + m) % m;
-}
-
-// The transport's order (core/transport.cpp, transport::sends_first) for local rank `rank` of
-// a group of `size` that sends to `to` and receives from `from`.
-bool sends_first(int rank, int to, int from, int size) {
-  if (to == from) {
-    const int lower = std::min(rank, to);
-    return (rank == lower) == (std::popcount(static_cast<unsigned>(lower)) % 2 == 0);
-  }
-  const int shift = (to - rank + size) % size;
-  const int g = std::gcd(shift, size), cycle = size / g;
-  const int position = static_cast<int>(
-      (static_cast<long long>((rank - rank % g) / g) * inverse_mod(shift / g, cycle)) % cycle);
-  return position % 2 == 0;
-}
 
 struct message {
   int from, to;  // ranks of the whole run
@@ -70,7 +47,8 @@ struct schedule {
         const auto [to, from] = partner(i, q);
         if (to < 0 || to == i) continue;
         const auto [to_to, to_from] = partner(to, q);
-        const bool early = sends_first(i, to, from, q) && !sends_first(to, to_to, to_from, q);
+        const bool early = collectives::detail::sends_first(i, to, from, q) &&
+                            !collectives::detail::sends_first(to, to_to, to_from, q);
         (early ? first : second).push_back({grp[i], grp[to], bytes, reduce});
       }
     }

@@ -3,15 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <bit>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <numeric>
 #include <string_view>
 
 #include "collectives/error.hpp"
+#include "core/exchange_order.hpp"
 #include "core/trace.hpp"
 
 namespace collectives::detail {
@@ -74,17 +73,6 @@ const comm_info& private_comm_of(MPI_Comm user_comm) {
   check_mpi(MPI_Comm_size(info->comm, &info->size), "MPI_Comm_size");
   check_mpi(MPI_Comm_set_attr(user_comm, private_comm_keyval(), info.get()), "MPI_Comm_set_attr");
   return *info.release();  // now owned by the attribute, freed by delete_private_comm
-}
-
-// Modular inverse of a modulo m, for a and m coprime (extended Euclid).
-int inverse_mod(int a, int m) {
-  int old_r = a, r = m, old_s = 1, s = 0;
-  while (r != 0) {
-    const int q = old_r / r;
-    std::tie(old_r, r) = std::pair{r, old_r - q * r};
-    std::tie(old_s, s) = std::pair{s, old_s - q * s};
-  }
-  return ((old_s % m) + m) % m;
 }
 
 }  // namespace
@@ -184,25 +172,14 @@ void transport::recv(int source, void* buf, std::size_t bytes) const {
 // parity, on hosts of consecutive ranks and on round-robin hosts alike. Both sides compute the
 // rule from the same pair, so they always agree (one sends, the other receives).
 bool transport::sends_first(int to, int from) const {
-  if (to == from) {
-    const int lower = std::min(rank_, to);
-    return (rank_ == lower) == (std::popcount(static_cast<unsigned>(lower)) % 2 == 0);
-  }
-  const int shift = (to - rank_ + size_) % size_;
   // Any other pattern could pair two senders: a bug in the calling algorithm, reported here
   // rather than left to hang when the messages are too large for eager buffering.
-  if ((rank_ - shift + size_) % size_ != from)
+  if (to != from && (rank_ - (to - rank_ + size_) % size_ + size_) % size_ != from)
     throw error(
         fmt::format("collectives: internal error: rank {} exchanges with to = {}, from = {}, which is "
                     "neither a pairing nor a shift",
                     rank_, to, from));
-  const int g = std::gcd(shift, size_);
-  const int cycle_length = size_ / g;
-  // rank = c + position·shift (mod p) with c = rank mod g, the cycle's smallest member.
-  const int position = static_cast<int>(
-      (static_cast<long long>((rank_ - rank_ % g) / g) * inverse_mod(shift / g, cycle_length)) %
-      cycle_length);
-  return position % 2 == 0;
+  return detail::sends_first(rank_, to, from, size_);
 }
 
 void transport::exchange(int to, const void* send_buf, std::size_t send_bytes, int from, void* recv_buf,
