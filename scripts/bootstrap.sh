@@ -17,6 +17,7 @@ esac
 
 packages=(
   g++ cmake make                      # toolchain
+  ccache                              # scripts/test.sh: the packaging tests' rebuilds of the library
   pkgconf                             # collectives.pc: the Makefile consumer test
   openmpi-bin libopenmpi-dev          # MPI: the engine and the vendor baseline
   libboost-test-dev                   # tests
