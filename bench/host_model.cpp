@@ -1,16 +1,15 @@
 #include "host_model.hpp"
 
-#include <collectives/tuning.hpp>
-
-#include "core/exchange_order.hpp"
-
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <bit>
+#include <collectives/tuning.hpp>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <numeric>
+
+#include "core/exchange_order.hpp"
 
 namespace collbench {
 namespace {
@@ -48,7 +47,7 @@ struct schedule {
         if (to < 0 || to == i) continue;
         const auto [to_to, to_from] = partner(to, q);
         const bool early = collectives::detail::sends_first(i, to, from, q) &&
-                            !collectives::detail::sends_first(to, to_to, to_from, q);
+                           !collectives::detail::sends_first(to, to_to, to_from, q);
         (early ? first : second).push_back({grp[i], grp[to], bytes, reduce});
       }
     }
@@ -248,6 +247,35 @@ host_groups groups_of(const host_layout_info& l) {
   return g;
 }
 
+// allreduce hierarchical on hosts of two ranks: the crossed ring (src/algorithms/allreduce/
+// hierarchical.cpp). hosts[h] = {sender, receiver}.
+bool allreduce_crossed_ring(schedule& s, const groups& hosts, double n) {
+  const int H = static_cast<int>(hosts.size());
+  const double b = n / H;
+  const auto sender = [&](int h) { return hosts[static_cast<std::size_t>((h % H + H) % H)][0]; };
+  const auto receiver = [&](int h) { return hosts[static_cast<std::size_t>((h % H + H) % H)][1]; };
+  const auto phase_of = [&](auto&& from, auto&& to, bool reduced) {
+    phase ph;
+    for (int h = 0; h < H; ++h) ph.push_back({from(h), to(h), b, reduced});
+    s.phases.push_back(std::move(ph));
+  };
+  const auto same = [](auto&& f) { return [f](int h) { return f(h); }; };
+  const auto next = [](auto&& f) { return [f](int h) { return f(h + 1); }; };
+  phase_of(same(receiver), same(sender), true);  // the receiver's input of the first block
+  for (int k = 0; k < H - 1; ++k) {
+    phase_of(same(sender), same(receiver), true);  // the sender's input of the arriving block
+    phase_of(same(sender), next(receiver), true);  // across: partial sums
+    if (k < H - 2) phase_of(same(receiver), same(sender), false);
+  }
+  for (int k = 0; k < H - 1; ++k) {
+    phase_of(same(receiver), next(sender), false);  // across: final blocks
+    if (k < H - 2) phase_of(same(sender), same(receiver), false);
+  }
+  phase_of(same(receiver), same(sender), false);  // the closing exchange, one side then the other
+  phase_of(same(sender), same(receiver), false);
+  return true;
+}
+
 // The schedule of `algorithm` for collbench's n bytes; false when not modelled.
 bool build(schedule& s, collective c, std::string_view algorithm, const host_layout_info& l, double n) {
   const groups world{[&] {
@@ -260,6 +288,7 @@ bool build(schedule& s, collective c, std::string_view algorithm, const host_lay
   const double per_host = l.ranks_per_host;
   switch (c) {
     case collective::allreduce:
+      if (hierarchical && l.ranks_per_host == 2) return allreduce_crossed_ring(s, hg.intra, n);
       if (hierarchical)
         return reduce_scatter_ring(s, hg.intra, n) && allreduce_automatic(s, hg.across, n / per_host) &&
                allgather_ring(s, hg.intra, n);
@@ -432,6 +461,9 @@ std::string host_formula(collective c, std::string_view algorithm, const host_la
   if (algorithm == "hierarchical" && l.hosts > 1 && l.ranks_per_host > 1) {
     switch (c) {
       case collective::allreduce:
+        if (l.ranks_per_host == 2)
+          return "crossed ring across H hosts: intra (3H−2)(α_s + n/H·β_s); inter 2(H−1)(α_n + n/H·β_n), one "
+                 "stream per link direction; + 2(H−1)/H·nγ";
         return "intra 4(L−1)α_s + 4(L−1)/L·nβ_s + (L−1)/L·nγ; inter (Rabenseifner across H, L shards, links "
                "shared both ways) 4 log H·α_n + 2(H−1)/H·nβ_n + (H−1)/H·(n/L)γ";
       case collective::allgather:

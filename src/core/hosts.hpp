@@ -31,6 +31,12 @@ struct host_layout {
 
   /// Host `k`'s rank in the `across` communicator of the ranks at `local` (uniform hosts).
   int across_position(int k, int local) const { return local % 2 == 0 ? k : hosts - 1 - k; }
+  /// The rank (in the communicator the layout was built for) at position `local` on host `k`.
+  int rank_at(int k, int local) const {
+    for (std::size_t r = 0; r < host_of.size(); ++r)
+      if (host_of[r] == k && local_rank_of[r] == local) return static_cast<int>(r);
+    return -1;
+  }
 };
 
 /// The layout of `net`'s communicator, built on first use (a collective call on every rank of
