@@ -11,6 +11,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <boost/test/unit_test.hpp>
 #include <collectives/collectives.hpp>
 #include <cstdlib>
@@ -18,6 +19,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "support/checks.hpp"
@@ -329,4 +331,42 @@ BOOST_AUTO_TEST_CASE(every_rank_chooses_alike) {
         gatherv_other, "gatherv");
   }
   collectives::clear_tuning();
+}
+
+// The table in force is read without a lock (core/tuning.cpp): threads choosing while another loads
+// and clears tables see either table's choice or the rule's, never anything else (nor a freed table,
+// which COLLECTIVES_SANITIZE=1 builds report); and once a thread knows that load_tuning returned (here: it
+// acquires a flag stored after it), its next choice follows the new table. No MPI in the threads, so
+// one rank is enough.
+BOOST_AUTO_TEST_CASE(loading_while_other_threads_choose) {
+  if (world_rank() != 0) return;
+  const call_shape s{.coll = collective::allreduce, .p = 4, .bytes = 1 << 20};
+  const algorithm by_rule = rule(s);
+  const algorithm by_table = by_rule == algorithm::naive ? algorithm::recursive_doubling : algorithm::naive;
+  const table_file f(table_text(
+      {{"allreduce", {{"4", json::array({range(0, {}, std::string(collectives::to_string(by_table)))})}}}}));
+  std::atomic<bool> loaded{false};  // main loaded the table for good
+  std::atomic<long> choices{0}, strange{0}, stale{0};
+  const auto choose = [&] {
+    while (!loaded.load(std::memory_order_acquire)) {
+      const algorithm a = collectives::automatic_choice(s);
+      if (a != by_rule && a != by_table) strange.fetch_add(1);
+      choices.fetch_add(1);
+    }
+    if (collectives::automatic_choice(s) != by_table) stale.fetch_add(1);
+  };
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 2; ++i) threads.emplace_back(choose);
+  for (int i = 0; i < 200; ++i) {
+    collectives::load_tuning(f.path);
+    collectives::clear_tuning();
+  }
+  collectives::load_tuning(f.path);
+  loaded.store(true, std::memory_order_release);
+  for (std::thread& t : threads) t.join();
+  BOOST_TEST(strange.load() == 0, choices.load() << " choices");
+  BOOST_TEST(stale.load() == 0, "a thread did not follow the table loaded before it looked");
+  BOOST_TEST(collectives::automatic_choice(s) == by_table);
+  collectives::clear_tuning();
+  BOOST_TEST(collectives::automatic_choice(s) == by_rule);
 }

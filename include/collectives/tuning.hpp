@@ -34,6 +34,9 @@ namespace collectives {
 /// an unknown collective or algorithm, vendor or hierarchical, unsorted or overlapping ranges, a
 /// missing field) throws collectives::error naming the file, the entry and the problem, and the
 /// table in force stays. COLLECTIVES_TUNING=<file> loads one on the first automatic choice.
+/// Safe while other threads call collectives (they read the table without a lock); a thread that
+/// synchronises with the return of load_tuning (a join, a mutex, an atomic flag) follows the new
+/// table from its next call.
 COLLECTIVES_EXPORT void load_tuning(const std::string& path);
 
 /// Returns automatic to its built-in rule (COLLECTIVES_TUNING is not read after this).

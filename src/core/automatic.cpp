@@ -156,7 +156,7 @@ algorithm choose_automatic(collective c, int p, std::size_t bytes, std::size_t c
   // v-variants: bytes is the whole; "skewed", the largest block is more than twice the average.
   const bool skewed = largest_block * static_cast<std::size_t>(p) > 2 * bytes;
   if (size_known_alike(c) && !skewed) {
-    if (const auto table = active_tuning()) {
+    if (const auto& table = active_tuning()) {
       const std::optional<algorithm> a = table->lookup(c, p, key);
       if (a && (commutative || keeps_rank_order(c, *a)) && !(fewer_elements_than_ranks && cuts_vector(c, *a)))
         return *a;

@@ -1,7 +1,6 @@
 #include "core/registry.hpp"
 
 #include <array>
-#include <vector>
 
 #include "algorithms/allgather/allgather.hpp"
 #include "algorithms/allgatherv/allgatherv.hpp"
@@ -21,46 +20,48 @@
 #include "algorithms/scatterv/scatterv.hpp"
 
 namespace collectives::detail {
+namespace {
 
-std::span<const algorithm_entry> registry() {
-  static const std::vector<algorithm_entry> entries = [] {
-    std::vector<algorithm_entry> all;
-    for (std::span<const algorithm_entry> table :
-         {std::span<const algorithm_entry>(broadcast_algorithms),
-          std::span<const algorithm_entry>(scatter_algorithms),
-          std::span<const algorithm_entry>(gather_algorithms),
-          std::span<const algorithm_entry>(reduce_algorithms),
-          std::span<const algorithm_entry>(allgather_algorithms),
-          std::span<const algorithm_entry>(reduce_scatter_algorithms),
-          std::span<const algorithm_entry>(alltoall_algorithms),
-          std::span<const algorithm_entry>(allreduce_algorithms),
-          std::span<const algorithm_entry>(barrier_algorithms),
-          std::span<const algorithm_entry>(scan_algorithms),
-          std::span<const algorithm_entry>(exscan_algorithms),
-          std::span<const algorithm_entry>(gatherv_algorithms),
-          std::span<const algorithm_entry>(scatterv_algorithms),
-          std::span<const algorithm_entry>(allgatherv_algorithms),
-          std::span<const algorithm_entry>(alltoallv_algorithms),
-          std::span<const algorithm_entry>(reduce_scatterv_algorithms)})
-      all.insert(all.end(), table.begin(), table.end());
-    return all;
-  }();
-  return entries;
-}
+// Every collective's table, in this order (the order of algorithms_for()).
+constexpr std::span<const algorithm_entry> tables[] = {
+    broadcast_algorithms, scatter_algorithms,        gather_algorithms,    reduce_algorithms,
+    allgather_algorithms, reduce_scatter_algorithms, alltoall_algorithms,  allreduce_algorithms,
+    barrier_algorithms,   scan_algorithms,           exscan_algorithms,    gatherv_algorithms,
+    scatterv_algorithms,  allgatherv_algorithms,     alltoallv_algorithms, reduce_scatterv_algorithms};
+
+constexpr std::size_t entry_count = [] {
+  std::size_t n = 0;
+  for (std::span<const algorithm_entry> t : tables) n += t.size();
+  return n;
+}();
+
+// All of them in one array, built by the compiler: no initialisation at run time, no guard.
+constexpr std::array<algorithm_entry, entry_count> entries = [] {
+  std::array<algorithm_entry, entry_count> all{};
+  std::size_t i = 0;
+  for (std::span<const algorithm_entry> t : tables)
+    for (const algorithm_entry& e : t) all[i++] = e;
+  return all;
+}();
+
+// Indexed by (collective, algorithm), built by the compiler too: every call looks up its algorithm
+// here. A collective or algorithm added to the enums but not to these bounds fails to compile (.at).
+constexpr std::size_t collective_count = static_cast<std::size_t>(collective::reduce_scatterv) + 1,
+                      algorithm_count = static_cast<std::size_t>(algorithm::hierarchical) + 1;
+constexpr auto index = [] {
+  std::array<std::array<const algorithm_entry*, algorithm_count>, collective_count> t{};
+  for (const algorithm_entry& e : entries)
+    t.at(static_cast<std::size_t>(e.coll)).at(static_cast<std::size_t>(e.alg)) = &e;
+  return t;
+}();
+
+}  // namespace
+
+std::span<const algorithm_entry> registry() { return entries; }
 
 const algorithm_entry* find_algorithm(collective c, algorithm a) {
-  // Indexed by (collective, algorithm), built once: every call looks up its algorithm here.
-  // A collective or algorithm added to the enums but not here fails loudly (.at) at the first call.
-  constexpr std::size_t collectives = static_cast<std::size_t>(collective::reduce_scatterv) + 1,
-                        algorithms = static_cast<std::size_t>(algorithm::hierarchical) + 1;
-  static const auto index = [] {
-    std::array<std::array<const algorithm_entry*, algorithms>, collectives> t{};
-    for (const algorithm_entry& e : registry())
-      t.at(static_cast<std::size_t>(e.coll)).at(static_cast<std::size_t>(e.alg)) = &e;
-    return t;
-  }();
   const auto ci = static_cast<std::size_t>(c), ai = static_cast<std::size_t>(a);
-  return ci < collectives && ai < algorithms ? index[ci][ai] : nullptr;
+  return ci < collective_count && ai < algorithm_count ? index[ci][ai] : nullptr;
 }
 
 }  // namespace collectives::detail

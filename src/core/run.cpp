@@ -89,15 +89,21 @@ class validator {
  public:
   validator(const request& r, int rank, int size) : r_(r), rank_(rank), size_(size) {}
 
-  [[noreturn]] void fail(std::string_view argument, std::string_view problem) const {
+  // Out of line and cold, like every failure below: the checks that pass cost a compare each.
+  [[noreturn, gnu::cold, gnu::noinline]] void fail(std::string_view argument,
+                                                   std::string_view problem) const {
     throw error(fmt::format("collectives::{}: argument '{}' on rank {}: {}", to_string(r_.coll), argument,
                             rank_, problem));
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void fail_count(std::string_view argument, std::size_t given,
+                                                         std::size_t expected, std::string_view why) const {
+    fail(argument, fmt::format("expected {} elements ({}), given {}", expected, why, given));
   }
 
   void expect_count(std::string_view argument, std::size_t given, std::size_t expected,
                     std::string_view why) const {
-    if (given != expected)
-      fail(argument, fmt::format("expected {} elements ({}), given {}", expected, why, given));
+    if (given != expected) [[unlikely]]
+      fail_count(argument, given, expected, why);
   }
 
   /// n, the per-rank block (or whole vector) of this call, after checking every buffer size.
@@ -125,8 +131,8 @@ class validator {
         expect_count("send", r_.send_count, p * r_.recv_count, "p blocks of recv's size");
         return r_.recv_count;
       case collective::alltoall:
-        if (r_.send_count % p != 0)
-          fail("send", fmt::format("expected p = {} equal blocks, given {} elements", p, r_.send_count));
+        if (r_.send_count % p != 0) [[unlikely]]
+          fail_blocks(p);
         expect_count("recv", r_.recv_count, r_.send_count, "the size of send");
         return r_.send_count / p;
       case collective::allreduce:
@@ -144,6 +150,10 @@ class validator {
         break;  // check_blocks
     }
     return 0;
+  }
+
+  [[noreturn, gnu::cold, gnu::noinline]] void fail_blocks(std::size_t p) const {
+    fail("send", fmt::format("expected p = {} equal blocks, given {} elements", p, r_.send_count));
   }
 
   /// The v-variants: converts and checks the counts and displacements, fills the layouts and
@@ -267,10 +277,47 @@ class validator {
     if (!uses_send(r_, rank_) || !uses_recv(r_, rank_)) return;
     if (has_in_place_form(r_.coll) && s == d) return;  // in place
     const std::less<const std::byte*> before;
-    if (before(s, d + db) && before(d, s + sb))
+    if (before(s, d + db) && before(d, s + sb)) [[unlikely]]
       fail("recv", has_in_place_form(r_.coll)
                        ? "overlaps send without being the same range (pass the same range twice for in place)"
                        : "overlaps send; this collective has no in-place form");
+  }
+
+  /// The checks of every collective before its buffers: the algorithm (returns its entry, null
+  /// for automatic), the root, the op's order.
+  const algorithm_entry* check_algorithm_root_and_op() const {
+    const algorithm_entry* entry = nullptr;
+    if (r_.alg != algorithm::automatic) {
+      entry = find_algorithm(r_.coll, r_.alg);
+      if (entry == nullptr) [[unlikely]]
+        fail_algorithm();
+    }
+    if (has_root(r_.coll) && (r_.root < 0 || r_.root >= size_)) [[unlikely]]
+      fail("root", fmt::format("expected a rank in [0, {}), given {}", size_, r_.root));
+    if (r_.op != nullptr && !r_.op->commutative && entry != nullptr && !entry->keeps_rank_order) [[unlikely]]
+      fail("op",
+           fmt::format("the op is not commutative (declare `static constexpr bool commutative = true` if it "
+                       "is), and '{}' cannot keep rank order; use naive, automatic or an order-keeping "
+                       "algorithm",
+                       to_string(r_.alg)));
+    return entry;
+  }
+
+  /// vendor hands MPI an int count.
+  void check_vendor_count(std::size_t count) const {
+    if (r_.alg == algorithm::vendor && r_.coll != collective::alltoallv &&
+        count > static_cast<std::size_t>(INT_MAX)) [[unlikely]]
+      fail("alg",
+           fmt::format("vendor takes at most INT_MAX elements per block (MPI's int count), given {}", count));
+  }
+
+ private:
+  [[noreturn, gnu::cold, gnu::noinline]] void fail_algorithm() const {
+    std::string known;
+    for (algorithm a : algorithms_for(r_.coll))
+      known += fmt::format("{}{}", known.empty() ? "" : ", ", to_string(a));
+    fail("alg", fmt::format("{} has no algorithm '{}'; it has automatic, {}", to_string(r_.coll),
+                            to_string(r_.alg), known));
   }
 
   const request& r_;
@@ -290,24 +337,10 @@ void check_fits_int(const validator& v, const block_layout& l, std::string_view 
 }
 
 // Every rank checks its own arguments; returns n (see call::count) and the v-variants' layouts,
-// or throws.
+// or throws. The general path (run_general); check_fixed is the same for the other collectives.
 checked_call validate(const request& r, int rank, int size) {
   const validator v(r, rank, size);
-  if (!supports(r.coll, r.alg)) {
-    std::string known;
-    for (algorithm a : algorithms_for(r.coll))
-      known += fmt::format("{}{}", known.empty() ? "" : ", ", to_string(a));
-    v.fail("alg", fmt::format("{} has no algorithm '{}'; it has automatic, {}", to_string(r.coll),
-                              to_string(r.alg), known));
-  }
-  if (has_root(r.coll) && (r.root < 0 || r.root >= size))
-    v.fail("root", fmt::format("expected a rank in [0, {}), given {}", size, r.root));
-  if (r.op != nullptr && !r.op->commutative && !keeps_rank_order(r.coll, r.alg))
-    v.fail("op",
-           fmt::format("the op is not commutative (declare `static constexpr bool commutative = true` if it "
-                       "is), and '{}' cannot keep rank order; use naive, automatic or an order-keeping "
-                       "algorithm",
-                       to_string(r.alg)));
+  v.check_algorithm_root_and_op();
   checked_call out;
   out.count = is_v_variant(r.coll) ? v.check_blocks(out) : v.check_sizes();
   v.check_no_overlap();
@@ -315,11 +348,23 @@ checked_call validate(const request& r, int rank, int size) {
     check_fits_int(v, out.send_blocks, "send");
     check_fits_int(v, out.recv_blocks, "recv");
   }
-  if (r.alg == algorithm::vendor && r.coll != collective::alltoallv &&
-      out.count > static_cast<std::size_t>(INT_MAX))
-    v.fail("alg", fmt::format("vendor takes at most INT_MAX elements per block (MPI's int count), given {}",
-                              out.count));
+  v.check_vendor_count(out.count);
   return out;
+}
+
+// validate() for the collectives without counts and displacements, with nothing on the heap: what
+// a call of run()'s fast path needs (the algorithm's entry, null for automatic, and n).
+struct fixed_checks {
+  const algorithm_entry* entry;
+  std::size_t count;
+};
+fixed_checks check_fixed(const request& r, int rank, int size) {
+  const validator v(r, rank, size);
+  const algorithm_entry* entry = v.check_algorithm_root_and_op();
+  const std::size_t count = v.check_sizes();
+  v.check_no_overlap();
+  v.check_vendor_count(count);
+  return {entry, count};
 }
 
 // A 62-bit fingerprint of counts every rank must pass alike (allgatherv's and reduce_scatterv's).
@@ -430,15 +475,52 @@ argument_checks initial_argument_checks() {
 
 std::atomic<argument_checks> checks_level{initial_argument_checks()};
 
-}  // namespace
+// What automatic runs for a call of n = `count` elements; the v-variants pass their layouts.
+[[gnu::noinline]] algorithm resolve_automatic(const request& r, int size, std::size_t count,
+                                              const block_layout* recv_blocks) {
+  const bool commutative = r.op == nullptr || r.op->commutative;
+  if (!is_v_variant(r.coll)) return choose_automatic(r.coll, size, count * r.elem.size, count, commutative);
+  // Only what every rank knows alike: allgatherv's and reduce_scatterv's counts.
+  const bool everywhere = r.coll == collective::allgatherv || r.coll == collective::reduce_scatterv;
+  if (!everywhere || recv_blocks == nullptr) return choose_automatic(r.coll, size, 0, 0, commutative);
+  return choose_automatic(r.coll, size, recv_blocks->total() * r.elem.size, recv_blocks->total(), commutative,
+                          recv_blocks->largest() * r.elem.size);
+}
 
-void run(const request& r) {
-  if (r.comm == MPI_COMM_NULL)
-    throw error(fmt::format("collectives::{}: argument 'comm': MPI_COMM_NULL is not a communicator",
-                            to_string(r.coll)));
-  // After the first call on a communicator, one attribute lookup gives its private duplicate,
-  // rank and size, and says it is an intracommunicator (the record is made for those only).
-  const comm_info* cached = cached_comm_info(r.comm);
+// The call traced (core/trace.hpp): one call record around the algorithm.
+[[gnu::noinline]] void run_traced(const request& r, const call& c, const algorithm_entry& entry) {
+  const trace::call_scope traced(c.net.comm(), r.coll, r.alg, entry.alg, c.count, r.elem.size,
+                                 has_root(r.coll) ? r.root : -1);
+  entry.run(c);
+}
+
+// Runs the checked call: `entry` is the algorithm's (null for automatic, resolved here). Inline in
+// run()'s fast path.
+[[gnu::always_inline]] inline void execute(const request& r, const transport& net,
+                                           const algorithm_entry* entry, std::size_t count,
+                                           const block_layout* send_blocks, const block_layout* recv_blocks) {
+  if (entry == nullptr) entry = find_algorithm(r.coll, resolve_automatic(r, net.size(), count, recv_blocks));
+  const int rank = net.rank();
+  const call c{net,
+               uses_send(r, rank) ? static_cast<const std::byte*>(r.send) : nullptr,
+               uses_recv(r, rank) ? static_cast<std::byte*>(r.recv) : nullptr,
+               count,
+               r.elem,
+               r.op,
+               has_root(r.coll) ? r.root : 0,
+               send_blocks,
+               recv_blocks};
+  if (trace::on()) [[unlikely]] {
+    run_traced(r, c, *entry);
+    return;
+  }
+  entry->run(c);
+}
+
+// Every call that run()'s fast path does not take: the first on a communicator (which queries it
+// and makes its private duplicate), the v-variants (whose checks build layouts), and
+// argument_checks::collective.
+[[gnu::noinline]] void run_general(const request& r, const comm_info* cached) {
   int rank = 0, size = 0;
   if (cached) {
     rank = cached->rank;
@@ -457,7 +539,8 @@ void run(const request& r) {
 
   std::optional<checked_call> checked;
   std::string local_problem;
-  if (checks_level.load() == argument_checks::local) {
+  const bool collective_checks = checks_level.load(std::memory_order_relaxed) == argument_checks::collective;
+  if (!collective_checks) {
     checked = validate(r, rank, size);
   } else {
     try {
@@ -468,37 +551,35 @@ void run(const request& r) {
   }
   // Made only now, after the checks: the first call on a communicator duplicates it (collective).
   const transport net = cached ? transport(*cached) : transport(r.comm);
-  if (checks_level.load() == argument_checks::collective) agree_on_arguments(net, r, checked, local_problem);
-
-  const bool commutative = r.op == nullptr || r.op->commutative;
-  algorithm alg = r.alg;
-  if (alg == algorithm::automatic && !is_v_variant(r.coll)) {
-    alg = choose_automatic(r.coll, size, checked->count * r.elem.size, checked->count, commutative);
-  } else if (alg == algorithm::automatic) {
-    // Only what every rank knows alike: allgatherv's and reduce_scatterv's counts.
-    const block_layout& known = checked->recv_blocks;
-    const bool everywhere = r.coll == collective::allgatherv || r.coll == collective::reduce_scatterv;
-    alg = choose_automatic(r.coll, size, everywhere ? known.total() * r.elem.size : 0,
-                           everywhere ? known.total() : 0, commutative,
-                           everywhere ? known.largest() * r.elem.size : 0);
-  }
+  if (collective_checks) agree_on_arguments(net, r, checked, local_problem);
   const bool v = is_v_variant(r.coll);
-  const call c{net,
-               uses_send(r, rank) ? static_cast<const std::byte*>(r.send) : nullptr,
-               uses_recv(r, rank) ? static_cast<std::byte*>(r.recv) : nullptr,
-               checked->count,
-               r.elem,
-               r.op,
-               has_root(r.coll) ? r.root : 0,
-               v && !checked->send_blocks.counts.empty() ? &checked->send_blocks : nullptr,
-               v && !checked->recv_blocks.counts.empty() ? &checked->recv_blocks : nullptr};
-  if (trace::on()) [[unlikely]] {
-    const trace::call_scope traced(net.comm(), r.coll, r.alg, alg, checked->count, r.elem.size,
-                                   has_root(r.coll) ? r.root : -1);
-    find_algorithm(r.coll, alg)->run(c);
+  execute(r, net, r.alg == algorithm::automatic ? nullptr : find_algorithm(r.coll, r.alg), checked->count,
+          v && !checked->send_blocks.counts.empty() ? &checked->send_blocks : nullptr,
+          v && !checked->recv_blocks.counts.empty() ? &checked->recv_blocks : nullptr);
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void fail_null_comm(const request& r) {
+  throw error(fmt::format("collectives::{}: argument 'comm': MPI_COMM_NULL is not a communicator",
+                          to_string(r.coll)));
+}
+
+}  // namespace
+
+// The fast path, taken by every call of a collective without counts and displacements on a
+// communicator the library has used before, with local checks (the default): the record of the
+// communicator (no MPI call when this thread's previous call was on it), the checks, the algorithm's
+// entry, and the algorithm; nothing on the heap, no MPI call before the algorithm's first message.
+void run(const request& r) {
+  if (r.comm == MPI_COMM_NULL) [[unlikely]]
+    fail_null_comm(r);
+  const comm_info* cached = cached_comm_info(r.comm);
+  if (cached == nullptr || is_v_variant(r.coll) ||
+      checks_level.load(std::memory_order_relaxed) == argument_checks::collective) [[unlikely]] {
+    run_general(r, cached);
     return;
   }
-  find_algorithm(r.coll, alg)->run(c);
+  const fixed_checks k = check_fixed(r, cached->rank, cached->size);
+  execute(r, transport(*cached), k.entry, k.count, nullptr, nullptr);
 }
 
 }  // namespace collectives::detail

@@ -23,13 +23,11 @@ constexpr int library_tag = 0;
 // Test-only switch: COLLECTIVES_SYNCHRONOUS_SENDS=1 makes every send an MPI_Ssend, so a
 // schedule that relies on MPI's eager buffering deadlocks in the test suite instead of in
 // production at some larger message size.
-bool synchronous_sends() {
-  static const bool enabled = [] {
-    const char* v = std::getenv("COLLECTIVES_SYNCHRONOUS_SENDS");
-    return v != nullptr && std::string_view(v) != "0" && std::string_view(v) != "";
-  }();
-  return enabled;
-}
+// Read once, at start-up (no algorithm runs before main), so a send tests a plain flag.
+const bool synchronous_sends = [] {
+  const char* v = std::getenv("COLLECTIVES_SYNCHRONOUS_SENDS");
+  return v != nullptr && std::string_view(v) != "0" && std::string_view(v) != "";
+}();
 
 // The last communicator each thread ran on and its record: programs call collectives on one
 // communicator over and over, and this spares them the attribute lookup (MPI_Comm_get_attr takes a
@@ -39,7 +37,7 @@ bool synchronous_sends() {
 // the freed one.
 std::atomic<std::uint64_t> generation{0};
 struct last_lookup {
-  MPI_Comm user = MPI_COMM_NULL;
+  MPI_Comm user{};  // meaningful only with `info`; {} keeps the thread-local free of an initialiser
   const comm_info* info = nullptr;
   std::uint64_t generation = 0;
 };
@@ -77,9 +75,10 @@ const comm_info& private_comm_of(MPI_Comm user_comm) {
 
 }  // namespace
 
-const comm_info* cached_comm_info(MPI_Comm user_comm) {
-  const std::uint64_t now = generation.load(std::memory_order_acquire);
-  if (last.info != nullptr && last.user == user_comm && last.generation == now) return last.info;
+namespace {
+
+// cached_comm_info when this thread's previous call was on another communicator: the attribute.
+[[gnu::noinline]] const comm_info* look_up_comm_info(MPI_Comm user_comm, std::uint64_t now) {
   void* attribute = nullptr;
   int found = 0;
   check_mpi(MPI_Comm_get_attr(user_comm, private_comm_keyval(), &attribute, &found), "MPI_Comm_get_attr");
@@ -88,8 +87,16 @@ const comm_info* cached_comm_info(MPI_Comm user_comm) {
   return last.info;
 }
 
-void check_mpi(int code, const char* what) {
-  if (code == MPI_SUCCESS) return;
+}  // namespace
+
+const comm_info* cached_comm_info(MPI_Comm user_comm) {
+  const std::uint64_t now = generation.load(std::memory_order_acquire);
+  if (last.info != nullptr && last.user == user_comm && last.generation == now) [[likely]]
+    return last.info;
+  return look_up_comm_info(user_comm, now);
+}
+
+void mpi_failed(int code, const char* what) {
   char text[MPI_MAX_ERROR_STRING];
   int length = 0;
   MPI_Error_string(code, text, &length);
@@ -103,15 +110,24 @@ transport::transport(MPI_Comm private_comm, on_private_t) : comm_(private_comm) 
   check_mpi(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
 }
 
+// The common case inline (one message, standard mode, no trace): a test, the MPI call, a test.
 void transport::send(int dest, const void* buf, std::size_t bytes) const {
+  if (bytes <= max_chunk_bytes && !synchronous_sends && !trace::on()) [[likely]] {
+    check_mpi(MPI_Send(buf, static_cast<int>(bytes), MPI_BYTE, dest, library_tag, comm_), "MPI_Send");
+    return;
+  }
+  send_general(dest, buf, bytes);
+}
+
+void transport::send_general(int dest, const void* buf, std::size_t bytes) const {
   const auto post = [&] {
     const auto* p = static_cast<const std::byte*>(buf);
     std::size_t left = bytes;
     // One message even when empty, so that every send is matched by exactly one receive.
     do {
       const int n = static_cast<int>(std::min(left, max_chunk_bytes));
-      check_mpi(synchronous_sends() ? MPI_Ssend(p, n, MPI_BYTE, dest, library_tag, comm_)
-                                    : MPI_Send(p, n, MPI_BYTE, dest, library_tag, comm_),
+      check_mpi(synchronous_sends ? MPI_Ssend(p, n, MPI_BYTE, dest, library_tag, comm_)
+                                  : MPI_Send(p, n, MPI_BYTE, dest, library_tag, comm_),
                 "MPI_Send");
       p += n;
       left -= static_cast<std::size_t>(n);
@@ -127,20 +143,36 @@ void transport::send(int dest, const void* buf, std::size_t bytes) const {
 }
 
 void transport::recv(int source, void* buf, std::size_t bytes) const {
+  if (bytes <= max_chunk_bytes && !trace::on()) [[likely]] {
+    recv_chunk(source, buf, static_cast<int>(bytes));
+    return;
+  }
+  recv_general(source, buf, bytes);
+}
+
+void transport::recv_chunk(int source, void* buf, int bytes) const {
+  MPI_Status status;
+  check_mpi(MPI_Recv(buf, bytes, MPI_BYTE, source, library_tag, comm_, &status), "MPI_Recv");
+  int received = 0;
+  MPI_Get_count(&status, MPI_BYTE, &received);
+  if (received != bytes) [[unlikely]]
+    wrong_size(source, bytes, received);
+}
+
+void transport::wrong_size(int source, int expected, int received) const {
+  throw error(fmt::format(
+      "collectives: rank {} expected {} bytes from rank {}, got {}: the ranks disagree on the message "
+      "size (different counts on different ranks?)",
+      rank_, expected, source, received));
+}
+
+void transport::recv_general(int source, void* buf, std::size_t bytes) const {
   const auto take = [&] {
     auto* p = static_cast<std::byte*>(buf);
     std::size_t left = bytes;
     do {
       const int n = static_cast<int>(std::min(left, max_chunk_bytes));
-      MPI_Status status;
-      check_mpi(MPI_Recv(p, n, MPI_BYTE, source, library_tag, comm_, &status), "MPI_Recv");
-      int received = 0;
-      MPI_Get_count(&status, MPI_BYTE, &received);
-      if (received != n)
-        throw error(
-            fmt::format("collectives: rank {} expected {} bytes from rank {}, got {}: the ranks "
-                        "disagree on the message size (different counts on different ranks?)",
-                        rank_, n, source, received));
+      recv_chunk(source, p, n);
       p += n;
       left -= static_cast<std::size_t>(n);
     } while (left > 0);

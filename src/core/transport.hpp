@@ -63,13 +63,23 @@ class transport {
 
  private:
   bool sends_first(int to, int from) const;
+  // Out of line: what send and recv do beyond one message in standard mode without a trace.
+  [[gnu::noinline]] void send_general(int dest, const void* buf, std::size_t bytes) const;
+  [[gnu::noinline]] void recv_general(int source, void* buf, std::size_t bytes) const;
+  void recv_chunk(int source, void* buf, int bytes) const;
+  [[noreturn, gnu::cold, gnu::noinline]] void wrong_size(int source, int expected, int received) const;
 
   MPI_Comm comm_;
   int rank_;
   int size_;
 };
 
+[[noreturn, gnu::cold]] void mpi_failed(int code, const char* what);
+
 /// Throws collectives::error with MPI_Error_string's text when `code` is not MPI_SUCCESS.
-void check_mpi(int code, const char* what);
+inline void check_mpi(int code, const char* what) {
+  if (code != MPI_SUCCESS) [[unlikely]]
+    mpi_failed(code, what);
+}
 
 }  // namespace collectives::detail

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <bit>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <limits>
@@ -84,23 +85,31 @@ std::vector<tuning_range> read_ranges(collective c, const json& list, const std:
   return out;
 }
 
+// The table in force, published for readers that take no lock: every automatic call reads it, while
+// it changes only at load_tuning, clear_tuning and COLLECTIVES_TUNING. A writer replaces `table`
+// under `mutex` and then bumps `generation`; each thread keeps its own copy of the pointer with the
+// generation it copied it at, so a call reads one atomic and compares it with its own, and only the
+// first call of a thread after a change takes the mutex, once, to copy the new pointer. A table
+// replaced meanwhile lives on until every thread that copied it has made its next automatic
+// choice (or ended).
 struct state {
   std::mutex mutex;
   std::shared_ptr<const tuning_table> table;
-  std::atomic<bool> loaded{false};  // lets a call without a table skip the mutex
-  std::once_flag environment;       // COLLECTIVES_TUNING, read at most once
+  std::atomic<std::uint64_t> generation{1};  // a thread's copy starts at 0: its first call copies
+  std::once_flag environment;                // COLLECTIVES_TUNING, read at most once
 };
+constinit state current;
 
-state& current() {
-  static state s;
-  return s;
-}
+struct snapshot {
+  std::uint64_t generation = 0;
+  std::shared_ptr<const tuning_table> table;
+};
+thread_local snapshot seen;
 
 void install(std::shared_ptr<const tuning_table> t) {
-  state& s = current();
-  const std::lock_guard lock(s.mutex);
-  s.loaded.store(t != nullptr, std::memory_order_release);
-  s.table = std::move(t);
+  const std::lock_guard lock(current.mutex);
+  current.table = std::move(t);
+  current.generation.fetch_add(1, std::memory_order_release);
 }
 
 std::shared_ptr<const tuning_table> read_file(const std::string& path) {
@@ -165,15 +174,17 @@ std::optional<algorithm> tuning_table::lookup(collective c, int p, std::size_t b
   return std::nullopt;
 }
 
-std::shared_ptr<const tuning_table> active_tuning() {
-  state& s = current();
-  std::call_once(s.environment, [] {
+const std::shared_ptr<const tuning_table>& active_tuning() {
+  if (seen.generation == current.generation.load(std::memory_order_acquire)) [[likely]]
+    return seen.table;
+  std::call_once(current.environment, [] {
     const char* path = std::getenv("COLLECTIVES_TUNING");
     if (path != nullptr && *path != '\0') install(read_file(path));
   });
-  if (!s.loaded.load(std::memory_order_acquire)) return nullptr;
-  const std::lock_guard lock(s.mutex);
-  return s.table;
+  const std::lock_guard lock(current.mutex);
+  seen.table = current.table;
+  seen.generation = current.generation.load(std::memory_order_relaxed);  // the table's, under the lock
+  return seen.table;
 }
 
 }  // namespace collectives::detail
@@ -182,12 +193,12 @@ namespace collectives {
 
 void load_tuning(const std::string& path) {
   auto table = detail::read_file(path);  // throws before anything changes
-  std::call_once(detail::current().environment, [] {});
+  std::call_once(detail::current.environment, [] {});
   detail::install(std::move(table));
 }
 
 void clear_tuning() {
-  std::call_once(detail::current().environment, [] {});
+  std::call_once(detail::current.environment, [] {});
   detail::install(nullptr);
 }
 

@@ -39,7 +39,9 @@ tuning_table parse_tuning(std::string_view text, const std::string& file);
 
 /// The table in force, or nullptr for the built-in rule. The first call reads COLLECTIVES_TUNING
 /// unless load_tuning or clear_tuning came first; a bad file there throws (and is tried again on
-/// the next call).
-std::shared_ptr<const tuning_table> active_tuning();
+/// the next call). Takes no lock (one atomic load) unless the table changed since this thread's
+/// previous call. The reference is this thread's own copy: it, and the table it points to, stay
+/// valid until this thread's next call (copy the shared_ptr to keep the table longer).
+const std::shared_ptr<const tuning_table>& active_tuning();
 
 }  // namespace collectives::detail

@@ -59,7 +59,12 @@ reduction make_reduction(const Op& op) {
   static_assert(std::is_invocable_r_v<T, const Op&, const T&, const T&>,
                 "collectives: the op must be callable as T(const T&, const T&) for the buffers' T");
   constexpr builtin_op id = builtin_op_for<Op, T>;
-  if (combine_fn kernel = builtin_kernel(builtin_type_of<T>(), id)) return {kernel, nullptr, true, id};
+  constexpr builtin_type type = builtin_type_of<T>();
+  if constexpr (id != builtin_op::none && type != builtin_type::none) {
+    // Asked once per (T, Op), not per call: the library's kernel for the pair, or none.
+    static const combine_fn kernel = builtin_kernel(type, id);
+    if (kernel != nullptr) return {kernel, nullptr, true, id};
+  }
   constexpr bool commutative = id == builtin_op::none && op_traits<Op>::commutative;
   return {&combine_thunk<T, Op>, &op, commutative, id};
 }
