@@ -311,14 +311,15 @@ BOOST_AUTO_TEST_CASE(every_rank_chooses_alike) {
   load(
       {{"allreduce", {{ps, json::array({range(0, 4095, "recursive_doubling"), range(4096, {}, "naive")})}}},
        {"gatherv", {{ps, json::array({range(0, {}, std::string(collectives::to_string(gatherv_other)))})}}}});
-  long long mine = 0;
+  // A hash of every choice, unsigned so that it wraps (a signed one overflows: undefined).
+  unsigned long long mine = 0;
   for (collective c : collectives::all_collectives())
     for (std::size_t bytes = 8; bytes <= (std::size_t{1} << 24); bytes *= 2)
-      mine = mine * 31 +
-             static_cast<long long>(collectives::automatic_choice({.coll = c, .p = p, .bytes = bytes}));
-  long long low = 0, high = 0;
-  MPI_Allreduce(&mine, &low, 1, MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
-  MPI_Allreduce(&mine, &high, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+      mine = mine * 31 + static_cast<unsigned long long>(
+                             collectives::automatic_choice({.coll = c, .p = p, .bytes = bytes}));
+  unsigned long long low = 0, high = 0;
+  MPI_Allreduce(&mine, &low, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&mine, &high, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
   BOOST_TEST(low == high);
   if (p >= 4) {  // below, binomial's tree is naive's star
     // Only the root holds recv_counts; automatic must run the rule's choice everywhere, not the table's.

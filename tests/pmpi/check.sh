@@ -14,7 +14,14 @@ trap 'rm -rf "$work"' EXIT
 fail() { echo "check.sh $what: FAILED: $*" >&2; exit 1; }
 # A sanitizer build's drop-in needs the ASan runtime loaded first, before the drop-in itself.
 asan=$(ldd "$lib" | awk '$1 ~ /^libasan\.so/ { print $3 }')
-preload() { LD_PRELOAD="${asan:+$asan:}$lib${LD_PRELOAD:+:$LD_PRELOAD}" "$run" -n "$np" "$@"; }
+# The drop-in (and, in a sanitizer build, the sanitizer runtime it needs first) goes into the ranks
+# only, not into the launcher: LeakSanitizer preloaded into mpiexec itself crashes at its exit
+# ("Tracer caught signal 11") on Open MPI 4.1's threads.
+preload() {
+  local program=$1
+  shift
+  "$run" -n "$np" env LD_PRELOAD="${asan:+$asan:}$lib${LD_PRELOAD:+:$LD_PRELOAD}" "$program" "$@"
+}
 
 case $what in
   matrix | errors | threads)
