@@ -20,8 +20,9 @@ thread_local bool block_cache::gone = false;
 thread_local block_cache cache;
 
 scratch_block* smallest(block_cache& c) {
-  return &*std::min_element(c.blocks.begin(), c.blocks.end(),
-                            [](const scratch_block& a, const scratch_block& b) { return a.capacity < b.capacity; });
+  return &*std::min_element(
+      c.blocks.begin(), c.blocks.end(),
+      [](const scratch_block& a, const scratch_block& b) { return a.capacity < b.capacity; });
 }
 
 }  // namespace
