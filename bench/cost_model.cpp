@@ -118,9 +118,9 @@ double pipeline_textbook(const cost_input& x) {
 
 // Lines shared by several collectives.
 double binomial_broadcast(const cost_input& x) { return x.lg * t(x, x.n); }
-// Root 0 (collbench's default): the accumulator starts as a copy of the input, and every child lies
-// above, so each result is formed in the landing block and copied back (recv_reduce).
-double binomial_reduce(const cost_input& x) { return x.n * x.d + x.lg * (t(x, x.n) + x.n * x.g + x.n * x.d); }
+// Root 0 (collbench's default): every child lies above, so each result is formed where the child's
+// landed, the first in recv at the root; no copies.
+double binomial_reduce(const cost_input& x) { return x.lg * (t(x, x.n) + x.n * x.g); }
 double ring_allgather(const cost_input& x) { return x.n / x.p * x.d + ring(x, x.ip - 1, x.n / x.p); }
 double ring_allreduce(const cost_input& x) {
   return ring(x, 2 * (x.ip - 1), x.n / x.p) + (x.p - 1) / x.p * x.n * x.g;
@@ -129,7 +129,6 @@ double ring_textbook(const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) /
 double ring_allreduce_textbook(const cost_input& x) {
   return 2 * (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * (2 * x.b + x.g);
 }
-double binomial_reduce_textbook(const cost_input& x) { return x.lg * (x.a + x.n * x.b + x.n * x.g); }
 double pairwise_shifts(const cost_input& x, double m) {
   std::vector<int> k;
   for (int i = 1; i < x.ip; ++i) k.push_back(i);
@@ -143,7 +142,9 @@ double bruck_allgather(const cost_input& x) {
     k.push_back(-d);
     m.push_back(std::min(d, x.ip - d) * x.n / x.p);
   }
-  return x.n / x.p * x.d + shifts(x, k, m) + x.n * x.d;
+  // The rotation (rotate_bytes) moves the whole result and parks the shorter part, at most ⌊p/2⌋
+  // blocks, on the way.
+  return x.n / x.p * x.d + shifts(x, k, m) + (x.n + std::floor(x.p / 2) * x.n / x.p) * x.d;
 }
 double rd_allgather(const cost_input& x) {
   return x.n / x.p * x.d + 2 * (x.lq * x.a + (x.q - 1) / x.q * x.n * x.b) +
@@ -176,8 +177,9 @@ double halving_textbook(const cost_input& x) {
   return x.lq * x.a + (x.q - 1) / x.q * x.n * (x.b + x.g) +
          (x.fold ? 3 * x.a + x.n * (x.b + x.g) + x.n / x.p * x.b : 0);
 }
+// The first block lands in recv and the rank's own input is added to it: no copy.
 double pairwise_reduce_scatter(const cost_input& x) {
-  return x.n / x.p * x.d + pairwise_shifts(x, x.n / x.p) + (x.p - 1) / x.p * x.n * x.g;
+  return pairwise_shifts(x, x.n / x.p) + (x.p - 1) / x.p * x.n * x.g;
 }
 double naive_alltoall(const cost_input& x) { return x.n / x.p * x.d + 2 * (x.p - 1) * t(x, x.n / x.p); }
 double pairwise_alltoall(const cost_input& x) { return x.n / x.p * x.d + pairwise_shifts(x, x.n / x.p); }
@@ -213,8 +215,7 @@ const cost_entry table[] = {
 
     {collective::reduce, "naive", "(p−1)(t(n) + nγ)",
      [](const cost_input& x) { return (x.p - 1) * (t(x, x.n) + x.n * x.g) + (x.root == x.ip - 1 ? x.n * x.d : 0); }},
-    {collective::reduce, "binomial", "nδ + log p·(t(n) + nγ + nδ) (root 0)", &binomial_reduce,
-     "log p(α + nβ + nγ)", &binomial_reduce_textbook},
+    {collective::reduce, "binomial", "log p·(t(n) + nγ) (root 0)", &binomial_reduce},
     {collective::reduce, "rabenseifner",
      "3 log p′·α + 3(p′−1)/p′·nβ + (p′−1)/p′·nγ; fold + 2α + nβ + nγ, and + α + n/2·β when the root sits out",
      [](const cost_input& x) {
@@ -233,7 +234,7 @@ const cost_entry table[] = {
      "(p−1)α + (p−1)/p·nβ", &ring_textbook},
     {collective::allgather, "recursive_doubling", "n/p·δ + 2(log p′·α + (p′−1)/p′·nβ); fold + 2α + (n/p + n)β",
      &rd_allgather, "log p·α + (p−1)/p·nβ; fold + 2α + (n/p + n)β", &rd_allgather_textbook},
-    {collective::allgather, "bruck", "n/p·δ + X(−1, −2, −4, …; min(d, p−d)·n/p) + nδ (rotation)", &bruck_allgather,
+    {collective::allgather, "bruck", "n/p·δ + X(−1, −2, −4, …; min(d, p−d)·n/p) + (n + ⌊p/2⌋·n/p)δ (rotation)", &bruck_allgather,
      "log p·α + (p−1)/p·nβ",
      [](const cost_input& x) { return x.lg * x.a + (x.p - 1) / x.p * x.n * x.b; }},
 
@@ -244,7 +245,7 @@ const cost_entry table[] = {
     {collective::reduce_scatter, "recursive_halving",
      "2(log p′·α + (p′−1)/p′·nβ) + (p′−1)/p′·nγ + n/p·δ; fold + 3α + n(β + γ) + n/p·β", &halving_reduce_scatter,
      "log p·α + (p−1)/p·n(β + γ); fold + 3α + n(β + γ) + n/p·β", &halving_textbook},
-    {collective::reduce_scatter, "pairwise", "n/p·δ + X(1, 2, …, p−1; n/p) + (p−1)/p·nγ", &pairwise_reduce_scatter,
+    {collective::reduce_scatter, "pairwise", "X(1, 2, …, p−1; n/p) + (p−1)/p·nγ", &pairwise_reduce_scatter,
      "(p−1)α + (p−1)/p·n(β + γ)", &rs_textbook},
 
     // naive's critical path lies between this and about twice this (ranks wait on each other).
@@ -274,9 +275,9 @@ const cost_entry table[] = {
      [](const cost_input& x) { return (x.p - 1) * (2 * t(x, x.n) + x.n * x.g); }},
     {collective::allreduce, "ring", "R(2(p−1))·t(n/p) + (p−1)/p·nγ", &ring_allreduce,
      "2(p−1)α + 2(p−1)/p·nβ + (p−1)/p·nγ", &ring_allreduce_textbook},
-    {collective::allreduce, "recursive_doubling", "2nδ + log p′·(2t(n) + nγ); fold + 2t(n) + nγ",
+    {collective::allreduce, "recursive_doubling", "nδ + log p′·(2t(n) + nγ); fold + 2t(n) + nγ",
      [](const cost_input& x) {
-       return 2 * x.n * x.d + x.lq * (2 * t(x, x.n) + x.n * x.g) + (x.fold ? 2 * t(x, x.n) + x.n * x.g : 0);
+       return x.n * x.d + x.lq * (2 * t(x, x.n) + x.n * x.g) + (x.fold ? 2 * t(x, x.n) + x.n * x.g : 0);
      },
      "log p(α + nβ + nγ); fold + 2(α + nβ) + nγ",
      [](const cost_input& x) {
@@ -311,15 +312,17 @@ const cost_entry table[] = {
     {collective::scan, "naive", "nδ + (p−1)(t(n) + nγ)",
      [](const cost_input& x) { return x.n * x.d + (x.p - 1) * (t(x, x.n) + x.n * x.g); },
      "(p−1)(α + nβ + nγ)", [](const cost_input& x) { return (x.p - 1) * (x.a + x.n * x.b + x.n * x.g); }},
-    {collective::scan, "recursive_doubling", "2nδ + 2 log p·t(n) + (2 log p − 1)·nγ",
-     [](const cost_input& x) { return 2 * x.n * x.d + 2 * x.lg * t(x, x.n) + (2 * x.lg - 1) * x.n * x.g; },
+    {collective::scan, "recursive_doubling", "nδ + 2 log p·t(n) + (2 log p − 1)·nγ",
+     [](const cost_input& x) { return x.n * x.d + 2 * x.lg * t(x, x.n) + (2 * x.lg - 1) * x.n * x.g; },
      "log p(α + nβ) + (2 log p − 1)·nγ",
      [](const cost_input& x) { return x.lg * (x.a + x.n * x.b) + (2 * x.lg - 1) * x.n * x.g; }},
 
     {collective::exscan, "naive", "(p−1)·t(n) + (p−2)·nγ",
      [](const cost_input& x) { return (x.p - 1) * t(x, x.n) + std::max(x.p - 2, 0.0) * x.n * x.g; }},
-    {collective::exscan, "recursive_doubling", "2nδ + 2 log p·t(n) + (2 log p − 2)·nγ",
-     [](const cost_input& x) { return 2 * x.n * x.d + 2 * x.lg * t(x, x.n) + (2 * x.lg - 2) * x.n * x.g; },
+    {collective::exscan, "recursive_doubling", "2 log p·t(n) + (2 log p − 2)·nγ (+ nδ from p = 3 on)",
+     [](const cost_input& x) {
+       return 2 * x.lg * t(x, x.n) + (2 * x.lg - 2) * x.n * x.g + (x.ip > 2 ? x.n * x.d : 0);
+     },
      "log p(α + nβ) + (2 log p − 2)·nγ",
      [](const cost_input& x) { return x.lg * (x.a + x.n * x.b) + (2 * x.lg - 2) * x.n * x.g; }},
 
@@ -347,7 +350,7 @@ const cost_entry table[] = {
      "(p−1)α + (p−1)/p·nβ", &ring_textbook},
     {collective::allgatherv, "recursive_doubling", "n/p·δ + 2(log p′·α + (p′−1)/p′·nβ); fold + 2α + (n/p + n)β",
      &rd_allgather, "log p·α + (p−1)/p·nβ; fold + 2α + (n/p + n)β", &rd_allgather_textbook},
-    {collective::allgatherv, "bruck", "n/p·δ + X(−1, −2, −4, …; min(d, p−d)·n/p) + nδ (rotation)", &bruck_allgather,
+    {collective::allgatherv, "bruck", "n/p·δ + X(−1, −2, −4, …; min(d, p−d)·n/p) + (n + ⌊p/2⌋·n/p)δ (rotation)", &bruck_allgather,
      "log p·α + (p−1)/p·nβ",
      [](const cost_input& x) { return x.lg * x.a + (x.p - 1) / x.p * x.n * x.b; }},
     {collective::alltoallv, "naive", "n/p·δ + 2(p−1)·t(n/p), at best", &naive_alltoall,
@@ -362,15 +365,14 @@ const cost_entry table[] = {
     {collective::reduce_scatterv, "recursive_halving",
      "2(log p′·α + (p′−1)/p′·nβ) + (p′−1)/p′·nγ + n/p·δ; fold + 3α + n(β + γ) + n/p·β", &halving_reduce_scatter,
      "log p·α + (p−1)/p·n(β + γ); fold + 3α + n(β + γ) + n/p·β", &halving_textbook},
-    {collective::reduce_scatterv, "pairwise", "n/p·δ + X(1, 2, …, p−1; n/p) + (p−1)/p·nγ", &pairwise_reduce_scatter,
+    {collective::reduce_scatterv, "pairwise", "X(1, 2, …, p−1; n/p) + (p−1)/p·nγ", &pairwise_reduce_scatter,
      "(p−1)α + (p−1)/p·n(β + γ)", &rs_textbook},
 
     // hierarchical on one host, the only layout this model describes (one α-β pair): there each
     // runs the flat algorithm named, and its line is that algorithm's; across hosts the costs are
     // in the algorithms' headers.
     {collective::broadcast, "hierarchical", "one host: binomial's, log p·t(n)", &binomial_broadcast},
-    {collective::reduce, "hierarchical", "one host: binomial's, nδ + log p·(t(n) + nγ + nδ) (root 0)",
-     &binomial_reduce, "one host: binomial's, log p(α + nβ + nγ)", &binomial_reduce_textbook},
+    {collective::reduce, "hierarchical", "one host: binomial's, log p·(t(n) + nγ) (root 0)", &binomial_reduce},
     {collective::allgather, "hierarchical", "one host: ring's, n/p·δ + R(p−1)·t(n/p)", &ring_allgather,
      "one host: ring's, (p−1)α + (p−1)/p·nβ", &ring_textbook},
     {collective::allreduce, "hierarchical", "one host: ring's, R(2(p−1))·t(n/p) + (p−1)/p·nγ", &ring_allreduce,

@@ -238,13 +238,32 @@ BOOST_AUTO_TEST_CASE(cost_formulas_evaluate_as_written) {
   BOOST_TEST(*cb::predict_seconds(collective::allreduce, "ring", {5, 0, n, count}, m) ==
                  20 * t(n / 5) + 0.8 * n * m.gamma,
              boost::test_tools::tolerance(1e-12));
-  // recursive doubling allreduce: a copy in and one out, log p pairings of 2t(n) + nγ at p = 4; at p = 5 the
-  // core runs on 4 ranks and the fifth is folded in and out (2t(n) + nγ).
+  // recursive doubling allreduce: a copy in (the result ends in recv, so none out), log p pairings of
+  // 2t(n) + nγ at p = 4; at p = 5 the core runs on 4 ranks and the fifth is folded in and out (2t(n) + nγ).
   BOOST_TEST(*cb::predict_seconds(collective::allreduce, "recursive_doubling", {4, 0, n, count}, m) ==
-                 2 * n * m.delta + 2 * (2 * t(n) + n * m.gamma),
+                 n * m.delta + 2 * (2 * t(n) + n * m.gamma),
              boost::test_tools::tolerance(1e-12));
   BOOST_TEST(*cb::predict_seconds(collective::allreduce, "recursive_doubling", {5, 0, n, count}, m) ==
-                 2 * n * m.delta + 2 * (2 * t(n) + n * m.gamma) + 2 * t(n) + n * m.gamma,
+                 n * m.delta + 2 * (2 * t(n) + n * m.gamma) + 2 * t(n) + n * m.gamma,
+             boost::test_tools::tolerance(1e-12));
+  // binomial reduce to root 0 copies nothing: log p messages and reductions.
+  BOOST_TEST(
+      *cb::predict_seconds(collective::reduce, "binomial", {8, 0, n, count}, m) == 3 * (t(n) + n * m.gamma),
+      boost::test_tools::tolerance(1e-12));
+  // pairwise reduce-scatter at p = 2: one pairing of half the array, no copy.
+  BOOST_TEST(*cb::predict_seconds(collective::reduce_scatter, "pairwise", {2, 0, n, count}, m) ==
+                 2 * t(n / 2) + n / 2 * m.gamma,
+             boost::test_tools::tolerance(1e-12));
+  // exscan by recursive doubling at p = 2 is one pairing; from p = 3 on a rank copies its input.
+  BOOST_TEST(*cb::predict_seconds(collective::exscan, "recursive_doubling", {2, 0, n, count}, m) == 2 * t(n),
+             boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(*cb::predict_seconds(collective::exscan, "recursive_doubling", {4, 0, n, count}, m) ==
+                 4 * t(n) + 2 * n * m.gamma + n * m.delta,
+             boost::test_tools::tolerance(1e-12));
+  // Bruck allgather at p = 2: the own block placed, one pairing of a block, and rank 1's rotation,
+  // which moves both blocks and parks one on the way.
+  BOOST_TEST(*cb::predict_seconds(collective::allgather, "bruck", {2, 0, n, count}, m) ==
+                 n / 2 * m.delta + 2 * t(n / 2) + 1.5 * n * m.delta,
              boost::test_tools::tolerance(1e-12));
   // pipeline broadcast of 1 MiB at p = 4: 16 segments of 64 KiB; an inner rank receives, then sends,
   // so a segment passes every two messages: (2S + p − 3) = 33; at p = 2 the chain is one link: S.

@@ -11,11 +11,12 @@
 //            d = 2:   r0 [0 1 2 3]  r1 [1 2 3 0]  r2 [2 3 0 1]  r3 [3 0 1 2]
 //            rotate:  every rank  [0 1 2 3]
 // Cost:    ⌈log p⌉·α + (p−1)/p·Nβ for the N-byte result, plus a local pass over N bytes.
-// Transport: n/p·δ + X(−1, −2, −4, …; min(d, p−d)·n/p) + nδ (rotation) (n = all p blocks), on the
-//          library's blocking, ordered transport (bench/cost_model.cpp).
+// Transport: n/p·δ + X(−1, −2, −4, …; min(d, p−d)·n/p) + (n + ⌊p/2⌋·n/p)δ (rotation) (n = all p
+//          blocks), on the library's blocking, ordered transport (bench/cost_model.cpp).
 // Order:   no reduction.
 // Limits:  none; any p (the last step sends only the p−d blocks still missing).
-// Memory:  none extra: recv is the working buffer and the rotation is done in place.
+// Memory:  recv is the working buffer; the rotation parks the shorter of its two parts,
+//          min(r, p−r) blocks, in scratch (rotate_bytes).
 // Ref:     Bruck, Ho, Kipnis, Upfal, Weathersby, "Efficient algorithms for all-to-all
 //          communications in multiport message-passing systems", IEEE TPDS 8(11), 1997.
 
@@ -41,7 +42,7 @@ void allgather_bruck(const call& c) {
 
   // Position j holds block r+j: rotating right by r brings block i to position i.
   std::byte* const end = c.block(c.recv, p);
-  std::rotate(c.recv, end - block * static_cast<std::size_t>(rank), end);
+  rotate_bytes(c.recv, end - block * static_cast<std::size_t>(rank), end);
 }
 
 }  // namespace collectives::detail

@@ -12,12 +12,13 @@
 //            d = 2:   r0 [0 1 2 3]  r1 [1 2 3 0]  r2 [2 3 0 1]  r3 [3 0 1 2]
 // Cost:    ⌈log p⌉·α + (p−1)/p·Nβ for equal blocks (N = all blocks); skewed counts cost up to
 //          ⌈log p⌉·b_max·β more. Plus a local pass over N elements for the rotation.
-// Transport: n/p·δ + X(−1, −2, −4, …; min(d, p−d)·n/p) + nδ (rotation) (n = all p blocks), on the
-//          library's blocking, ordered transport (bench/cost_model.cpp).
+// Transport: n/p·δ + X(−1, −2, −4, …; min(d, p−d)·n/p) + (n + ⌊p/2⌋·n/p)δ (rotation) (n = all p
+//          blocks), on the library's blocking, ordered transport (bench/cost_model.cpp).
 // Order:   no reduction.
 // Limits:  none: any counts (empty runs travel as empty messages), any displacements.
-// Memory:  none extra when recv's blocks are packed in rank order (the rotation is in place);
-//          otherwise a packed copy of N elements (on_packed_result).
+// Memory:  the shorter of the two parts the rotation swaps, parked in scratch (rotate_bytes), plus
+//          a packed copy of N elements when recv's blocks are not packed in rank order
+//          (on_packed_result).
 // Ref:     Bruck, Ho, Kipnis, Upfal, Weathersby, "Efficient algorithms for all-to-all
 //          communications in multiport message-passing systems", IEEE TPDS 8(11), 1997;
 //          Open MPI allgatherv_intra_bruck.
@@ -46,7 +47,7 @@ void allgatherv_bruck(const call& c) {
       c.net.exchange((rank - d + p) % p, buf, pos(n), (rank + d) % p, buf + pos(d), pos(d + n) - pos(d));
     }
     // Positions hold ranks r … p−1, then 0 … r−1: bring 0 … r−1 to the front.
-    std::rotate(buf, buf + pos(p - rank), buf + pos(p));
+    rotate_bytes(buf, buf + pos(p - rank), buf + pos(p));
   });
 }
 

@@ -10,17 +10,19 @@
 //          pairs hands its vector to its odd partner, which folds it in on the left and stands
 //          for both ranks, and gets the result back at the end.
 // Cost:    log p·(α + nβ + nγ). Non-power-of-two: + 2(α + nβ) + nγ for the fold.
-// Transport: 2nδ + log p′·(2t(n) + nγ); fold + 2t(n) + nγ, on the library's blocking, ordered
+// Transport: nδ + log p′·(2t(n) + nγ); fold + 2t(n) + nγ, on the library's blocking, ordered
 //          transport (bench/cost_model.cpp).
 // Order:   keeps rank order (runs are contiguous, lower on the left): correct for
 //          non-commutative ops. Both partners combine the same operands in the same order, so
 //          every rank holds identical bits.
 // Limits:  none.
 // Memory:  one vector, where the partner's result lands; the result alternates between it and
-//          recv instead of being copied back each step.
+//          recv instead of being copied back each step, and starts in whichever makes it end in
+//          recv, so the only copy is the input's.
 // Ref:     Thakur, Rabenseifner, Gropp, "Optimization of collective communication operations
 //          in MPICH" (2005).
 
+#include <bit>
 #include <utility>
 
 #include "algorithms/allreduce/allreduce.hpp"
@@ -43,10 +45,14 @@ void allreduce_recursive_doubling(const call& c) {
     c.net.recv(fold.partner, c.recv, bytes);
     return;
   }
-  copy_bytes(c.recv, c.send, bytes);
+  // The result moves to the other buffer at every step whose partner lies above (one per zero bit
+  // of the group rank): with an odd number of moves it starts in scratch, so it ends in recv.
   scratch other = make_scratch(bytes);
-  std::byte* result = c.recv;
-  std::byte* incoming = other.get();
+  const int moves = std::countr_zero(static_cast<unsigned>(fold.pof2)) -
+                    std::popcount(static_cast<unsigned>(fold.group_rank));
+  std::byte* result = moves % 2 == 0 ? c.recv : other.get();
+  std::byte* incoming = moves % 2 == 0 ? other.get() : c.recv;
+  copy_bytes(result, c.send, bytes);
   if (fold.carries_partner())
     recv_reduce(c.net, fold.partner, result, incoming, c.count, c.elem.size, *c.op, peer_side::lower);
   for (int d = 1; d < fold.pof2; d *= 2) {
@@ -61,7 +67,6 @@ void allreduce_recursive_doubling(const call& c) {
       std::swap(result, incoming);
     }
   }
-  copy_bytes(c.recv, result, bytes);
   if (fold.carries_partner()) c.net.send(fold.partner, c.recv, bytes);
 }
 

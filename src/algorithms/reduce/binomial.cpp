@@ -8,17 +8,19 @@
 //          that side (acc ∘ child or child ∘ acc). 4 ranks, root 1 (xa..b = xa ∘ … ∘ xb):
 //            step 0: 0 → 1  x0         3 → 2  x3      1: x0..1 = x0 ∘ x1   2: x2..3 = x2 ∘ x3
 //            step 1: 2 → 1  x2..3                     1: x0..3 = x0..1 ∘ x2..3
-// Cost:    ⌈log p⌉·(α + nβ + nγ), plus an n-byte copy for each child whose interval lies above
-//          (recv_reduce's `inout = inout ∘ received`).
-// Transport: nδ + log p·(t(n) + nγ + nδ) (root 0), on the library's blocking, ordered
-//          transport (bench/cost_model.cpp).
+// Cost:    ⌈log p⌉·(α + nβ + nγ), plus one n-byte copy of its own input at a rank whose first
+//          child lies below it (the kernel writes into one operand; never with root 0).
+// Transport: log p·(t(n) + nγ) (root 0), on the library's blocking, ordered transport
+//          (bench/cost_model.cpp).
 // Order:   exact rank order for every root: correct for non-commutative ops. Unlike the classic
 //          tree over ranks relative to the root, this needs no tree rooted at rank 0 and no extra
 //          message to carry the result from rank 0 to the root.
 // Limits:  none. Handles send == recv at the root for compositions in place (the public
 //          reduce refuses overlapping buffers).
-// Memory:  one n-byte receive block on ranks with children, plus an n-byte accumulator on inner
-//          non-root ranks (the root accumulates in recv); leaves send straight from send.
+// Memory:  one n-byte block on ranks with children, plus a second on inner non-root ranks (the
+//          root's second is recv). The partial result alternates between the two: a child above
+//          is folded in as acc ∘ child where the child's result landed, which then holds it, so
+//          nothing is copied back; the first buffer is chosen so the last result lands in recv.
 // Ref:     MPICH reduce_intra_binomial; Boost.MPI's order-keeping tree reduce; Chan, Heimlich,
 //          Purkayastha, van de Geijn, "Collective communication: theory, practice, and
 //          experience" (2007).
@@ -42,15 +44,42 @@ void reduce_binomial(const call& c) {
     c.net.send(tree.parent, c.send, bytes);
     return;
   }
-  scratch received = make_scratch(bytes);
-  scratch own_accumulator = tree.parent >= 0 ? make_scratch(bytes) : nullptr;
-  std::byte* acc = own_accumulator ? own_accumulator.get() : c.recv;
-  copy_bytes(acc, c.send, bytes);
+  // Two buffers: `home` (recv at the root) and `spare`. The result so far lies in `acc`, or still in
+  // this rank's input while acc is null. Each child above moves the result into the buffer its
+  // result landed in; `moves` counts those still to come, so the first buffer written is the one
+  // from which an even number of moves ends in home.
+  scratch spare = make_scratch(bytes);
+  scratch own_home = tree.parent >= 0 ? make_scratch(bytes) : nullptr;
+  std::byte* const home = own_home ? own_home.get() : c.recv;
+  const auto other = [&](const std::byte* b) { return b == home ? spare.get() : home; };
+  int moves = 0;
+  for (const binomial_tree::child& child : tree.children) moves += child.first > c.rank();
+  std::byte* acc = c.send == home ? home : nullptr;  // in place at the root: the input is in recv
+  const auto first_buffer = [&] { return moves % 2 == 0 ? home : spare.get(); };
   // Smallest subtree first: it is the one adjacent to what acc covers so far.
-  for (auto child = tree.children.rbegin(); child != tree.children.rend(); ++child)
-    recv_reduce(c.net, child->rank, acc, received.get(), c.count, c.elem.size, *c.op,
-                child->first > c.rank() ? peer_side::higher : peer_side::lower);
-  if (tree.parent >= 0) c.net.send(tree.parent, acc, bytes);
+  for (auto child = tree.children.rbegin(); child != tree.children.rend(); ++child) {
+    if (child->first > c.rank()) {
+      // acc ∘ child, computed where the child's result lands.
+      --moves;
+      std::byte* landing = acc ? other(acc) : first_buffer();
+      c.net.recv(child->rank, landing, bytes);
+      combine(*c.op, acc ? acc : c.send, landing, c.count);
+      acc = landing;
+    } else {
+      // child ∘ acc, computed in acc: the input must first sit in a buffer the kernel may write.
+      if (!acc) {
+        acc = first_buffer();
+        copy_bytes(acc, c.send, bytes);
+      }
+      std::byte* landing = other(acc);
+      c.net.recv(child->rank, landing, bytes);
+      combine(*c.op, landing, acc, c.count);
+    }
+  }
+  if (tree.parent >= 0)
+    c.net.send(tree.parent, acc, bytes);
+  else
+    copy_bytes(c.recv, acc, bytes);  // only in place with an odd number of moves
 }
 
 }  // namespace collectives::detail
