@@ -1,5 +1,6 @@
 // colltune: turns repeated collbench runs (JSON, --algorithm library, any process counts) into the
-// decision table that algorithm::automatic follows (collectives::load_tuning, COLLECTIVES_TUNING).
+// decision table that algorithm::automatic follows (collectives::load_tuning, COLLECTIVES_TUNING),
+// with vendor's times beside it for the drop-in's `fastest`.
 // scripts/mpirun/tune.sh runs collbench and then this; the table's schema is in the README.
 //
 // Per collective, process count and size, each library algorithm's time is the least of its
@@ -12,6 +13,12 @@
 // three medians is what stays stable between runs (README, "Noise rule", has the figures). Every
 // size records the chosen algorithm's time, its spread, the runner-up (the fastest other
 // algorithm) and its margin.
+//
+// Vendor (the MPI library's default collective, every collbench run's first row) is timed the same
+// way and recorded in the table's "fastest" section, which only the drop-in's `fastest` selection
+// reads (automatic never chooses vendor): per size, vendor is the fastest only when it is clear of
+// the noise, i.e. its time × (1 + noise) is still below the library choice's time, where the noise
+// is the larger spread of the two and at least 3%; otherwise the library keeps the size.
 //
 // Usage: colltune --out table.json [--options "collbench options"] [--command "how it was run"]
 //                 run1.json run2.json ...
@@ -26,6 +33,7 @@
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 
 #include "output.hpp"
@@ -52,6 +60,10 @@ bool by_size(collectives::collective c) {
 struct sample {
   double least_us = 0, most_us = 0;
   double spread() const { return least_us > 0 ? (most_us - least_us) / least_us : 0; }
+  void add(double median_us) {
+    least_us = least_us > 0 ? std::min(least_us, median_us) : median_us;
+    most_us = std::max(most_us, median_us);
+  }
 };
 
 struct point {
@@ -95,26 +107,50 @@ json point_json(const point& p) {
   return j;
 }
 
-// Consecutive sizes with one choice form a range; a boundary lies at the geometric middle of
-// the two measured sizes either side. The first range starts at 0, the last has no end.
-json ranges_json(const std::vector<point>& points) {
+// Consecutive sizes with one value of `field` form a range; a boundary lies at the geometric
+// middle of the two measured sizes either side. The first range starts at 0, the last has no end.
+json ranges_json(const std::vector<std::size_t>& bytes, const std::vector<std::string>& values,
+                 const char* field, const std::vector<json>& points) {
   json out = json::array();
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    if (i == 0 || points[i].chosen != points[i - 1].chosen) {
-      const std::size_t from =
-          i == 0 ? 0
-                 : static_cast<std::size_t>(std::sqrt(static_cast<double>(points[i - 1].bytes) *
-                                                      static_cast<double>(points[i].bytes))) +
-                       1;
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    if (i == 0 || values[i] != values[i - 1]) {
+      const std::size_t from = i == 0 ? 0
+                                      : static_cast<std::size_t>(std::sqrt(static_cast<double>(bytes[i - 1]) *
+                                                                           static_cast<double>(bytes[i]))) +
+                                            1;
       if (!out.empty()) out.back()["max_bytes"] = from - 1;
-      out.push_back({{"min_bytes", from},
-                     {"max_bytes", nullptr},
-                     {"algorithm", points[i].chosen},
-                     {"points", json::array()}});
+      out.push_back(
+          {{"min_bytes", from}, {"max_bytes", nullptr}, {field, values[i]}, {"points", json::array()}});
     }
-    out.back()["points"].push_back(point_json(points[i]));
+    out.back()["points"].push_back(points[i]);
   }
   return out;
+}
+
+// One size of the "fastest" section: vendor or the library's choice, by the rule at the top.
+struct verdict {
+  bool vendor = false;
+  json point;
+};
+
+verdict versus_vendor(const point& library, const std::optional<sample>& vendor) {
+  json j = {{"bytes", library.bytes},
+            {"library", library.chosen},
+            {"library_us", library.chosen_us},
+            {"library_spread", library.spread}};
+  if (!vendor) {
+    j["by"] = "library: vendor not measured";
+    return {false, j};
+  }
+  const double noise = std::max({library.spread, vendor->spread(), noise_floor});
+  const bool faster = vendor->least_us * (1 + noise) < library.chosen_us;
+  j["vendor_us"] = vendor->least_us;
+  j["vendor_spread"] = vendor->spread();
+  j["vendor_ratio"] = library.chosen_us > 0 ? vendor->least_us / library.chosen_us : 0.0;
+  j["by"] = faster                                 ? "vendor: faster beyond the noise"
+            : vendor->least_us < library.chosen_us ? "library: vendor faster within the noise"
+                                                   : "library: faster";
+  return {faster, j};
 }
 
 std::string now_utc() {
@@ -148,8 +184,9 @@ int run(int argc, char** argv) {
     runs.push_back(read_json(in));
   }
   const run_info& first = runs.front().info;
-  // (collective, p) → bytes → algorithm → times over the runs.
+  // (collective, p) → bytes → algorithm → times over the runs; and vendor's.
   std::map<std::pair<std::string, int>, std::map<std::size_t, std::map<std::string, sample>>> times;
+  std::map<std::pair<std::string, int>, std::map<std::size_t, sample>> vendor;
   std::map<int, int> runs_per_p;
   std::set<std::string> hosts, libraries, skipped;
   for (const run_results& r : runs) {
@@ -160,7 +197,9 @@ int run(int argc, char** argv) {
       throw std::runtime_error("the runs differ in element type or op: tune one kind of call at a time");
     for (const row& x : r.rows) {
       const auto c = collectives::parse_collective(x.collective);
-      if (!c || !tabled(x.algorithm) || (x.wrong && *x.wrong > 0) || x.median_us <= 0) continue;
+      const bool is_vendor = x.algorithm == "vendor";  // its default collective, not vendor:<name>
+      if (!c || !(is_vendor || tabled(x.algorithm)) || (x.wrong && *x.wrong > 0) || x.median_us <= 0)
+        continue;
       const bool skewed_v =
           (*c == collectives::collective::allgatherv || *c == collectives::collective::reduce_scatterv) &&
           r.info.skew != 0;
@@ -168,16 +207,17 @@ int run(int argc, char** argv) {
         skipped.insert(x.collective);
         continue;
       }
-      sample& s = times[{x.collective, x.ranks}][x.bytes][x.algorithm];
-      s.least_us = s.least_us > 0 ? std::min(s.least_us, x.median_us) : x.median_us;
-      s.most_us = std::max(s.most_us, x.median_us);
+      if (is_vendor)
+        vendor[{x.collective, x.ranks}][x.bytes].add(x.median_us);
+      else
+        times[{x.collective, x.ranks}][x.bytes][x.algorithm].add(x.median_us);
     }
   }
   const auto kind = parse_element_kind(first.type);
   if (!kind) throw std::runtime_error(fmt::format("unknown element type '{}'", first.type));
 
-  json colls = json::object();
-  std::size_t ranges = 0, by_rule = 0, sizes = 0;
+  json colls = json::object(), fastest = json::object();
+  std::size_t ranges = 0, by_rule = 0, sizes = 0, vendor_sizes = 0;
   for (const auto& [key, by_bytes] : times) {
     const auto& [name, p] = key;
     const collectives::collective c = *collectives::parse_collective(name);
@@ -189,9 +229,26 @@ int run(int argc, char** argv) {
       by_rule += points.back().by.starts_with("rule");
     }
     sizes += points.size();
-    json r = ranges_json(points);
+    std::vector<std::size_t> bytes;
+    std::vector<std::string> chosen, verdicts;
+    std::vector<json> point_jsons, verdict_jsons;
+    const auto v = vendor.find(key);
+    for (const point& pt : points) {
+      bytes.push_back(pt.bytes);
+      chosen.push_back(pt.chosen);
+      point_jsons.push_back(point_json(pt));
+      std::optional<sample> vs;
+      if (v != vendor.end() && v->second.contains(pt.bytes)) vs = v->second.at(pt.bytes);
+      const verdict d = versus_vendor(pt, vs);
+      verdicts.emplace_back(d.vendor ? "vendor" : "library");
+      verdict_jsons.push_back(d.point);
+      vendor_sizes += d.vendor;
+    }
+    json r = ranges_json(bytes, chosen, "algorithm", point_jsons);
     ranges += r.size();
     colls[name][std::to_string(p)] = std::move(r);
+    if (v != vendor.end())  // runs without vendor rows leave the section out: `fastest` = automatic
+      fastest[name][std::to_string(p)] = ranges_json(bytes, verdicts, "fastest", verdict_jsons);
   }
 
   json runs_json = json::object();
@@ -225,11 +282,21 @@ int run(int argc, char** argv) {
          fmt::format("per size, an algorithm's time is the least of its medians over the runs; the "
                      "candidates are within {:.0f}% of the fastest; the built-in rule's choice is kept if a "
                      "candidate, else the previous size's, else the fastest",
-                     noise_floor * 100)}}},
+                     noise_floor * 100)},
+        {"fastest_rule",
+         fmt::format(
+             "per size, vendor (the MPI library's default collective) is timed as the algorithms are; "
+             "the \"fastest\" section says vendor only where vendor's time × (1 + max(its spread, the "
+             "library choice's spread, {:.0f}%)) is below the library choice's time, else library "
+             "(what automatic runs); read by the drop-in's COLLECTIVES_ALGORITHMS=*=fastest only",
+             noise_floor * 100)}}},
       {"collectives", colls}};
+  if (!fastest.empty()) table["fastest"] = std::move(fastest);
   std::ofstream(out) << table.dump(1) << '\n';
-  fmt::print(stderr, "colltune: {}: {} ranges over {} sizes ({} kept the rule's choice within noise)\n", out,
-             ranges, sizes, by_rule);
+  fmt::print(stderr,
+             "colltune: {}: {} ranges over {} sizes ({} kept the rule's choice within noise); vendor clearly "
+             "faster than the library's choice at {} of them\n",
+             out, ranges, sizes, by_rule, vendor_sizes);
   // What the library will load must load: the table checks itself.
   collectives::load_tuning(out);
   collectives::clear_tuning();

@@ -7,17 +7,25 @@
 // the algorithm run by name (and differ from those of the other candidate, so the check can fail).
 //
 // With COLLECTIVES_TUNING set (tests/tuning_roundtrip.sh: a table written by tune.sh), the first
-// case checks that automatic follows that table at every size it measured at this p.
+// case checks that automatic follows that table at every size it measured at this p, the second
+// that the table's "fastest" section (vendor's times) is there and that fastest_choice follows it.
+//
+// fastest_choice (the drop-in's `fastest`): vendor where the "fastest" section says so, automatic's
+// choice elsewhere, by the same lookup; malformed "fastest" entries are refused like the rest, a
+// table without the section (written before the tuner measured vendor) still loads, and automatic
+// never chooses vendor.
 
 #include <unistd.h>
 
 #include <atomic>
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <collectives/collectives.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -48,20 +56,25 @@ struct table_file {
   ~table_file() { std::filesystem::remove(path); }
 };
 
-// A well-formed table around `collectives` (the "collectives" object).
-std::string table_text(const json& collectives) {
-  return json{
-      {"format", "collectives-tuning/1"}, {"provenance", {{"host", "test"}}}, {"collectives", collectives}}
-      .dump();
+// A well-formed table around `collectives` (the "collectives" object) and, if given, `fastest`.
+std::string table_text(const json& collectives, const std::optional<json>& fastest = std::nullopt) {
+  json t = {
+      {"format", "collectives-tuning/1"}, {"provenance", {{"host", "test"}}}, {"collectives", collectives}};
+  if (fastest) t["fastest"] = *fastest;
+  return t.dump();
+}
+
+json verdict(std::size_t min, std::optional<std::size_t> max, const std::string& fastest) {
+  return {{"min_bytes", min}, {"max_bytes", max ? json(*max) : json(nullptr)}, {"fastest", fastest}};
 }
 
 json range(std::size_t min, std::optional<std::size_t> max, const std::string& alg) {
   return {{"min_bytes", min}, {"max_bytes", max ? json(*max) : json(nullptr)}, {"algorithm", alg}};
 }
 
-// Loads `collectives` as this process's table (kept alive: load_tuning reads it at once).
-void load(const json& collectives) {
-  const table_file f(table_text(collectives));
+// Loads `collectives` (and `fastest`) as this process's table (load_tuning reads it at once).
+void load(const json& collectives, const std::optional<json>& fastest = std::nullopt) {
+  const table_file f(table_text(collectives, fastest));
   collectives::load_tuning(f.path);
 }
 
@@ -137,6 +150,45 @@ BOOST_AUTO_TEST_CASE(follows_the_table_of_the_environment) {
   BOOST_TEST(checked > 0, "the table has no size measured at p = " << p);
 }
 
+// Second, still before any case loads or clears a table: tune.sh recorded vendor's time at every
+// size it measured, and fastest_choice says vendor exactly where the "fastest" section does (which
+// it may only do where vendor was clear of the noise), automatic's choice elsewhere.
+BOOST_AUTO_TEST_CASE(fastest_follows_the_table_of_the_environment) {
+  const char* path = std::getenv("COLLECTIVES_TUNING");
+  if (path == nullptr) return;  // only under tests/tuning_roundtrip.sh
+  json table;
+  std::ifstream(path) >> table;
+  BOOST_REQUIRE_MESSAGE(table.contains("fastest"), "the tuned table has no \"fastest\" section");
+  const int p = world_size();
+  const std::string ps = std::to_string(p);
+  std::size_t checked = 0;
+  for (const auto& [name, by_p] : table.at("collectives").items()) {
+    if (!by_p.contains(ps)) continue;
+    BOOST_TEST(table.at("fastest").contains(name), name << " has no \"fastest\" entry");
+    if (!table.at("fastest").contains(name) || !table.at("fastest").at(name).contains(ps)) continue;
+    const collective c = *collectives::parse_collective(name);
+    for (const json& r : table.at("fastest").at(name).at(ps)) {
+      const bool vendor = r.at("fastest") == "vendor";
+      for (const json& point : r.at("points")) {
+        const std::size_t bytes = point.at("bytes");
+        const call_shape s{.coll = c, .p = p, .bytes = bytes};
+        BOOST_TEST(collectives::automatic_choice(s) != algorithm::vendor);
+        BOOST_TEST(
+            collectives::fastest_choice(s) == (vendor ? algorithm::vendor : collectives::automatic_choice(s)),
+            name << " at " << bytes << " bytes, p = " << p);
+        BOOST_TEST_REQUIRE(point.contains("vendor_us"), name << " at " << bytes << ": no vendor time");
+        const double noise = std::max(
+            {point.at("library_spread").get<double>(), point.at("vendor_spread").get<double>(), 0.03});
+        BOOST_TEST(vendor == (point.at("vendor_us").get<double>() * (1 + noise) <
+                              point.at("library_us").get<double>()),
+                   name << " at " << bytes << ": the verdict does not keep the noise rule");
+        ++checked;
+      }
+    }
+  }
+  BOOST_TEST(checked > 0, "the table has no fastest entry measured at p = " << p);
+}
+
 BOOST_AUTO_TEST_CASE(malformed_tables_are_refused_naming_file_entry_and_problem) {
   const json good = {
       {"allreduce", {{"4", json::array({range(0, 1023, "recursive_doubling"), range(1024, {}, "ring")})}}}};
@@ -198,6 +250,36 @@ BOOST_AUTO_TEST_CASE(malformed_tables_are_refused_naming_file_entry_and_problem)
   testing::expect_error([] { collectives::load_tuning("/nonexistent/tuning.json"); },
                         {"/nonexistent/tuning.json", "cannot be read"}, "no such file");
 
+  // The "fastest" section (vendor or library per size range): checked like the library's ranges.
+  const auto fastest = [&](const json& section) { return table_text(good, section); };
+  const auto fastest4 = [&](const json& ranges) { return fastest({{"allreduce", {{"4", ranges}}}}); };
+  refused(fastest(json::array()), {"\"fastest\"", "expected an object keyed by collective"},
+          "fastest not an object");
+  refused(fastest({{"allreduse", {{"4", json::array()}}}}), {"fastest.allreduse", "unknown collective"},
+          "fastest: unknown collective");
+  refused(fastest({{"allreduce", json::array()}}), {"fastest.allreduce", "keyed by process count"},
+          "fastest: not keyed by p");
+  refused(fastest({{"allreduce", {{"two", json::array()}}}}), {"fastest.allreduce.\"two\"", "process count"},
+          "fastest: p not a number");
+  refused(fastest4(verdict(0, {}, "vendor")), {"fastest.allreduce.\"4\"", "array of size ranges"},
+          "fastest: not an array");
+  refused(fastest4(json::array({range(0, {}, "ring")})),
+          {"fastest.allreduce.\"4\"[0]", "missing \"fastest\""},
+          "fastest: an algorithm instead of a verdict");
+  refused(fastest4(json::array({verdict(0, 10, "vendor"), verdict(11, {}, "ring")})),
+          {"fastest.allreduce.\"4\"[1]", "\"fastest\" must be \"vendor\" or \"library\", given \"ring\""},
+          "fastest: neither vendor nor library");
+  refused(fastest4(json::array({{{"min_bytes", 0}, {"max_bytes", nullptr}, {"fastest", true}}})),
+          {"fastest.allreduce.\"4\"[0]", "given true"}, "fastest: not a name");
+  refused(fastest4(json::array({{{"min_bytes", 0}, {"fastest", "vendor"}}})),
+          {"fastest.allreduce.\"4\"[0]", "missing \"max_bytes\""}, "fastest: no max_bytes");
+  refused(fastest4(json::array({{{"min_bytes", 0.5}, {"max_bytes", nullptr}, {"fastest", "vendor"}}})),
+          {"fastest.allreduce.\"4\"[0]", "\"min_bytes\" must be a whole number"}, "fastest: fractional size");
+  refused(fastest4(json::array({verdict(100, 200, "vendor"), verdict(0, 50, "library")})),
+          {"fastest.allreduce.\"4\"[1]", "unsorted"}, "fastest: unsorted");
+  refused(fastest4(json::array({verdict(0, 100, "vendor"), verdict(100, {}, "library")})),
+          {"fastest.allreduce.\"4\"[1]", "overlaps [0]"}, "fastest: overlapping");
+
   // A refused table leaves the one in force.
   load(good);
   const call_shape big{.coll = collective::allreduce, .p = 4, .bytes = 1 << 20};
@@ -205,6 +287,72 @@ BOOST_AUTO_TEST_CASE(malformed_tables_are_refused_naming_file_entry_and_problem)
   const table_file bad(with(json::array({range(0, {}, "vendor")})));
   BOOST_CHECK_THROW(collectives::load_tuning(bad.path), collectives::error);
   BOOST_TEST(collectives::automatic_choice(big) == algorithm::ring);
+  const table_file bad_fastest(fastest4(json::array({verdict(0, {}, "ring")})));
+  BOOST_CHECK_THROW(collectives::load_tuning(bad_fastest.path), collectives::error);
+  BOOST_TEST(collectives::automatic_choice(big) == algorithm::ring);
+  BOOST_TEST(collectives::fastest_choice(big) == algorithm::ring);
+  collectives::clear_tuning();
+}
+
+BOOST_AUTO_TEST_CASE(fastest_choice_is_vendor_where_the_table_says_else_automatic) {
+  const json library = {{"allreduce", {{"4", json::array({range(0, {}, "ring")})}}},
+                        {"allgather", {{"4", json::array({range(0, {}, "ring")})}}}};
+  const json fastest = {
+      {"allreduce",
+       {{"4",
+         json::array({verdict(0, 63, "vendor"), verdict(64, 4095, "library"), verdict(4096, {}, "vendor")})},
+        {"2", json::array({verdict(0, {}, "library")})}}},
+      {"allgather", {{"4", json::array({verdict(0, 1023, "vendor"), verdict(1024, {}, "library")})}}},
+      {"gatherv", {{"4", json::array({verdict(0, {}, "vendor")})}}},
+      {"barrier", {{"4", json::array({verdict(0, {}, "vendor")})}}}};
+  load(library, fastest);
+  const auto at = [](collective c, int p, std::size_t bytes) {
+    const call_shape s{.coll = c, .p = p, .bytes = bytes};
+    BOOST_TEST(collectives::automatic_choice(s) != algorithm::vendor);  // automatic never does
+    return collectives::fastest_choice(s);
+  };
+  BOOST_TEST(at(collective::allreduce, 4, 8) == algorithm::vendor);
+  BOOST_TEST(at(collective::allreduce, 4, 63) == algorithm::vendor);
+  BOOST_TEST(at(collective::allreduce, 4, 64) == algorithm::ring);  // library: the table's algorithm
+  BOOST_TEST(at(collective::allreduce, 4, 4095) == algorithm::ring);
+  BOOST_TEST(at(collective::allreduce, 4, 4096) == algorithm::vendor);
+  BOOST_TEST(at(collective::allreduce, 4, 1 << 24) == algorithm::vendor);
+  BOOST_TEST(at(collective::allreduce, 8, 8) == algorithm::vendor);  // nearest power of two: 4
+  BOOST_TEST(at(collective::allreduce, 2, 8) ==
+             collectives::automatic_choice({.coll = collective::allreduce, .p = 2, .bytes = 8}));
+  // Not a power of two: nothing of that kind was measured, so automatic's (the rule's) choice.
+  BOOST_TEST(at(collective::allreduce, 3, 8) ==
+             collectives::automatic_choice({.coll = collective::allreduce, .p = 3, .bytes = 8}));
+  // A p-block collective is keyed by the whole array, as automatic is: 4 blocks of 200 bytes = 800.
+  BOOST_TEST(at(collective::allgather, 4, 800) == algorithm::vendor);
+  BOOST_TEST(at(collective::allgather, 4, 4096) == algorithm::ring);
+  BOOST_TEST(at(collective::barrier, 4, 0) == algorithm::vendor);
+  // gatherv: its counts are not known alike, so the table cannot choose vendor for it either.
+  BOOST_TEST(at(collective::gatherv, 4, 8) ==
+             collectives::automatic_choice({.coll = collective::gatherv, .p = 4, .bytes = 8}));
+  // A collective the section does not list gets automatic's choice.
+  BOOST_TEST(at(collective::broadcast, 4, 8) ==
+             collectives::automatic_choice({.coll = collective::broadcast, .p = 4, .bytes = 8}));
+  // A non-commutative op: vendor keeps MPI's order; elsewhere automatic's order-keeping choice.
+  const call_shape nc{.coll = collective::allreduce, .p = 4, .bytes = 1024, .commutative = false};
+  BOOST_TEST(collectives::fastest_choice(nc) == collectives::automatic_choice(nc));
+  BOOST_TEST(collectives::keeps_rank_order(collective::allreduce, collectives::fastest_choice(nc)));
+
+  // A table without the section (tune.sh before vendor's times) and no table at all: automatic's.
+  for (const bool with_table : {true, false}) {
+    if (with_table)
+      load(library);
+    else
+      collectives::clear_tuning();
+    for (collective c : collectives::all_collectives())
+      for (int p : {2, 3, 4})
+        for (std::size_t bytes = 8; bytes <= (std::size_t{1} << 24); bytes *= 8) {
+          const call_shape s{.coll = c, .p = p, .bytes = bytes};
+          BOOST_TEST(collectives::fastest_choice(s) == collectives::automatic_choice(s),
+                     c << " at p = " << p << ", " << bytes << " bytes, "
+                       << (with_table ? "a table" : "no table") << " without vendor's times");
+        }
+  }
   collectives::clear_tuning();
 }
 
@@ -300,23 +448,25 @@ BOOST_AUTO_TEST_CASE(real_calls_follow_the_table_by_collbench_bytes) {
 }
 
 // The choice depends only on what every rank passes alike and on the table: every rank sweeps the
-// same shapes and the ranks compare their answers; a gatherv, whose counts only the root knows, keeps
-// the rule on every rank.
+// same shapes (automatic's choice and fastest's) and the ranks compare their answers; a gatherv,
+// whose counts only the root knows, keeps the rule on every rank.
 BOOST_AUTO_TEST_CASE(every_rank_chooses_alike) {
   const int p = world_size();
   const std::string ps = std::to_string(p);
   // gatherv's table entry names the algorithm the rule does not choose.
   const algorithm gatherv_rule = rule({.coll = collective::gatherv, .p = p, .bytes = 0});
   const algorithm gatherv_other = gatherv_rule == algorithm::naive ? algorithm::binomial : algorithm::naive;
-  load(
-      {{"allreduce", {{ps, json::array({range(0, 4095, "recursive_doubling"), range(4096, {}, "naive")})}}},
-       {"gatherv", {{ps, json::array({range(0, {}, std::string(collectives::to_string(gatherv_other)))})}}}});
+  load({{"allreduce", {{ps, json::array({range(0, 4095, "recursive_doubling"), range(4096, {}, "naive")})}}},
+        {"gatherv", {{ps, json::array({range(0, {}, std::string(collectives::to_string(gatherv_other)))})}}}},
+       json{{"allreduce", {{ps, json::array({verdict(0, 1023, "vendor"), verdict(1024, {}, "library")})}}}});
   // A hash of every choice, unsigned so that it wraps (a signed one overflows: undefined).
   unsigned long long mine = 0;
   for (collective c : collectives::all_collectives())
-    for (std::size_t bytes = 8; bytes <= (std::size_t{1} << 24); bytes *= 2)
-      mine = mine * 31 + static_cast<unsigned long long>(
-                             collectives::automatic_choice({.coll = c, .p = p, .bytes = bytes}));
+    for (std::size_t bytes = 8; bytes <= (std::size_t{1} << 24); bytes *= 2) {
+      const call_shape s{.coll = c, .p = p, .bytes = bytes};
+      mine = mine * 31 + static_cast<unsigned long long>(collectives::automatic_choice(s));
+      mine = mine * 31 + static_cast<unsigned long long>(collectives::fastest_choice(s));
+    }
   unsigned long long low = 0, high = 0;
   MPI_Allreduce(&mine, &low, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
   MPI_Allreduce(&mine, &high, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);

@@ -2,7 +2,8 @@
 # The decision table end to end: tune.sh measures (quick, three collectives up to 128 KiB, np 2 and
 # 4, two runs each) and writes a table; the table is well-formed (colltune loads it back before it exits; checked again here),
 # and tuning_test, with COLLECTIVES_TUNING pointing at it, finds that automatic follows it at every
-# measured size, by automatic_choice and, for allreduce, by the messages of real calls.
+# measured size, by automatic_choice and, for allreduce, by the messages of real calls; and that
+# vendor's time was recorded at every size, with a "fastest" verdict that fastest_choice follows.
 # Usage: tune_roundtrip_test.sh <build-dir> <scratch-dir> <tuning_test executable>
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -18,11 +19,13 @@ for f in np2-run1 np4-run1 np2-run2 np4-run2; do
   [[ -s $out/table-runs/$f.json ]] || fail "raw run $f.json missing"
 done
 for key in '"format": "collectives-tuning/1"' '"host"' '"mpi_library"' '"date"' '"collbench_options"' \
-  '"noise_rule"' '"allreduce"' '"allgather"' '"barrier"' '"margin"' '"median_us"' '"runner_up"'; do
+  '"noise_rule"' '"allreduce"' '"allgather"' '"barrier"' '"margin"' '"median_us"' '"runner_up"' \
+  '"fastest_rule"' '"fastest"' '"vendor_us"' '"vendor_spread"' '"library_us"'; do
   grep -q "$key" "$out/table.json" || fail "the table has no $key"
 done
 for np in 2 4; do
   COLLECTIVES_TUNING=$out/table.json "$root/scripts/mpirun/run" -n "$np" "$test_exe" \
-    --run_test=follows_the_table_of_the_environment || fail "automatic does not follow the table at np $np"
+    --run_test=follows_the_table_of_the_environment,fastest_follows_the_table_of_the_environment ||
+    fail "automatic or fastest_choice does not follow the table at np $np"
 done
 echo "tune_roundtrip_test: ok ($out/table.json)"

@@ -32,11 +32,12 @@ namespace collectives {
 /// Loads the decision table at `path` for all later calls of this process (every rank must load
 /// the same), replacing any earlier one. A file that cannot be read or is malformed (bad JSON,
 /// an unknown collective or algorithm, vendor or hierarchical, unsorted or overlapping ranges, a
-/// missing field) throws collectives::error naming the file, the entry and the problem, and the
-/// table in force stays. COLLECTIVES_TUNING=<file> loads one on the first automatic choice.
-/// Safe while other threads call collectives (they read the table without a lock); a thread that
-/// synchronises with the return of load_tuning (a join, a mutex, an atomic flag) follows the new
-/// table from its next call.
+/// missing field, a "fastest" range that says neither "vendor" nor "library") throws
+/// collectives::error naming the file, the entry and the problem, and the table in force stays.
+/// COLLECTIVES_TUNING=<file> loads one on the first automatic choice. Safe while other threads
+/// call collectives (they read the table without a lock); a thread that synchronises with the
+/// return of load_tuning (a join, a mutex, an atomic flag) follows the new table from its next
+/// call.
 COLLECTIVES_EXPORT void load_tuning(const std::string& path);
 
 /// Returns automatic to its built-in rule (COLLECTIVES_TUNING is not read after this).
@@ -55,5 +56,13 @@ struct call_shape {
 /// The algorithm automatic runs for such a call, with the table in force, if any. Throws
 /// collectives::error for p < 1 or elem_size 0.
 COLLECTIVES_EXPORT algorithm automatic_choice(const call_shape& call);
+
+/// The fastest of the library and the MPI library for such a call, by the table in force:
+/// algorithm::vendor where the table's "fastest" section (written by the tuner from vendor's
+/// times) says the MPI library's own collective was measured clearly faster than the library's
+/// choice, else automatic_choice(call) — which never is vendor. Without a table, or with one that
+/// has no "fastest" section, this is automatic_choice(call). The drop-in's COLLECTIVES_ALGORITHMS
+/// `fastest` chooses by the same lookup. Throws as automatic_choice.
+COLLECTIVES_EXPORT algorithm fastest_choice(const call_shape& call);
 
 }  // namespace collectives

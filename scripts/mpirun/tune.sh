@@ -2,6 +2,8 @@
 # The tuner: measures every library algorithm of every collective at each process count, a few
 # times, and writes the decision table that algorithm::automatic follows (COLLECTIVES_TUNING=FILE
 # or collectives::load_tuning(FILE); schema and noise rule in the README, "Tuning automatic").
+# collbench times vendor (the MPI library's default collective) in every run too: the table's
+# "fastest" section records it per size for the drop-in's COLLECTIVES_ALGORITHMS=*=fastest.
 #
 # Usage: scripts/mpirun/tune.sh [NP ...] [--quick] [-o FILE] [--runs N] [--build-dir DIR] [-- OPTIONS]
 #   NP ...           process counts to measure (default: 2 4); automatic uses the nearest measured

@@ -1,7 +1,9 @@
 // The rule behind algorithm::automatic when no decision table is loaded (or the table has nothing
 // that fits a call; the table lookup is below, in choose_automatic). It chooses among the library's
 // own algorithms, never vendor, and never hierarchical: the hierarchical algorithms run their
-// steps with this rule. A non-commutative op always gets an order-keeping one.
+// steps with this rule. A non-commutative op always gets an order-keeping one. vendor_fastest,
+// at the end, reads the table's "fastest" section for the drop-in's `fastest` selection (and
+// collectives::fastest_choice); automatic never asks it.
 //
 // Where the numbers come from. Up to 4 ranks ("few ranks") the rule is what tune runs measured on
 // this machine class (a shared 2-core VM, Open MPI 4.1, one-copy shared memory, float sum), at
@@ -83,6 +85,12 @@ bool size_known_alike(collective c) {
   return c != collective::gatherv && c != collective::scatterv && c != collective::alltoallv;
 }
 
+// The size key: what collbench calls bytes (bench/metrics.hpp), for the table and the rule alike;
+// `bytes` is what a call passes (one block of the p-block collectives).
+std::size_t size_key(collective c, int p, std::size_t bytes) {
+  return keyed_by_whole_array(c) ? bytes * static_cast<std::size_t>(p) : bytes;
+}
+
 // Algorithms that cut the vector into p (or pof2) parts: a table measured at whole vectors does
 // not speak for calls with fewer elements than ranks, where some parts are empty.
 bool cuts_vector(collective c, algorithm a) {
@@ -150,8 +158,7 @@ algorithm rule(collective c, int p, std::size_t bytes, bool fewer_elements_than_
 
 algorithm choose_automatic(collective c, int p, std::size_t bytes, std::size_t count, bool commutative,
                            std::size_t largest_block) {
-  // The size key: what collbench calls bytes (bench/metrics.hpp), for the table and the rule alike.
-  const std::size_t key = keyed_by_whole_array(c) ? bytes * static_cast<std::size_t>(p) : bytes;
+  const std::size_t key = size_key(c, p, bytes);
   const bool fewer_elements_than_ranks = count < static_cast<std::size_t>(p);
   // v-variants: bytes is the whole; "skewed", the largest block is more than twice the average.
   const bool skewed = largest_block * static_cast<std::size_t>(p) > 2 * bytes;
@@ -163,6 +170,14 @@ algorithm choose_automatic(collective c, int p, std::size_t bytes, std::size_t c
     }
   }
   return rule(c, p, key, fewer_elements_than_ranks, commutative, skewed);
+}
+
+bool vendor_fastest(collective c, int p, std::size_t bytes, std::size_t largest_block) {
+  // As for the table's algorithm: only sizes every rank knows alike, and equal blocks (measured).
+  const bool skewed = largest_block * static_cast<std::size_t>(p) > 2 * bytes;
+  if (!size_known_alike(c) || skewed) return false;
+  const auto& table = active_tuning();
+  return table && table->vendor_fastest(c, p, size_key(c, p, bytes)).value_or(false);
 }
 
 }  // namespace collectives::detail
@@ -179,6 +194,14 @@ algorithm automatic_choice(const call_shape& s) {
   if (!detail::size_known_alike(s.coll)) return detail::choose_automatic(s.coll, s.p, 0, 0, s.commutative);
   const bool v = s.coll == collective::allgatherv || s.coll == collective::reduce_scatterv;
   return detail::choose_automatic(s.coll, s.p, s.bytes, count, s.commutative, v ? s.bytes / p : 0);
+}
+
+algorithm fastest_choice(const call_shape& s) {
+  const algorithm library = automatic_choice(s);  // checks the shape
+  const std::size_t p = static_cast<std::size_t>(s.p);
+  const bool v = s.coll == collective::allgatherv || s.coll == collective::reduce_scatterv;
+  const std::size_t bytes = detail::keyed_by_whole_array(s.coll) ? s.bytes / p : s.bytes;
+  return detail::vendor_fastest(s.coll, s.p, bytes, v ? s.bytes / p : 0) ? algorithm::vendor : library;
 }
 
 }  // namespace collectives

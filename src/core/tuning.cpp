@@ -1,5 +1,7 @@
 // The decision table of collectives::load_tuning: parsing and checking (everything a lookup relies
-// on is checked here, once), the table in force, and COLLECTIVES_TUNING.
+// on is checked here, once), the table in force, and COLLECTIVES_TUNING. Both sections, the
+// library's ranges ("collectives") and the optional vendor-or-library ranges ("fastest"), share
+// one reader and one lookup.
 
 #include "core/tuning.hpp"
 
@@ -49,25 +51,37 @@ algorithm read_algorithm(collective c, const json& range, const std::string& fil
   return *a;
 }
 
-std::vector<tuning_range> read_ranges(collective c, const json& list, const std::string& file,
-                                      const std::string& where) {
+// A "fastest" range's verdict: "vendor" or "library".
+bool read_verdict(const json& range, const std::string& file, const std::string& entry) {
+  const json& v = range.at("fastest");
+  if (v != "vendor" && v != "library")
+    fail(file, entry, fmt::format("\"fastest\" must be \"vendor\" or \"library\", given {}", v.dump()));
+  return v == "vendor";
+}
+
+// One (collective, p) list of size ranges: each {min_bytes, max_bytes, <field>, ...}, sorted, not
+// overlapping; read_value reads <field> into the range.
+template <class Range, class ReadValue>
+std::vector<Range> read_ranges(const json& list, const char* field, const std::string& file,
+                               const std::string& where, ReadValue read_value) {
   if (!list.is_array()) fail(file, where, "expected an array of size ranges");
-  std::vector<tuning_range> out;
+  std::vector<Range> out;
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::string entry = fmt::format("{}[{}]", where, i);
     const json& r = list[i];
-    if (!r.is_object()) fail(file, entry, "expected an object {min_bytes, max_bytes, algorithm, ...}");
-    for (const char* field : {"min_bytes", "max_bytes", "algorithm"})
-      if (!r.contains(field)) fail(file, entry, fmt::format("missing \"{}\"", field));
-    tuning_range t;
+    if (!r.is_object())
+      fail(file, entry, fmt::format("expected an object {{min_bytes, max_bytes, {}, ...}}", field));
+    for (const char* f : {"min_bytes", "max_bytes", field})
+      if (!r.contains(f)) fail(file, entry, fmt::format("missing \"{}\"", f));
+    Range t;
     t.min_bytes = read_bytes(r, "min_bytes", file, entry);
     t.max_bytes = r.at("max_bytes").is_null() ? std::numeric_limits<std::size_t>::max()
                                               : read_bytes(r, "max_bytes", file, entry);
-    t.alg = read_algorithm(c, r, file, entry);
+    read_value(r, entry, t);
     if (t.min_bytes > t.max_bytes)
       fail(file, entry, fmt::format("min_bytes {} is above max_bytes {}", t.min_bytes, t.max_bytes));
     if (!out.empty()) {
-      const tuning_range& prev = out.back();
+      const Range& prev = out.back();
       if (t.min_bytes < prev.min_bytes)
         fail(file, entry,
              fmt::format("unsorted: starts at {} bytes, before [{}] which starts at {}", t.min_bytes, i - 1,
@@ -83,6 +97,54 @@ std::vector<tuning_range> read_ranges(collective c, const json& list, const std:
     out.push_back(t);
   }
   return out;
+}
+
+// A section ("collectives" or "fastest"): per collective, per process count, a list of ranges.
+template <class Range, class ReadList>
+std::map<collective, std::map<int, std::vector<Range>>> read_section(const json& section,
+                                                                     std::string_view name,
+                                                                     const std::string& file,
+                                                                     ReadList read_list) {
+  if (!section.is_object()) fail(file, fmt::format("\"{}\"", name), "expected an object keyed by collective");
+  std::map<collective, std::map<int, std::vector<Range>>> out;
+  for (const auto& [coll, by_p] : section.items()) {
+    const std::string entry = fmt::format("{}.{}", name, coll);
+    const std::optional<collective> c = parse_collective(coll);
+    if (!c) fail(file, entry, fmt::format("unknown collective '{}'", coll));
+    if (!by_p.is_object()) fail(file, entry, "expected an object keyed by process count");
+    for (const auto& [key, list] : by_p.items()) {
+      const std::string where = fmt::format("{}.\"{}\"", entry, key);
+      int p = 0;
+      const bool digits =
+          !key.empty() && key.size() <= 9 && key.find_first_not_of("0123456789") == std::string::npos;
+      if (digits) p = std::stoi(key);
+      if (p < 1)
+        fail(file, where, fmt::format("a process count must be a whole number ≥ 1, given \"{}\"", key));
+      out[*c][p] = read_list(*c, list, where);
+    }
+  }
+  return out;
+}
+
+// The ranges of `c` at p or the nearest measured process count of the same kind (power of two or
+// not; the smaller on a tie), and among them the one holding `bytes`; nullptr where none.
+template <class Range>
+const Range* find_range(const std::map<collective, std::map<int, std::vector<Range>>>& section, collective c,
+                        int p, std::size_t bytes) {
+  const auto by_p = section.find(c);
+  if (by_p == section.end()) return nullptr;
+  const auto kind = [](int q) { return std::has_single_bit(static_cast<unsigned>(q)); };
+  const std::vector<Range>* chosen = nullptr;
+  int distance = 0;
+  for (const auto& [q, list] : by_p->second) {  // ascending q: the smaller wins a tie
+    if (kind(q) != kind(p)) continue;
+    const int d = q > p ? q - p : p - q;
+    if (!chosen || d < distance) chosen = &list, distance = d;
+  }
+  if (!chosen) return nullptr;
+  for (const Range& r : *chosen)
+    if (r.min_bytes <= bytes && bytes <= r.max_bytes) return &r;
+  return nullptr;
 }
 
 // The table in force, published for readers that take no lock: every automatic call reads it, while
@@ -135,42 +197,33 @@ tuning_table parse_tuning(std::string_view text, const std::string& file) {
   if (doc.at("format") != table_format)
     fail(file, "\"format\"", fmt::format("expected \"{}\", given {}", table_format, doc.at("format").dump()));
   if (!doc.contains("collectives")) fail(file, "the file", "missing \"collectives\"");
-  const json& colls = doc.at("collectives");
-  if (!colls.is_object()) fail(file, "\"collectives\"", "expected an object keyed by collective");
   tuning_table out;
-  for (const auto& [name, by_p] : colls.items()) {
-    const std::string entry = fmt::format("collectives.{}", name);
-    const std::optional<collective> c = parse_collective(name);
-    if (!c) fail(file, entry, fmt::format("unknown collective '{}'", name));
-    if (!by_p.is_object()) fail(file, entry, "expected an object keyed by process count");
-    for (const auto& [key, list] : by_p.items()) {
-      const std::string where = fmt::format("{}.\"{}\"", entry, key);
-      int p = 0;
-      const bool digits =
-          !key.empty() && key.size() <= 9 && key.find_first_not_of("0123456789") == std::string::npos;
-      if (digits) p = std::stoi(key);
-      if (p < 1)
-        fail(file, where, fmt::format("a process count must be a whole number ≥ 1, given \"{}\"", key));
-      out.ranges[*c][p] = read_ranges(*c, list, file, where);
-    }
-  }
+  out.ranges = read_section<tuning_range>(
+      doc.at("collectives"), "collectives", file,
+      [&](collective c, const json& list, const std::string& where) {
+        return read_ranges<tuning_range>(list, "algorithm", file, where,
+                                         [&](const json& r, const std::string& entry, tuning_range& t) {
+                                           t.alg = read_algorithm(c, r, file, entry);
+                                         });
+      });
+  if (doc.contains("fastest"))  // optional: tables written before the tuner measured vendor lack it
+    out.fastest = read_section<fastest_range>(
+        doc.at("fastest"), "fastest", file, [&](collective, const json& list, const std::string& where) {
+          return read_ranges<fastest_range>(list, "fastest", file, where,
+                                            [&](const json& r, const std::string& entry, fastest_range& t) {
+                                              t.vendor = read_verdict(r, file, entry);
+                                            });
+        });
   return out;
 }
 
 std::optional<algorithm> tuning_table::lookup(collective c, int p, std::size_t bytes) const {
-  const auto by_p = ranges.find(c);
-  if (by_p == ranges.end()) return std::nullopt;
-  const auto kind = [](int q) { return std::has_single_bit(static_cast<unsigned>(q)); };
-  const std::vector<tuning_range>* chosen = nullptr;
-  int distance = 0;
-  for (const auto& [q, list] : by_p->second) {  // ascending q: the smaller wins a tie
-    if (kind(q) != kind(p)) continue;
-    const int d = q > p ? q - p : p - q;
-    if (!chosen || d < distance) chosen = &list, distance = d;
-  }
-  if (!chosen) return std::nullopt;
-  for (const tuning_range& r : *chosen)
-    if (r.min_bytes <= bytes && bytes <= r.max_bytes) return r.alg;
+  if (const tuning_range* r = find_range(ranges, c, p, bytes)) return r->alg;
+  return std::nullopt;
+}
+
+std::optional<bool> tuning_table::vendor_fastest(collective c, int p, std::size_t bytes) const {
+  if (const fastest_range* r = find_range(fastest, c, p, bytes)) return r->vendor;
   return std::nullopt;
 }
 

@@ -2,7 +2,8 @@
 
 // The decision table behind collectives::load_tuning (include/collectives/tuning.hpp): parsed and
 // checked once, at load, then only read. The lookup rules that use it live beside the built-in
-// rule, in automatic.cpp.
+// rule, in automatic.cpp. Its optional "fastest" section (vendor's times against the library's
+// choice) serves the drop-in's `fastest` selection and collectives::fastest_choice only.
 
 #include <cstddef>
 #include <map>
@@ -23,14 +24,29 @@ struct tuning_range {
   algorithm alg = algorithm::naive;
 };
 
+/// Sizes in [min_bytes, max_bytes] where the MPI library's own collective was measured clearly
+/// faster than the library's choice (`vendor`), or not.
+struct fastest_range {
+  std::size_t min_bytes = 0;
+  std::size_t max_bytes = 0;
+  bool vendor = false;
+};
+
 struct tuning_table {
   /// Per collective, per measured process count: ranges sorted by size, not overlapping.
   std::map<collective, std::map<int, std::vector<tuning_range>>> ranges;
+  /// The "fastest" section, likewise; empty in a table without vendor's times.
+  std::map<collective, std::map<int, std::vector<fastest_range>>> fastest;
 
   /// The table's algorithm for `c` at size `bytes`, measured at `p` or, if p was not, at the nearest
   /// measured process count of the same kind (power of two or not; the smaller on a tie);
   /// std::nullopt where the table has none.
   std::optional<algorithm> lookup(collective c, int p, std::size_t bytes) const;
+
+  /// Whether the "fastest" section says vendor for `c` at size `bytes`, found as lookup finds its
+  /// ranges (p, else the nearest measured process count of the same kind); std::nullopt where the
+  /// section has no range there.
+  std::optional<bool> vendor_fastest(collective c, int p, std::size_t bytes) const;
 };
 
 /// Parses a table from `text`; `file` names it in errors. Throws collectives::error naming the

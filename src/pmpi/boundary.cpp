@@ -91,7 +91,13 @@ algorithm choose(collective c, int p, std::size_t bytes, std::size_t count, bool
   return a;
 }
 
-bool vendor_chosen(collective c) { return valid_settings().for_collective(c) == algorithm::vendor; }
+std::optional<forward_reason> to_vendor(collective c, int p, std::size_t bytes, std::size_t largest_block) {
+  const settings& s = valid_settings();
+  if (s.for_collective(c) == algorithm::vendor) return forward_reason::vendor_chosen;
+  if (s.is_fastest(c) && detail::vendor_fastest(c, p, bytes, largest_block))
+    return forward_reason::vendor_fastest;
+  return std::nullopt;
+}
 
 void run_library(const detail::request& r) {
   const library_scope scope;

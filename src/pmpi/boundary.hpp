@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -57,8 +58,12 @@ class arguments {
 algorithm choose(collective c, int p, std::size_t bytes, std::size_t count, bool commutative,
                  std::size_t largest_block = 0);
 
-/// True when COLLECTIVES_ALGORITHMS sends collective `c` to the MPI library.
-bool vendor_chosen(collective c);
+/// Why this call of collective `c` goes to the MPI library: COLLECTIVES_ALGORITHMS selected
+/// `vendor`, or `fastest` and the decision table measured vendor clearly faster for it (the
+/// arguments as choose takes them, so every rank decides alike); std::nullopt when the library
+/// serves it.
+std::optional<forward_reason> to_vendor(collective c, int p, std::size_t bytes,
+                                        std::size_t largest_block = 0);
 
 /// Runs the library on `r` (its algorithm already chosen) with the guard set.
 void run_library(const detail::request& r);

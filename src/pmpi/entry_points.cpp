@@ -1,7 +1,8 @@
 // The MPI C entry points of libcollectives_mpi.so. Each one checks its arguments (bad ones
 // become MPI error classes through the communicator's error handler), forwards the call
 // unchanged to PMPI_… when the library should not serve it (intercommunicator, `vendor`
-// selected, a predefined op MPI does not define on the datatype), and otherwise maps buffers,
+// selected, `fastest` selected and the decision table measured vendor faster at this size, a
+// predefined op MPI does not define on the datatype), and otherwise maps buffers,
 // datatype and op onto one library request:
 //   - the non-reducing collectives move bytes (count · type size per block), so send and receive
 //     types may differ as MPI allows, as long as each block carries the same bytes;
@@ -10,7 +11,8 @@
 //   - the v-variants' int counts and displacements (elements, displacements in the datatype's
 //     extent) become the library's counts and displacements in bytes of the packed elements;
 //     a non-contiguous receive span is packed with what it holds, so gaps keep their bytes.
-// MPI_Init/MPI_Init_thread check COLLECTIVES_ALGORITHMS; MPI_Finalize prints the report.
+// MPI_Init/MPI_Init_thread check COLLECTIVES_ALGORITHMS (and, for `fastest`, that the table loads);
+// MPI_Finalize prints the report.
 
 #include <fmt/format.h>
 #include <mpi.h>
@@ -43,9 +45,10 @@ const void* block_at(const void* buf, std::size_t index, const layout& l) {
 int after_init(int code) {
   if (code != MPI_SUCCESS) return code;
   const settings& s = current_settings();
-  if (!s.problem.empty()) {
+  const std::string problem = s.problem.empty() ? fastest_problem(s) : s.problem;
+  if (!problem.empty()) {
     // Every rank says why, then the job stops before the application runs.
-    std::fprintf(stderr, "%s\n", s.problem.c_str());
+    std::fprintf(stderr, "%s\n", problem.c_str());
     std::fflush(stderr);
     PMPI_Barrier(MPI_COMM_WORLD);
     PMPI_Abort(MPI_COMM_WORLD, 1);
@@ -66,8 +69,8 @@ int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm com
     const layout l = describe(datatype);
     a.buffer("buffer", buffer, count, l);
     const std::size_t n = sz(count) * l.size;
-    if (vendor_chosen(collective::broadcast))
-      return forwarded(forward_reason::vendor_chosen, n, PMPI_Bcast(buffer, count, datatype, root, comm));
+    if (const auto why = to_vendor(collective::broadcast, a.size, n))
+      return forwarded(*why, n, PMPI_Bcast(buffer, count, datatype, root, comm));
     const algorithm alg = choose(collective::broadcast, a.size, n, n, true);
     bytes_t scratch;
     std::byte* data = a.rank == root ? writable(input_bytes(buffer, sz(count), l, scratch, comm))
@@ -106,7 +109,7 @@ int scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
     }
     const std::size_t n = in_place ? sz(sendcount) * sl.size : sz(recvcount) * rl.size;
     if (at_root) a.same_bytes(sz(sendcount) * sl.size, n);
-    if (vendor_chosen(collective::scatter)) return forwarded(forward_reason::vendor_chosen, n, forward());
+    if (const auto why = to_vendor(collective::scatter, a.size, n)) return forwarded(*why, n, forward());
     const algorithm alg = choose(collective::scatter, a.size, n, n, true);
     bytes_t send_scratch, recv_scratch;
     const std::size_t p = sz(a.size);
@@ -154,7 +157,7 @@ int gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recv
     }
     const std::size_t n = in_place ? sz(recvcount) * rl.size : sz(sendcount) * sl.size;
     if (at_root) a.same_bytes(n, sz(recvcount) * rl.size);
-    if (vendor_chosen(collective::gather)) return forwarded(forward_reason::vendor_chosen, n, forward());
+    if (const auto why = to_vendor(collective::gather, a.size, n)) return forwarded(*why, n, forward());
     const algorithm alg = choose(collective::gather, a.size, n, n, true);
     bytes_t send_scratch, recv_scratch;
     const std::size_t p = sz(a.size);
@@ -189,7 +192,7 @@ int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
       a.buffer("recvbuf", recvbuf, count, l);
     }
     const std::size_t n = sz(count) * l.size;
-    if (vendor_chosen(collective::reduce)) return forwarded(forward_reason::vendor_chosen, n, forward());
+    if (const auto why = to_vendor(collective::reduce, a.size, n)) return forwarded(*why, n, forward());
     mapped_reduction m{};
     if (!map_reduction(op, l, comm, m)) return forwarded(forward_reason::op, n, forward());
     const algorithm alg = choose(collective::reduce, a.size, n, sz(count), m.red.commutative);
@@ -228,7 +231,7 @@ int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* r
       a.buffer("sendbuf", sendbuf, sendcount, sl);
       a.same_bytes(sz(sendcount) * sl.size, n);
     }
-    if (vendor_chosen(collective::allgather)) return forwarded(forward_reason::vendor_chosen, n, forward());
+    if (const auto why = to_vendor(collective::allgather, a.size, n)) return forwarded(*why, n, forward());
     const algorithm alg = choose(collective::allgather, a.size, n, n, true);
     bytes_t send_scratch, recv_scratch;
     const std::size_t p = sz(a.size);
@@ -261,8 +264,8 @@ int reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_
     a.buffer("recvbuf", recvbuf, in_place ? static_cast<int>(p * count) : recvcount, l);
     if (!in_place) a.buffer("sendbuf", sendbuf, recvcount, l);
     const std::size_t n = p * count * l.size;
-    if (vendor_chosen(collective::reduce_scatter))
-      return forwarded(forward_reason::vendor_chosen, n, forward());
+    if (const auto why = to_vendor(collective::reduce_scatter, a.size, count * l.size))
+      return forwarded(*why, n, forward());
     mapped_reduction m{};
     if (!map_reduction(op, l, comm, m)) return forwarded(forward_reason::op, n, forward());
     const algorithm alg =
@@ -301,8 +304,7 @@ int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
       a.buffer("sendbuf", sendbuf, sendcount, sl);
       a.same_bytes(sz(sendcount) * sl.size, n);
     }
-    if (vendor_chosen(collective::alltoall))
-      return forwarded(forward_reason::vendor_chosen, p * n, forward());
+    if (const auto why = to_vendor(collective::alltoall, a.size, n)) return forwarded(*why, p * n, forward());
     const algorithm alg = choose(collective::alltoall, a.size, n, n, true);
     bytes_t send_scratch, recv_scratch;
     const std::byte* send = in_place ? input_copy(recvbuf, p * sz(recvcount), rl, send_scratch, comm)
@@ -330,7 +332,7 @@ int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype dataty
     a.buffer("recvbuf", recvbuf, count, l);
     if (!in_place) a.buffer("sendbuf", sendbuf, count, l);
     const std::size_t n = sz(count) * l.size;
-    if (vendor_chosen(collective::allreduce)) return forwarded(forward_reason::vendor_chosen, n, forward());
+    if (const auto why = to_vendor(collective::allreduce, a.size, n)) return forwarded(*why, n, forward());
     mapped_reduction m{};
     if (!map_reduction(op, l, comm, m)) return forwarded(forward_reason::op, n, forward());
     const algorithm alg = choose(collective::allreduce, a.size, n, sz(count), m.red.commutative);
@@ -356,8 +358,8 @@ int barrier(MPI_Comm comm) {
   return at_boundary(f, comm, [&] {
     const arguments a(f, comm);
     if (a.inter) return forwarded(forward_reason::intercommunicator, 0, PMPI_Barrier(comm));
-    if (vendor_chosen(collective::barrier))
-      return forwarded(forward_reason::vendor_chosen, 0, PMPI_Barrier(comm));
+    if (const auto why = to_vendor(collective::barrier, a.size, 0))
+      return forwarded(*why, 0, PMPI_Barrier(comm));
     const algorithm alg = choose(collective::barrier, a.size, 0, 0, true);
     run_library({collective::barrier, nullptr, 0, nullptr, 0, byte_elements, nullptr, 0, comm, alg});
     return served(alg, 0);
@@ -386,7 +388,7 @@ int prefix(mpi_function f, const void* sendbuf, void* recvbuf, int count, MPI_Da
     a.buffer("recvbuf", recvbuf, count, l);
     if (!in_place) a.buffer("sendbuf", sendbuf, count, l);
     const std::size_t n = sz(count) * l.size;
-    if (vendor_chosen(c)) return forwarded(forward_reason::vendor_chosen, n, forward());
+    if (const auto why = to_vendor(c, a.size, n)) return forwarded(*why, n, forward());
     mapped_reduction m{};
     if (!map_reduction(op, l, comm, m)) return forwarded(forward_reason::op, n, forward());
     const algorithm alg = choose(c, a.size, n, sz(count), m.red.commutative);
@@ -478,7 +480,7 @@ int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
     }
     const std::size_t n = in_place ? rb.count(root) : sz(sendcount) * sl.size;
     if (at_root) a.same_bytes(n, rb.count(root));
-    if (vendor_chosen(collective::gatherv)) return forwarded(forward_reason::vendor_chosen, n, forward());
+    if (const auto why = to_vendor(collective::gatherv, a.size, 0)) return forwarded(*why, n, forward());
     const algorithm alg = choose(collective::gatherv, a.size, 0, 0, true);
     bytes_t send_scratch, recv_scratch;
     const std::byte* send = in_place ? input_copy(block_at(recvbuf, sz(displs[root]), rl),
@@ -526,7 +528,7 @@ int scatterv(const void* sendbuf, const int* sendcounts, const int* displs, MPI_
     }
     const std::size_t n = in_place ? sb.count(root) : sz(recvcount) * rl.size;
     if (at_root) a.same_bytes(sb.count(root), n);
-    if (vendor_chosen(collective::scatterv)) return forwarded(forward_reason::vendor_chosen, n, forward());
+    if (const auto why = to_vendor(collective::scatterv, a.size, 0)) return forwarded(*why, n, forward());
     const algorithm alg = choose(collective::scatterv, a.size, 0, 0, true);
     bytes_t send_scratch, recv_scratch;
     const std::byte* send = at_root ? input_bytes(sendbuf, sb.span, sl, send_scratch, comm) : nullptr;
@@ -573,7 +575,8 @@ int allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
       a.buffer("sendbuf", sendbuf, sendcount, sl);
       a.same_bytes(sz(sendcount) * sl.size, n);
     }
-    if (vendor_chosen(collective::allgatherv)) return forwarded(forward_reason::vendor_chosen, n, forward());
+    if (const auto why = to_vendor(collective::allgatherv, a.size, rb.total, rb.largest))
+      return forwarded(*why, n, forward());
     const algorithm alg = choose(collective::allgatherv, a.size, rb.total, rb.total, true, rb.largest);
     bytes_t send_scratch, recv_scratch;
     const std::byte* send = in_place ? input_copy(block_at(recvbuf, sz(displs[a.rank]), rl),
@@ -617,8 +620,8 @@ int alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, MP
       sb = v_layout(a, "sendcounts", sendcounts, "sdispls", sdispls, sl);
       a.buffer("sendbuf", sendbuf, span_int(sb.span), sl);
     }
-    if (vendor_chosen(collective::alltoallv))
-      return forwarded(forward_reason::vendor_chosen, sb.total, forward());
+    if (const auto why = to_vendor(collective::alltoallv, a.size, 0))
+      return forwarded(*why, sb.total, forward());
     const algorithm alg = choose(collective::alltoallv, a.size, 0, 0, true);
     bytes_t send_scratch, recv_scratch;
     const std::byte* send = in_place ? input_copy(recvbuf, rb.span, rl, send_scratch, comm)
@@ -661,8 +664,8 @@ int reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, MP
     const std::size_t total = b.span, count = sz(recvcounts[a.rank]);
     a.buffer("recvbuf", recvbuf, in_place ? span_int(total) : recvcounts[a.rank], l);
     if (!in_place) a.buffer("sendbuf", sendbuf, span_int(total), l);
-    if (vendor_chosen(collective::reduce_scatterv))
-      return forwarded(forward_reason::vendor_chosen, b.total, forward());
+    if (const auto why = to_vendor(collective::reduce_scatterv, a.size, b.total, b.largest))
+      return forwarded(*why, b.total, forward());
     mapped_reduction m{};
     if (!map_reduction(op, l, comm, m)) return forwarded(forward_reason::op, b.total, forward());
     const algorithm alg =

@@ -62,9 +62,10 @@ enum class forward_reason {
   vendor_chosen,      ///< COLLECTIVES_ALGORITHMS selected `vendor` for this collective
   intercommunicator,  ///< the library runs on intracommunicators only
   op,                 ///< a predefined op on a datatype MPI does not define it for (MPI decides)
+  vendor_fastest,     ///< `fastest` selected, and the decision table measured vendor faster here
 };
 
-inline constexpr std::array<std::string_view, 3> forward_reason_names{"vendor chosen", "intercommunicator",
-                                                                      "op"};
+inline constexpr std::array<std::string_view, 4> forward_reason_names{"vendor chosen", "intercommunicator",
+                                                                      "op", "vendor fastest"};
 
 }  // namespace collectives::pmpi

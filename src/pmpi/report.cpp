@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 namespace collectives::pmpi {
@@ -74,8 +75,11 @@ void print_report(const settings& s) {
   PMPI_Reduce(ns.data(), max_ns.data(), n, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
   if (rank != 0) return;
 
-  std::string text = fmt::format("collectives_mpi report: {} ranks, COLLECTIVES_ALGORITHMS={}\n", size,
-                                 s.algorithms_text.empty() ? "(unset: automatic)" : s.algorithms_text);
+  const char* tuning = std::getenv("COLLECTIVES_TUNING");
+  std::string text = fmt::format(
+      "collectives_mpi report: {} ranks, COLLECTIVES_ALGORITHMS={}{}\n", size,
+      s.algorithms_text.empty() ? "(unset: automatic)" : s.algorithms_text,
+      tuning != nullptr && *tuning != '\0' ? fmt::format(", COLLECTIVES_TUNING={}", tuning) : std::string());
   text += fmt::format("{:<26} {:<32} {:>10} {:>16} {:>14} {:>14}\n", "function", "how", "calls", "bytes",
                       "mean time (s)", "max time (s)");
   bool any = false;

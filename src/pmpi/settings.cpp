@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/tuning.hpp"
+
 namespace collectives::pmpi {
 namespace {
 
@@ -16,10 +18,12 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+constexpr std::string_view fastest_name = "fastest";
+
 std::string choices_for(collective c) {
   std::string text = "automatic";
   for (algorithm a : algorithms_for(c)) text += fmt::format(", {}", to_string(a));
-  return text;
+  return fmt::format("{}, {}", text, fastest_name);
 }
 
 std::string collective_names() {
@@ -36,7 +40,13 @@ std::string any_algorithm_names() {
       if (std::find(seen.begin(), seen.end(), a) == seen.end()) seen.push_back(a);
   std::string text;
   for (algorithm a : seen) text += fmt::format("{}{}", text.empty() ? "" : ", ", to_string(a));
-  return text;
+  return fmt::format("{}, {}", text, fastest_name);
+}
+
+// Sets collective `c` to `alg`, or to `fastest` (automatic wherever vendor is not faster).
+void set_selection(settings& s, collective c, algorithm alg, bool fastest) {
+  s.chosen[static_cast<std::size_t>(c)] = alg;
+  s.fastest[static_cast<std::size_t>(c)] = fastest;
 }
 
 // The problem with one entry, or "" when it is valid (then applied to `s`).
@@ -48,12 +58,14 @@ std::string apply_entry(settings& s, std::string_view entry) {
   if (eq == std::string_view::npos)
     return bad(fmt::format("expected collective=algorithm; collectives: {}", collective_names()));
   const std::string_view coll_name = trim(entry.substr(0, eq)), alg_name = trim(entry.substr(eq + 1));
-  const std::optional<algorithm> alg = parse_algorithm(alg_name);
+  const bool fastest = alg_name == fastest_name;
+  const std::optional<algorithm> alg = fastest ? algorithm::automatic : parse_algorithm(alg_name);
+  if (fastest && s.fastest_entry.empty()) s.fastest_entry = entry;
   if (coll_name == "*") {
     bool any = false;
     for (collective c : all_collectives())
-      if (alg && supports(c, *alg)) {
-        s.chosen[static_cast<std::size_t>(c)] = *alg;
+      if (alg && (fastest || supports(c, *alg))) {
+        set_selection(s, c, *alg, fastest);
         any = true;
       }
     return any ? ""
@@ -62,9 +74,9 @@ std::string apply_entry(settings& s, std::string_view entry) {
   }
   const std::optional<collective> coll = parse_collective(coll_name);
   if (!coll) return bad(fmt::format("unknown collective '{}'; valid: {}", coll_name, collective_names()));
-  if (!alg || !supports(*coll, *alg))
+  if (!alg || !(fastest || supports(*coll, *alg)))
     return bad(fmt::format("{} has no algorithm '{}'; valid: {}", coll_name, alg_name, choices_for(*coll)));
-  s.chosen[static_cast<std::size_t>(*coll)] = *alg;
+  set_selection(s, *coll, *alg, fastest);
   return "";
 }
 
@@ -73,6 +85,7 @@ std::string apply_entry(settings& s, std::string_view entry) {
 settings parse_settings(const char* algorithms, const char* report) {
   settings s;
   s.chosen.assign(all_collectives().size(), algorithm::automatic);
+  s.fastest.assign(all_collectives().size(), false);
   if (algorithms != nullptr) {
     s.algorithms_text = algorithms;
     std::string_view rest = algorithms;
@@ -86,6 +99,19 @@ settings parse_settings(const char* algorithms, const char* report) {
   if (report != nullptr && *report != '\0' && std::string_view(report) != "0")
     s.report_to = std::string_view(report) == "1" ? std::string("-") : std::string(report);
   return s;
+}
+
+std::string fastest_problem(const settings& s) {
+  if (std::find(s.fastest.begin(), s.fastest.end(), true) == s.fastest.end()) return "";
+  try {
+    if (detail::active_tuning() != nullptr) return "";
+  } catch (const std::exception& e) {
+    return fmt::format("collectives_mpi: COLLECTIVES_ALGORITHMS entry '{}': {}", s.fastest_entry, e.what());
+  }
+  return fmt::format(
+      "collectives_mpi: COLLECTIVES_ALGORITHMS entry '{}': needs the decision table of this machine, "
+      "and COLLECTIVES_TUNING is not set (scripts/mpirun/tune.sh writes one)",
+      s.fastest_entry);
 }
 
 const settings& current_settings() {

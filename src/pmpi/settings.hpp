@@ -1,7 +1,9 @@
 #pragma once
 
 // What the environment asks of the drop-in: COLLECTIVES_ALGORITHMS (which algorithm serves each
-// collective) and COLLECTIVES_MPI_REPORT (where the report goes). Read once per process.
+// collective, or `fastest`: per call the MPI library or the library, whichever the decision table
+// of COLLECTIVES_TUNING measured faster) and COLLECTIVES_MPI_REPORT (where the report goes). Read
+// once per process.
 
 #include <optional>
 #include <string>
@@ -14,6 +16,9 @@ namespace collectives::pmpi {
 struct settings {
   /// Per collective (indexed by `collective`): automatic, vendor (= forward) or an algorithm.
   std::vector<algorithm> chosen;
+  /// Per collective: `fastest` (then `chosen` is automatic: what serves where vendor does not).
+  std::vector<bool> fastest;
+  std::string fastest_entry;    ///< the first entry that asked for `fastest`, for messages
   std::string algorithms_text;  ///< the variable as given, for the report's header
   /// Empty when the selection is valid; otherwise the one line every rank prints before aborting.
   std::string problem;
@@ -21,10 +26,17 @@ struct settings {
   std::optional<std::string> report_to;
 
   algorithm for_collective(collective c) const { return chosen[static_cast<std::size_t>(c)]; }
+  bool is_fastest(collective c) const { return fastest[static_cast<std::size_t>(c)]; }
 };
 
-/// Parses a COLLECTIVES_ALGORITHMS value (comma-separated `collective=algorithm`, `*=algorithm`).
+/// Parses a COLLECTIVES_ALGORITHMS value (comma-separated `collective=algorithm`, `*=algorithm`;
+/// the algorithm may be `fastest`).
 settings parse_settings(const char* algorithms, const char* report);
+
+/// For a selection with `fastest`: "" when the decision table it needs is in force (loading
+/// COLLECTIVES_TUNING now if it was not), else the one line every rank prints before aborting
+/// (the variable is unset, or the table does not load). "" for any other selection.
+std::string fastest_problem(const settings& s);
 
 /// The process's settings, parsed from the environment on first use.
 const settings& current_settings();

@@ -3,8 +3,8 @@
 # messages, the report. Usage:
 #   check.sh <what> <np> <libcollectives_mpi.so> <dropin_test> [extra]
 # what: matrix (preloaded; COLLECTIVES_ALGORITHMS from the environment) | linked (extra = the
-#       test linked with the drop-in) | errors | fatal | threads | report | star | tuning | bad_selection |
-#       hpcc
+#       test linked with the drop-in) | errors | fatal | threads | report | star | tuning | fastest |
+#       bad_selection | hpcc
 set -euo pipefail
 what=$1 np=$2 lib=$3 prog=$4
 here=$(cd "$(dirname "$0")" && pwd)
@@ -98,6 +98,49 @@ case $what in
       fail "a table naming vendor was accepted"
     fi
     grep -q "bad.json: collectives.allreduce.\"$np\"\[0\]: automatic never chooses 'vendor'" "$work/out" ||
+      { cat "$work/out"; fail "the refusal does not name the file, the entry and the problem"; }
+    ;;
+  fastest)
+    # `*=fastest`: per call, the MPI library where the table's "fastest" section says vendor, the
+    # library (automatic's choice: the table's ring) elsewhere; the report tells the paths apart, and
+    # its bytes (each rank's vector, summed over ranks) tie them to the sizes of dropin_test fastest.
+    printf '%s' '{"format": "collectives-tuning/1",
+      "collectives": {"allreduce": {"'"$np"'": [{"min_bytes": 0, "max_bytes": null, "algorithm": "ring"}]}},
+      "fastest": {"allreduce": {"'"$np"'": [{"min_bytes": 0, "max_bytes": 63, "fastest": "vendor"},
+        {"min_bytes": 64, "max_bytes": 4095, "fastest": "library"},
+        {"min_bytes": 4096, "max_bytes": null, "fastest": "vendor"}]}}}' >"$work/t.json"
+    expect() { grep -Eq "^$1 +$2 +$3 +$4 " "$work/report.txt" || { cat "$work/report.txt"; fail "$sel: no row '$1 $2 $3 $4'"; }; }
+    rows() { [ "$(grep -cE '^MPI_' "$work/report.txt")" -eq "$1" ] || { cat "$work/report.txt"; fail "$sel: expected $1 rows"; }; }
+    sel='*=fastest'
+    COLLECTIVES_ALGORITHMS=$sel COLLECTIVES_TUNING="$work/t.json" COLLECTIVES_MPI_REPORT="$work/report.txt" \
+      preload "$prog" fastest
+    expect MPI_Allreduce "forwarded: vendor fastest" 3 $(((2 * 20 + 8000) * np))
+    expect MPI_Allreduce "served: ring" 3 $((3 * 400 * np))
+    expect MPI_Bcast "served: binomial" 1 $((20 * np))  # automatic's rule at np 3 (src/core/automatic.cpp)
+    rows 3
+    grep -q "COLLECTIVES_ALGORITHMS=\*=fastest, COLLECTIVES_TUNING=$work/t.json" "$work/report.txt" ||
+      fail "the report's header does not name the table"
+    # One collective, with a table written before the tuner measured vendor: automatic's choice
+    # (the table's ring) serves every call, none is forwarded.
+    printf '{"format": "collectives-tuning/1", "collectives": {"allreduce": {"%s": [%s]}}}' "$np" \
+      '{"min_bytes": 0, "max_bytes": null, "algorithm": "ring"}' >"$work/old.json"
+    sel='allreduce=fastest'
+    COLLECTIVES_ALGORITHMS=$sel COLLECTIVES_TUNING="$work/old.json" COLLECTIVES_MPI_REPORT="$work/report.txt" \
+      preload "$prog" fastest
+    expect MPI_Allreduce "served: ring" 6 $(((2 * 20 + 3 * 400 + 8000) * np))
+    rows 2
+    # No table, or a malformed one: the job stops at MPI_Init, one line per rank, before the program.
+    if COLLECTIVES_ALGORITHMS='*=fastest' preload "$prog" fastest >"$work/out" 2>&1; then
+      cat "$work/out"; fail "*=fastest without COLLECTIVES_TUNING: the job did not stop"
+    fi
+    want="collectives_mpi: COLLECTIVES_ALGORITHMS entry '*=fastest': needs the decision table of this machine, and COLLECTIVES_TUNING is not set"
+    [ "$(grep -cF "$want" "$work/out")" -eq "$np" ] || { cat "$work/out"; fail "expected the line once per rank: $want"; }
+    ! grep -q "dropin_test fastest" "$work/out" || fail "the program ran without a table"
+    sed 's/"library"/"ring"/' "$work/t.json" >"$work/bad.json"
+    if COLLECTIVES_ALGORITHMS='*=fastest' COLLECTIVES_TUNING="$work/bad.json" preload "$prog" fastest >"$work/out" 2>&1; then
+      cat "$work/out"; fail "*=fastest with a malformed table: the job did not stop"
+    fi
+    grep -q "bad.json: fastest.allreduce.\"$np\"\[1\]: \"fastest\" must be \"vendor\" or \"library\", given \"ring\"" "$work/out" ||
       { cat "$work/out"; fail "the refusal does not name the file, the entry and the problem"; }
     ;;
   hpcc)

@@ -1,0 +1,167 @@
+// colltune's choices on runs whose times are written by hand (no MPI launch): vendor's time is
+// recorded at every size, and the table's "fastest" section says vendor only where vendor beats the
+// library's choice by more than the noise (the larger spread of the two over the runs, at least 3%);
+// the library keeps sizes where vendor is slower, faster only within the noise, or not measured. The
+// table loads, and fastest_choice follows it; runs without vendor rows give a table without the
+// section, where fastest_choice is automatic's choice.
+
+#define BOOST_TEST_MODULE colltune
+#include <fmt/format.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/test/unit_test.hpp>
+#include <collectives/tuning.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "output.hpp"
+
+using collectives::algorithm;
+using collectives::collective;
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Allreduce at p = 2: every library algorithm takes 100 µs in both runs (no spread), so the library's
+// choice costs 100 µs; vendor's medians per size, run 1 and run 2 (nothing: not measured).
+struct vendor_times {
+  std::size_t bytes;
+  std::optional<std::pair<double, double>> us;
+  const char* verdict;  // what the section must say, and why
+  const char* by;
+};
+const std::vector<vendor_times> sizes{
+    {8, {{50, 52}}, "vendor", "vendor: faster beyond the noise"},              // 52 < 100 / 1.04
+    {64, {{98, 98}}, "library", "library: vendor faster within the noise"},    // 2% < the 3% floor
+    {512, {{80, 120}}, "library", "library: vendor faster within the noise"},  // its spread: 50%
+    {4096, {}, "library", "library: vendor not measured"},                     // no vendor row
+    {32768, {{40, 41}}, "vendor", "vendor: faster beyond the noise"},          // 41 < 100 / 1.03
+    {262144, {{150, 150}}, "library", "library: faster"},                      // vendor slower
+};
+
+collbench::row make_row(const std::string& alg, std::size_t bytes, double us) {
+  collbench::row r;
+  r.collective = "allreduce";
+  r.algorithm = alg;
+  r.ranks = 2;
+  r.bytes = bytes;
+  r.count = bytes / 4;
+  r.type = "float";
+  r.median_us = r.min_us = r.max_us = us;
+  r.iterations = 5;
+  r.wrong = 0;
+  return r;
+}
+
+// Writes run `run` (0 or 1), with or without vendor's rows, and returns its path.
+std::string write_run(const fs::path& dir, int run, bool with_vendor) {
+  collbench::run_info info;
+  info.version = "test";
+  info.mpi_library = "test MPI";
+  info.host = "test";
+  info.date = "2026-11-26";
+  info.ranks = 2;
+  info.cores = 2;
+  info.type = "float";
+  info.op = "sum";
+  info.timing = "by hand";
+  std::vector<collbench::row> rows;
+  for (const vendor_times& s : sizes) {
+    if (with_vendor && s.us)
+      rows.push_back(make_row("vendor", s.bytes, run == 0 ? s.us->first : s.us->second));
+    for (algorithm a : collectives::algorithms_for(collective::allreduce))
+      if (a != algorithm::vendor && a != algorithm::hierarchical)
+        rows.push_back(make_row(std::string(to_string(a)), s.bytes, 100));
+  }
+  const fs::path path = dir / fmt::format("run{}{}.json", run, with_vendor ? "" : "-novendor");
+  std::ofstream out(path);
+  collbench::write_json(out, info, rows);
+  return path.string();
+}
+
+struct scratch {
+  fs::path dir = fs::temp_directory_path() / fmt::format("colltune-test-{}", getpid());
+  scratch() { fs::create_directories(dir); }
+  ~scratch() { fs::remove_all(dir); }
+};
+
+json colltune(const std::vector<std::string>& runs, const fs::path& out) {
+  std::string command = fmt::format("{} --out {}", COLLTUNE_EXE, out.string());
+  for (const std::string& r : runs) command += " " + r;
+  const int status = std::system(command.c_str());
+  BOOST_REQUIRE_MESSAGE(status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0, command << " failed");
+  json table;
+  std::ifstream(out) >> table;
+  return table;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(vendor_is_fastest_only_where_clear_of_the_noise) {
+  const scratch s;
+  const fs::path out = s.dir / "table.json";
+  const json table = colltune({write_run(s.dir, 0, true), write_run(s.dir, 1, true)}, out);
+  BOOST_REQUIRE(table.contains("fastest"));
+  BOOST_TEST(table.at("provenance").contains("fastest_rule"));
+  const json& ranges = table.at("fastest").at("allreduce").at("2");
+  // Per size: the verdict, the reason, and vendor's time (the least of its medians) where measured.
+  std::map<std::size_t, std::pair<std::string, json>> seen;
+  for (const json& r : ranges)
+    for (const json& p : r.at("points"))
+      seen[p.at("bytes").get<std::size_t>()] = {r.at("fastest").get<std::string>(), p};
+  BOOST_REQUIRE_EQUAL(seen.size(), sizes.size());
+  for (const vendor_times& v : sizes) {
+    const auto& [verdict, point] = seen.at(v.bytes);
+    BOOST_TEST(verdict == v.verdict, v.bytes << " bytes");
+    BOOST_TEST(point.at("by") == v.by, v.bytes << " bytes: " << point.at("by"));
+    BOOST_TEST(point.at("library_us").get<double>() == 100.0);
+    BOOST_TEST(point.contains("vendor_us") == v.us.has_value(), v.bytes << " bytes");
+    if (v.us) {
+      BOOST_TEST(point.at("vendor_us").get<double>() == std::min(v.us->first, v.us->second));
+      BOOST_TEST(point.at("vendor_spread").get<double>() ==
+                     (std::max(v.us->first, v.us->second) / std::min(v.us->first, v.us->second) - 1),
+                 boost::test_tools::tolerance(1e-9));
+    }
+  }
+  // Ranges: boundaries at the geometric middle of the sizes either side, as the library's.
+  const json expected =
+      json::array({json::array({0, 22, "vendor"}), json::array({23, 11585, "library"}),
+                   json::array({11586, 92681, "vendor"}), json::array({92682, nullptr, "library"})});
+  json got = json::array();
+  for (const json& r : ranges)
+    got.push_back(json::array({r.at("min_bytes"), r.at("max_bytes"), r.at("fastest")}));
+  BOOST_TEST(got == expected, got.dump());
+
+  // The library loads it, and fastest_choice follows it; automatic never returns vendor.
+  collectives::load_tuning(out.string());
+  for (const vendor_times& v : sizes) {
+    const collectives::call_shape shape{.coll = collective::allreduce, .p = 2, .bytes = v.bytes};
+    const algorithm automatic = collectives::automatic_choice(shape);
+    BOOST_TEST(automatic != algorithm::vendor);
+    BOOST_TEST(collectives::fastest_choice(shape) ==
+                   (std::string(v.verdict) == "vendor" ? algorithm::vendor : automatic),
+               v.bytes << " bytes");
+  }
+  collectives::clear_tuning();
+}
+
+BOOST_AUTO_TEST_CASE(runs_without_vendor_give_no_fastest_section) {
+  const scratch s;
+  const fs::path out = s.dir / "table.json";
+  const json table = colltune({write_run(s.dir, 0, false), write_run(s.dir, 1, false)}, out);
+  BOOST_TEST(!table.contains("fastest"));
+  collectives::load_tuning(out.string());
+  for (const vendor_times& v : sizes) {
+    const collectives::call_shape shape{.coll = collective::allreduce, .p = 2, .bytes = v.bytes};
+    BOOST_TEST(collectives::fastest_choice(shape) == collectives::automatic_choice(shape));
+  }
+  collectives::clear_tuning();
+}
