@@ -17,8 +17,9 @@
 // Vendor (the MPI library's default collective, every collbench run's first row) is timed the same
 // way and recorded in the table's "fastest" section, which only the drop-in's `fastest` selection
 // reads (automatic never chooses vendor): per size, vendor is the fastest only when it is clear of
-// the noise, i.e. its time × (1 + noise) is still below the library choice's time, where the noise
-// is the larger spread of the two and at least 3%; otherwise the library keeps the size.
+// the noise, i.e. its time × 1.03 is still below the library choice's time, both the least of their
+// medians; otherwise the library keeps the size. The spreads are recorded but, as for the library's
+// candidates, do not widen the 3%: one disturbed run would hand the size to whichever side it hit.
 //
 // Usage: colltune --out table.json [--options "collbench options"] [--command "how it was run"]
 //                 run1.json run2.json ...
@@ -142,8 +143,7 @@ verdict versus_vendor(const point& library, const std::optional<sample>& vendor)
     j["by"] = "library: vendor not measured";
     return {false, j};
   }
-  const double noise = std::max({library.spread, vendor->spread(), noise_floor});
-  const bool faster = vendor->least_us * (1 + noise) < library.chosen_us;
+  const bool faster = vendor->least_us * (1 + noise_floor) < library.chosen_us;
   j["vendor_us"] = vendor->least_us;
   j["vendor_spread"] = vendor->spread();
   j["vendor_ratio"] = library.chosen_us > 0 ? vendor->least_us / library.chosen_us : 0.0;
@@ -286,9 +286,9 @@ int run(int argc, char** argv) {
         {"fastest_rule",
          fmt::format(
              "per size, vendor (the MPI library's default collective) is timed as the algorithms are; "
-             "the \"fastest\" section says vendor only where vendor's time × (1 + max(its spread, the "
-             "library choice's spread, {:.0f}%)) is below the library choice's time, else library "
-             "(what automatic runs); read by the drop-in's COLLECTIVES_ALGORITHMS=*=fastest only",
+             "the \"fastest\" section says vendor only where vendor's time (the least of its medians) × "
+             "(1 + {:.0f}%) is below the library choice's, else library (what automatic runs); read by "
+             "the drop-in's COLLECTIVES_ALGORITHMS=*=fastest only",
              noise_floor * 100)}}},
       {"collectives", colls}};
   if (!fastest.empty()) table["fastest"] = std::move(fastest);
