@@ -227,6 +227,8 @@ std::optional<bool> tuning_table::vendor_fastest(collective c, int p, std::size_
   return std::nullopt;
 }
 
+std::uint64_t tuning_generation() { return current.generation.load(std::memory_order_acquire); }
+
 const std::shared_ptr<const tuning_table>& active_tuning() {
   if (seen.generation == current.generation.load(std::memory_order_acquire)) [[likely]]
     return seen.table;

@@ -60,4 +60,8 @@ tuning_table parse_tuning(std::string_view text, const std::string& file);
 /// valid until this thread's next call (copy the shared_ptr to keep the table longer).
 const std::shared_ptr<const tuning_table>& active_tuning();
 
+/// Changes whenever the table in force does (one atomic read): what a cached choice compares, read
+/// before the choice it guards.
+std::uint64_t tuning_generation();
+
 }  // namespace collectives::detail
