@@ -283,6 +283,9 @@ const cost_entry table[] = {
      [](const cost_input& x) {
        return x.lq * (x.a + x.n * x.b + x.n * x.g) + (x.fold ? 2 * (x.a + x.n * x.b) + x.n * x.g : 0);
      }},
+    // Halving at distance 1 first, doubling back from p′/2: every rank sends n/2, n/4, … and back
+    // whatever the order of the distances, so one host prices it the same; which steps cross
+    // hosts (the small ones) is host_model.cpp's business.
     {collective::allreduce, "rabenseifner", "4(log p′·α + (p′−1)/p′·nβ) + (p′−1)/p′·nγ; fold + 3α + 2nβ + nγ",
      [](const cost_input& x) {
        return 4 * (x.lq * x.a + (x.q - 1) / x.q * x.n * x.b) + (x.q - 1) / x.q * x.n * x.g +

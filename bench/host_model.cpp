@@ -125,11 +125,13 @@ bool allreduce_recursive_doubling(schedule& s, const groups& gs, double n) {
         n, true);
   return true;
 }
+// The halving pairs neighbours first (distance 1, 2, …: half the vector at distance 1), the
+// doubling undoes it from distance q/2 down to 1.
 bool allreduce_rabenseifner(schedule& s, const groups& gs, double n) {
   const int q = static_cast<int>(gs.front().size());
   if (!power_of_two(q)) return false;
   double part = n;
-  for (int d = q / 2; d >= 1; d /= 2) {
+  for (int d = 1; d < q; d *= 2) {
     part /= 2;
     s.exchange(
         gs,
@@ -138,7 +140,7 @@ bool allreduce_rabenseifner(schedule& s, const groups& gs, double n) {
         },
         part, true);
   }
-  for (int d = 1; d < q; d *= 2) {
+  for (int d = q / 2; d >= 1; d /= 2) {
     s.exchange(
         gs,
         [d](int i, int) {

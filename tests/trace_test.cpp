@@ -1,10 +1,13 @@
 // Trace mode (include/collectives/trace.hpp): a trace is valid JSON in Chrome's trace-event form,
 // holds the schedule the algorithm documents (ring all-reduce: 2(p−1) sends and receives and p−1
-// reductions per rank, each naming its block), every send is matched by one receive of the same
-// size on the peer, times never decrease along a rank's file, and tracing changes no result.
+// reductions per rank, each naming its block; Rabenseifner's all-reduce: neighbours first), every
+// send is matched by one receive of the same size on the peer, times never decrease along a rank's
+// file, and tracing changes no result.
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <bit>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -112,6 +115,56 @@ BOOST_AUTO_TEST_CASE(ring_allreduce_schedule) {
   if (p > 1) BOOST_TEST(sends[0].at("args").at("blocks")[0].get<int>() == (rank - 1 + p) % p);
   check_times_never_decrease(doc);
   check_sends_match_receives(everyone(comm, text), "allreduce ring");
+}
+
+// Rabenseifner's all-reduce halves at distance 1 first, so hosts of consecutive ranks keep its
+// half-vector steps, and gathers back from the farthest distance: member g of the power-of-two
+// group sends runs of p′/2, p′/4, …, 1 parts to g XOR 1, 2, …, p′/2, ends the halving with part
+// bit_reversed(g), and sends runs of 1, 2, …, p′/2 parts to g XOR p′/2, …, 2, 1. The folded-out
+// ranks (p not a power of two) send their vector to their partner in halves, the partner the result back.
+BOOST_AUTO_TEST_CASE(rabenseifner_allreduce_halves_neighbours_first) {
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  const int rank = rank_of(comm), p = size_of(comm);
+  if (p == 1) return;
+  const int pof2 = static_cast<int>(std::bit_floor(static_cast<unsigned>(p))), rem = p - pof2;
+  const std::size_t per_part = 3, n = per_part * static_cast<std::size_t>(pof2);
+  std::vector<long> in(n), out(n);
+  for (std::size_t i = 0; i < n; ++i) in[i] = static_cast<long>(rank * 1000 + i);
+  trace_to_memory();
+  allreduce(in, out, ops::sum{}, comm, algorithm::rabenseifner);
+  const json doc = json::parse(trace_take());
+  trace_off();
+  for (std::size_t i = 0; i < n; ++i)
+    BOOST_TEST(out[i] == static_cast<long>(1000 * p * (p - 1) / 2 + p * static_cast<long>(i)));
+
+  // Each send as (peer, parts carried, first part; −1 when not marked).
+  std::vector<std::tuple<int, int, int>> sent, expected;
+  for (const json& s : events_of(doc, "send")) {
+    const json& a = s.at("args");
+    sent.emplace_back(a.at("peer").get<int>(),
+                      static_cast<int>(a.at("bytes").get<std::size_t>() / (per_part * sizeof(long))),
+                      a.contains("blocks") ? a.at("blocks")[0].get<int>() : -1);
+  }
+  const auto rank_of_member = [&](int g) { return g < rem ? 2 * g + 1 : g + rem; };
+  if (rank < 2 * rem && rank % 2 == 0) {
+    expected = {{rank + 1, pof2 / 2, 0}, {rank + 1, pof2 / 2, pof2 / 2}};
+  } else {
+    const int g = rank < 2 * rem ? rank / 2 : rank - rem;
+    int own = 0;
+    for (int bit = 1; bit < pof2; bit *= 2) own = 2 * own + ((g & bit) != 0 ? 1 : 0);
+    for (int d = 1; d < pof2; d *= 2) {
+      const int run = pof2 / (2 * d);
+      expected.emplace_back(rank_of_member(g ^ d), run, (own ^ run) & -run);
+    }
+    for (int d = pof2 / 2; d >= 1; d /= 2) {
+      const int run = pof2 / (2 * d);
+      expected.emplace_back(rank_of_member(g ^ d), run, own & -run);
+    }
+    if (rank < 2 * rem) expected.emplace_back(rank - 1, pof2, -1);
+  }
+  BOOST_CHECK_MESSAGE(
+      sent == expected,
+      fmt::format("rank {} of {}: sends (peer, parts, first part) {}, expected {}", rank, p, sent, expected));
 }
 
 BOOST_AUTO_TEST_CASE(automatic_is_recorded_as_what_ran) {

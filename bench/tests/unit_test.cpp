@@ -417,7 +417,9 @@ BOOST_AUTO_TEST_CASE(model_across_hosts_counts_the_phases_that_cross_and_their_s
   // The cross step pairs (0,2) and (1,3) send first in opposite directions: 2(α_n + nβ_n), not
   // 2(α_n + 2nβ_n) as when both lower ranks sent first.
   BOOST_TEST(inter(collective::allreduce, "recursive_doubling") == 4.0, boost::test_tools::tolerance(1e-9));
-  BOOST_TEST(inter(collective::allreduce, "rabenseifner") == 6.0, boost::test_tools::tolerance(1e-9));
+  // Rabenseifner halves at distance 1 first: only its quarter-vector steps cross, 2 × 2(α_n + n/4·β_n),
+  // not the 2 × 2(α_n + n/2·β_n) of halving at distance 2 first.
+  BOOST_TEST(inter(collective::allreduce, "rabenseifner") == 5.0, boost::test_tools::tolerance(1e-9));
   // Ring: every step has one message each way across (1 → 2, 3 → 0) of n/4.
   BOOST_TEST(inter(collective::allreduce, "ring") == 7.5, boost::test_tools::tolerance(1e-9));
   // Hierarchical on two ranks per host, the crossed ring: 2(H−1)(α_n + n/H·β_n), its header's
@@ -432,5 +434,7 @@ BOOST_AUTO_TEST_CASE(model_across_hosts_counts_the_phases_that_cross_and_their_s
   h.layout.host_of = {0, 1, 0, 1};
   h.layout.map = "cyclic";
   BOOST_TEST(inter(collective::allreduce, "recursive_doubling") == 4.0, boost::test_tools::tolerance(1e-9));
+  // ... and Rabenseifner's half-vector steps cross: 2 × 2(α_n + n/2·β_n).
+  BOOST_TEST(inter(collective::allreduce, "rabenseifner") == 6.0, boost::test_tools::tolerance(1e-9));
   BOOST_TEST(h.layout.tag() == "2x2-cyclic");
 }

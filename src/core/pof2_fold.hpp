@@ -14,6 +14,19 @@
 
 namespace collectives::detail {
 
+/// The order of a recursive halving's distances among the power-of-two group; the recursive
+/// doubling that undoes it runs them in reverse. Either way the parts split in half at every
+/// step, the vector's halves first; the order only decides who pairs with whom.
+enum class halving_order {
+  /// Distance pof2/2 first, 1 last: member g ends with part g, the parts in rank order (what
+  /// reduce_scatter and allgather, whose blocks belong to ranks, need).
+  far_first,
+  /// Distance 1 first, as MPICH's all-reduce: member g ends with part bit_reversed(g). The
+  /// largest step (half the vector) pairs neighbours, which hosts of consecutive ranks keep
+  /// within one host; only the later, smaller steps cross hosts.
+  near_first,
+};
+
 struct pof2_fold {
   pof2_fold(int rank, int p)
       : pof2(static_cast<int>(std::bit_floor(static_cast<unsigned>(p)))),
@@ -34,6 +47,15 @@ struct pof2_fold {
   /// rank (parts == pof2 + rem: a member that carries a partner holds both ranks' blocks, for
   /// reduce_scatter and allgather, whose blocks belong to ranks). g == pof2 gives `parts`.
   int first_block_of(int g, int parts) const { return parts == pof2 ? g : first_rank_of(g); }
+  /// The part group member `g` ends with in a halving of `order`: g, or g's log₂ pof2 bits in
+  /// reverse (near_first, e.g. pof2 = 8: member 1 = 001 ends with part 4 = 100). Its own inverse:
+  /// part_of(j, order) is also the member that ends with part j.
+  int part_of(int g, halving_order order) const {
+    if (order == halving_order::far_first) return g;
+    int reversed = 0;
+    for (int bit = 1; bit < pof2; bit *= 2) reversed = 2 * reversed + ((g & bit) != 0 ? 1 : 0);
+    return reversed;
+  }
 
   int pof2;        ///< the largest power of two ≤ p
   int rem;         ///< p − pof2

@@ -23,11 +23,14 @@ void allgather_ring_blocks(const transport& net, std::byte* buf, const block_par
                            std::size_t elem_size);
 
 /// Recursive-doubling all-gather among the power-of-two group of `fold`, over the parts that
-/// pof2_fold::first_block_of cuts from `blocks`: on entry a group member's part of `buf` holds
-/// its data; on exit every member holds every part. A rank that sits out takes no part (its
-/// caller folds it in and out). The second half of allreduce_rabenseifner.
-void allgather_recursive_doubling_blocks(const transport& net, const pof2_fold& fold, std::byte* buf,
-                                         const block_partition& blocks, std::size_t elem_size);
+/// pof2_fold::first_block_of cuts from `blocks`, undoing a recursive halving of `order` (its
+/// distances in reverse): on entry group member g's part fold.part_of(g, order) of `buf` (part g
+/// for far_first) holds its data; on exit every member holds every part. A rank that sits out
+/// takes no part (its caller folds it in and out). The core of allgather(v)_recursive_doubling
+/// (far_first) and the second half of allreduce_rabenseifner (near_first).
+void allgather_recursive_doubling_blocks(const transport& net, const pof2_fold& fold, halving_order order,
+                                         std::byte* buf, const block_partition& blocks,
+                                         std::size_t elem_size);
 
 // Vendor first: it is the baseline row of the benchmark. keeps_rank_order: correct for
 // non-commutative ops (MPI applies every op in rank order, so vendor keeps it).

@@ -23,18 +23,22 @@
 
 namespace collectives::detail {
 
-void allgather_recursive_doubling_blocks(const transport& net, const pof2_fold& fold, std::byte* buf,
-                                         const block_partition& blocks, std::size_t elem_size) {
+void allgather_recursive_doubling_blocks(const transport& net, const pof2_fold& fold, halving_order order,
+                                         std::byte* buf, const block_partition& blocks,
+                                         std::size_t elem_size) {
   if (fold.sits_out()) return;
-  // Byte offset of member g's part: members [g, g + d) hold bytes [at(g), at(g + d)).
-  const auto at = [&](int g) { return blocks.offset(fold.first_block_of(g, blocks.parts())) * elem_size; };
-  const int me = fold.group_rank;
+  // Byte offset of part j: parts [j, j + d) hold bytes [at(j), at(j + d)).
+  const auto at = [&](int j) { return blocks.offset(fold.first_block_of(j, blocks.parts())) * elem_size; };
+  const int own = fold.part_of(fold.group_rank, order);
   for (int d = 1; d < fold.pof2; d *= 2) {
-    // Swap the aligned run of d members holding this rank for the peer's, next to it.
-    const int peer = me ^ d, peer_rank = fold.rank_of(peer), mine = me & -d, theirs = peer & -d;
-    const auto run = [&](int g) {
-      const int b = fold.first_block_of(g, blocks.parts());
-      return block_range{b, fold.first_block_of(g + d, blocks.parts()) - b};
+    // Swap the aligned run of d parts holding this rank's part for the run next to it, held by the
+    // member that ends the halving in it: at distance d in the group (far_first) or pof2/2d
+    // (near_first).
+    const int peer_rank = fold.rank_of(fold.part_of(own ^ d, order)), mine = own & -d,
+              theirs = (own ^ d) & -d;
+    const auto run = [&](int j) {
+      const int b = fold.first_block_of(j, blocks.parts());
+      return block_range{b, fold.first_block_of(j + d, blocks.parts()) - b};
     };
     const trace_blocks mark(run(mine), run(theirs), blocks.parts());
     net.exchange(peer_rank, buf + at(mine), at(mine + d) - at(mine), peer_rank, buf + at(theirs),
@@ -63,7 +67,8 @@ void allgather_recursive_doubling(const call& c) {
     const trace_blocks mark({}, {fold.partner, 1}, p);
     c.net.recv(fold.partner, c.block(c.recv, fold.partner), c.bytes(c.count));
   }
-  allgather_recursive_doubling_blocks(c.net, fold, c.recv, block_partition(total, c.size()), c.elem.size);
+  allgather_recursive_doubling_blocks(c.net, fold, halving_order::far_first, c.recv,
+                                      block_partition(total, c.size()), c.elem.size);
   const trace_blocks mark({0, p}, {}, p);
   if (fold.carries_partner()) c.net.send(fold.partner, c.recv, c.bytes(total));
 }

@@ -46,7 +46,7 @@ void allgatherv_recursive_doubling(const call& c) {
     copy_bytes(block(c.rank()), c.send, c.bytes(c.count));
     if (fold.carries_partner())
       c.net.recv(fold.partner, block(fold.partner), c.bytes(blocks.length(fold.partner)));
-    allgather_recursive_doubling_blocks(c.net, fold, buf, blocks, c.elem.size);
+    allgather_recursive_doubling_blocks(c.net, fold, halving_order::far_first, buf, blocks, c.elem.size);
     if (fold.carries_partner()) c.net.send(fold.partner, buf, c.bytes(blocks.count()));
   });
 }

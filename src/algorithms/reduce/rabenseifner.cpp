@@ -45,7 +45,8 @@ void reduce_rabenseifner(const call& c) {
   const bool is_root = c.rank() == c.root;
   scratch own_acc = is_root || fold.sits_out() ? nullptr : make_scratch(c.bytes(c.count));
   std::byte* acc = is_root ? c.recv : own_acc.get();
-  reduce_scatter_recursive_halving_blocks(c.net, fold, c.send, acc, parts, c.elem.size, *c.op);
+  reduce_scatter_recursive_halving_blocks(c.net, fold, halving_order::far_first, c.send, acc, parts,
+                                          c.elem.size, *c.op);
 
   // The member the parts gather at: the root's own, or that of the partner carrying it.
   const int top = at_root.sits_out() ? pof2_fold(at_root.partner, c.size()).group_rank : at_root.group_rank;

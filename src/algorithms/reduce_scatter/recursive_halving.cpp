@@ -29,18 +29,19 @@
 
 namespace collectives::detail {
 
-void reduce_scatter_recursive_halving_blocks(const transport& net, const pof2_fold& fold, const std::byte* in,
-                                             std::byte* acc, const block_partition& blocks,
-                                             std::size_t elem_size, const reduction& op) {
-  // Element offset of member g's part, and length of the aligned run of d members holding g.
-  const auto first = [&](int g) { return blocks.offset(fold.first_block_of(g, blocks.parts())); };
-  const auto run_length = [&](int g, int d) { return first((g & -d) + d) - first(g & -d); };
+void reduce_scatter_recursive_halving_blocks(const transport& net, const pof2_fold& fold, halving_order order,
+                                             const std::byte* in, std::byte* acc,
+                                             const block_partition& blocks, std::size_t elem_size,
+                                             const reduction& op) {
+  // Element offset of part j, and length of the aligned run of d parts holding j.
+  const auto first = [&](int j) { return blocks.offset(fold.first_block_of(j, blocks.parts())); };
+  const auto run_length = [&](int j, int d) { return first((j & -d) + d) - first(j & -d); };
   const int half = fold.pof2 / 2;
   const std::size_t lower = first(half), upper = blocks.count() - lower;
-  // The blocks of the aligned run of d members holding g, for the trace.
-  const auto run_blocks = [&](int g, int d) {
-    const int b = fold.first_block_of(g & -d, blocks.parts());
-    return block_range{b, fold.first_block_of((g & -d) + d, blocks.parts()) - b};
+  // The blocks of the aligned run of d parts holding j, for the trace.
+  const auto run_blocks = [&](int j, int d) {
+    const int b = fold.first_block_of(j & -d, blocks.parts());
+    return block_range{b, fold.first_block_of((j & -d) + d, blocks.parts()) - b};
   };
   const block_range lower_half = run_blocks(0, half), upper_half = run_blocks(half, half);
   if (fold.sits_out()) {
@@ -53,7 +54,8 @@ void reduce_scatter_recursive_halving_blocks(const transport& net, const pof2_fo
     net.send(fold.partner, in + lower * elem_size, upper * elem_size);
     return;
   }
-  const int me = fold.group_rank;
+  // The part this rank ends with; the runs it keeps are the ones holding it.
+  const int own = fold.part_of(fold.group_rank, order);
   // Where this rank's contribution to the parts still being reduced lies: `in` until the first
   // sums have been formed in `acc`. Until then an incoming run lands straight in `acc`, unless
   // this rank's own input sits there (in place). The first run to land in scratch is the
@@ -63,7 +65,7 @@ void reduce_scatter_recursive_halving_blocks(const transport& net, const pof2_fo
   if (in == acc || fold.carries_partner())
     landing_length = std::max(lower, upper);
   else if (half >= 2)
-    landing_length = run_length(me, half / 2);
+    landing_length = run_length(own, half / 2);
   scratch landing = make_scratch(landing_length * elem_size);
   // Receives elements [from, from + n) of a peer's sums and adds them to this rank's.
   const auto fold_in = [&](auto&& receive, std::size_t from, std::size_t n) {
@@ -88,14 +90,15 @@ void reduce_scatter_recursive_halving_blocks(const transport& net, const pof2_fo
     mine = acc;
   }
   for (int d = half; d >= 1; d /= 2) {
-    // Keep the aligned run of d members holding this rank, give the peer's run away.
-    const int peer = me ^ d, peer_rank = fold.rank_of(peer), give = peer & -d;
+    // Keep the aligned run of d parts holding this rank's part, give the neighbouring run away to
+    // the member that ends in it: at distance d in the group (far_first) or pof2/2d (near_first).
+    const int give = (own ^ d) & -d, peer_rank = fold.rank_of(fold.part_of(own ^ d, order));
     const auto swap_with_peer = [&](std::byte* to, std::size_t bytes) {
       net.exchange(peer_rank, mine + first(give) * elem_size, run_length(give, d) * elem_size, peer_rank, to,
                    bytes);
     };
-    const trace_blocks mark(run_blocks(give, d), run_blocks(me, d), blocks.parts());
-    fold_in(swap_with_peer, first(me & -d), run_length(me, d));
+    const trace_blocks mark(run_blocks(give, d), run_blocks(own, d), blocks.parts());
+    fold_in(swap_with_peer, first(own & -d), run_length(own, d));
     mine = acc;
   }
 }
@@ -110,8 +113,8 @@ void reduce_scatter_recursive_halving(const call& c) {
   const pof2_fold fold(c.rank(), c.size());
   const std::size_t total = c.count * static_cast<std::size_t>(c.size());
   scratch acc = fold.sits_out() ? nullptr : make_scratch(c.bytes(total));
-  reduce_scatter_recursive_halving_blocks(c.net, fold, c.send, acc.get(), block_partition(total, c.size()),
-                                          c.elem.size, *c.op);
+  reduce_scatter_recursive_halving_blocks(c.net, fold, halving_order::far_first, c.send, acc.get(),
+                                          block_partition(total, c.size()), c.elem.size, *c.op);
   // Unfold: a rank that carried its partner reduced both their blocks and hands back the partner's.
   const trace_blocks mark(fold.partner, c.rank(), c.size());
   if (fold.sits_out()) {

@@ -24,15 +24,18 @@ void reduce_scatter_ring_blocks(const transport& net, const std::byte* in, std::
                                 const block_partition& blocks, std::size_t elem_size, const reduction& op);
 
 /// Recursive-halving reduce-scatter among the power-of-two group of `fold`, for a commutative
-/// op, over the parts that pof2_fold::first_block_of cuts from `blocks`. Every rank calls it
-/// with its whole vector `in` (read only): a rank that sits out hands it to its partner and
-/// returns; on exit a group member holds its part reduced over every rank in that part of
-/// `acc`, the rest of `acc` being clobbered. `acc` may equal `in` (in place). Scratch: up to
-/// about half the vector when in place or carrying a partner, a quarter otherwise. The first
-/// half of allreduce_rabenseifner and reduce_rabenseifner.
-void reduce_scatter_recursive_halving_blocks(const transport& net, const pof2_fold& fold, const std::byte* in,
-                                             std::byte* acc, const block_partition& blocks,
-                                             std::size_t elem_size, const reduction& op);
+/// op, over the parts that pof2_fold::first_block_of cuts from `blocks`, pairing the members in
+/// `order`. Every rank calls it with its whole vector `in` (read only): a rank that sits out
+/// hands it to its partner and returns; on exit group member g holds part
+/// fold.part_of(g, order) (part g for far_first) reduced over every rank in that part of `acc`,
+/// the rest of `acc` being clobbered. `acc` may equal `in` (in place). Scratch: up to about half
+/// the vector when in place or carrying a partner, a quarter otherwise. The first half of
+/// reduce_scatter(v)_recursive_halving and reduce_rabenseifner (far_first) and of
+/// allreduce_rabenseifner (near_first).
+void reduce_scatter_recursive_halving_blocks(const transport& net, const pof2_fold& fold, halving_order order,
+                                             const std::byte* in, std::byte* acc,
+                                             const block_partition& blocks, std::size_t elem_size,
+                                             const reduction& op);
 
 // Vendor first: it is the baseline row of the benchmark. keeps_rank_order: correct for
 // non-commutative ops (MPI applies every op in rank order, so vendor keeps it).

@@ -39,7 +39,8 @@ void reduce_scatterv_recursive_halving(const call& c) {
   }
   const pof2_fold fold(c.rank(), c.size());
   scratch acc = fold.sits_out() ? nullptr : make_scratch(c.bytes(blocks.count()));
-  reduce_scatter_recursive_halving_blocks(c.net, fold, c.send, acc.get(), blocks, c.elem.size, *c.op);
+  reduce_scatter_recursive_halving_blocks(c.net, fold, halving_order::far_first, c.send, acc.get(), blocks,
+                                          c.elem.size, *c.op);
   // Unfold: a rank that carried its partner reduced both their blocks and hands back the partner's.
   if (fold.sits_out()) {
     c.net.recv(fold.partner, c.recv, c.bytes(c.count));
