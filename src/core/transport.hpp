@@ -77,14 +77,21 @@ extern constinit thread_local last_lookup last_comm;
 /// cached_comm_info when this thread's previous call was on another communicator: the attribute.
 [[gnu::noinline]] const comm_info* look_up_comm_info(MPI_Comm user_comm, std::uint64_t now);
 
+/// This thread's record for `user_comm` when its previous call was on it, else nullptr: no call.
+inline const comm_info* last_comm_info(MPI_Comm user_comm) {
+  const std::uint64_t now = comm_generation.load(std::memory_order_acquire);
+  return last_comm.info != nullptr && last_comm.user == user_comm && last_comm.generation == now
+             ? last_comm.info
+             : nullptr;
+}
+
 /// The library's record for `user_comm` (one attribute lookup, none when this thread's previous
 /// call was on the same communicator; no other MPI call), or nullptr before the library's first
 /// call on it.
 inline const comm_info* cached_comm_info(MPI_Comm user_comm) {
-  const std::uint64_t now = comm_generation.load(std::memory_order_acquire);
-  if (last_comm.info != nullptr && last_comm.user == user_comm && last_comm.generation == now) [[likely]]
-    return last_comm.info;
-  return look_up_comm_info(user_comm, now);
+  if (const comm_info* last = last_comm_info(user_comm)) [[likely]]
+    return last;
+  return look_up_comm_info(user_comm, comm_generation.load(std::memory_order_acquire));
 }
 
 class transport {
