@@ -213,6 +213,23 @@ BOOST_AUTO_TEST_CASE(mpi_failure_becomes_an_error_with_mpi_text) {
   expect_communicator_works(comm);
 }
 
+// The transport checks every received message's size (read from the MPI status without
+// MPI_Get_count where the MPI library's layout is known: core/transport.hpp): a message shorter
+// than the receiver expects is an error naming both sizes, not a silently half-filled block.
+BOOST_AUTO_TEST_CASE(short_message_is_an_error) {
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  const int rank = rank_of(comm), p = size_of(comm);
+  if (p < 2) return;
+  // The last rank sends one element fewer than the root expects: the root's final receive is short.
+  std::vector<int> send(rank == p - 1 ? 1 : 2, rank), recv(rank == 0 ? 2 * static_cast<std::size_t>(p) : 0);
+  if (rank == 0)
+    expect_error([&] { gather(send, recv, 0, comm, algorithm::naive); },
+                 {"rank 0 expected 8 bytes", fmt::format("from rank {}, got 4", p - 1)}, "short gather");
+  else
+    gather(send, recv, 0, comm, algorithm::naive);
+  expect_communicator_works(comm);
+}
+
 BOOST_AUTO_TEST_CASE(collective_checks_make_every_rank_throw) {
   const MPI_Comm comm = MPI_COMM_WORLD;
   const int rank = rank_of(comm), p = size_of(comm);

@@ -13,20 +13,10 @@ template <detail::buffer S, detail::buffer R, detail::index_range C>
 void allgatherv(S&& send, R&& recv, C&& recv_counts, MPI_Comm comm, algorithm alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
-  detail::run({collective::allgatherv,
-               std::ranges::data(send),
-               std::ranges::size(send),
-               std::ranges::data(recv),
-               std::ranges::size(recv),
-               detail::element_type_of<T>(),
-               nullptr,
-               0,
-               comm,
-               alg,
-               {},
-               {},
-               detail::make_index_array(recv_counts),
-               {}});
+  const detail::block_arguments blocks{.recv_counts = detail::make_index_array(recv_counts)};
+  detail::run({collective::allgatherv, std::ranges::data(send), std::ranges::size(send),
+               std::ranges::data(recv), std::ranges::size(recv), detail::element_type_of<T>(), nullptr, 0,
+               comm, alg, &blocks});
 }
 
 /// allgatherv with rank r's block placed at element recv_displs[r] of `recv`.
@@ -35,20 +25,11 @@ void allgatherv(S&& send, R&& recv, C&& recv_counts, D&& recv_displs, MPI_Comm c
                 algorithm alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
-  detail::run({collective::allgatherv,
-               std::ranges::data(send),
-               std::ranges::size(send),
-               std::ranges::data(recv),
-               std::ranges::size(recv),
-               detail::element_type_of<T>(),
-               nullptr,
-               0,
-               comm,
-               alg,
-               {},
-               {},
-               detail::make_index_array(recv_counts),
-               detail::make_index_array(recv_displs)});
+  const detail::block_arguments blocks{.recv_counts = detail::make_index_array(recv_counts),
+                                       .recv_displs = detail::make_index_array(recv_displs)};
+  detail::run({collective::allgatherv, std::ranges::data(send), std::ranges::size(send),
+               std::ranges::data(recv), std::ranges::size(recv), detail::element_type_of<T>(), nullptr, 0,
+               comm, alg, &blocks});
 }
 
 }  // namespace collectives

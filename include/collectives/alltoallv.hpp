@@ -14,20 +14,11 @@ void alltoallv(S&& send, SC&& send_counts, R&& recv, RC&& recv_counts, MPI_Comm 
                algorithm alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
-  detail::run({collective::alltoallv,
-               std::ranges::data(send),
-               std::ranges::size(send),
-               std::ranges::data(recv),
-               std::ranges::size(recv),
-               detail::element_type_of<T>(),
-               nullptr,
-               0,
-               comm,
-               alg,
-               detail::make_index_array(send_counts),
-               {},
-               detail::make_index_array(recv_counts),
-               {}});
+  const detail::block_arguments blocks{.send_counts = detail::make_index_array(send_counts),
+                                       .recv_counts = detail::make_index_array(recv_counts)};
+  detail::run({collective::alltoallv, std::ranges::data(send), std::ranges::size(send),
+               std::ranges::data(recv), std::ranges::size(recv), detail::element_type_of<T>(), nullptr, 0,
+               comm, alg, &blocks});
 }
 
 /// alltoallv with the block for rank j at element send_displs[j] of `send` and the block from
@@ -38,10 +29,13 @@ void alltoallv(S&& send, SC&& send_counts, SD&& send_displs, R&& recv, RC&& recv
                MPI_Comm comm, algorithm alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
+  const detail::block_arguments blocks{.send_counts = detail::make_index_array(send_counts),
+                                       .send_displs = detail::make_index_array(send_displs),
+                                       .recv_counts = detail::make_index_array(recv_counts),
+                                       .recv_displs = detail::make_index_array(recv_displs)};
   detail::run({collective::alltoallv, std::ranges::data(send), std::ranges::size(send),
                std::ranges::data(recv), std::ranges::size(recv), detail::element_type_of<T>(), nullptr, 0,
-               comm, alg, detail::make_index_array(send_counts), detail::make_index_array(send_displs),
-               detail::make_index_array(recv_counts), detail::make_index_array(recv_displs)});
+               comm, alg, &blocks});
 }
 
 }  // namespace collectives

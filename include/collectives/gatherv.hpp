@@ -15,20 +15,9 @@ void gatherv(S&& send, R&& recv, C&& recv_counts, int root, MPI_Comm comm,
              algorithm alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
-  detail::run({collective::gatherv,
-               std::ranges::data(send),
-               std::ranges::size(send),
-               std::ranges::data(recv),
-               std::ranges::size(recv),
-               detail::element_type_of<T>(),
-               nullptr,
-               root,
-               comm,
-               alg,
-               {},
-               {},
-               detail::make_index_array(recv_counts),
-               {}});
+  const detail::block_arguments blocks{.recv_counts = detail::make_index_array(recv_counts)};
+  detail::run({collective::gatherv, std::ranges::data(send), std::ranges::size(send), std::ranges::data(recv),
+               std::ranges::size(recv), detail::element_type_of<T>(), nullptr, root, comm, alg, &blocks});
 }
 
 /// gatherv with rank r's block placed at element recv_displs[r] of the root's `recv`.
@@ -37,20 +26,10 @@ void gatherv(S&& send, R&& recv, C&& recv_counts, D&& recv_displs, int root, MPI
              algorithm alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
-  detail::run({collective::gatherv,
-               std::ranges::data(send),
-               std::ranges::size(send),
-               std::ranges::data(recv),
-               std::ranges::size(recv),
-               detail::element_type_of<T>(),
-               nullptr,
-               root,
-               comm,
-               alg,
-               {},
-               {},
-               detail::make_index_array(recv_counts),
-               detail::make_index_array(recv_displs)});
+  const detail::block_arguments blocks{.recv_counts = detail::make_index_array(recv_counts),
+                                       .recv_displs = detail::make_index_array(recv_displs)};
+  detail::run({collective::gatherv, std::ranges::data(send), std::ranges::size(send), std::ranges::data(recv),
+               std::ranges::size(recv), detail::element_type_of<T>(), nullptr, root, comm, alg, &blocks});
 }
 
 }  // namespace collectives

@@ -16,20 +16,10 @@ void reduce_scatterv(S&& send, R&& recv, C&& recv_counts, Op op, MPI_Comm comm,
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
   const detail::reduction red = detail::make_reduction<T>(op);
-  detail::run({collective::reduce_scatterv,
-               std::ranges::data(send),
-               std::ranges::size(send),
-               std::ranges::data(recv),
-               std::ranges::size(recv),
-               detail::element_type_of<T>(),
-               &red,
-               0,
-               comm,
-               alg,
-               {},
-               {},
-               detail::make_index_array(recv_counts),
-               {}});
+  const detail::block_arguments blocks{.recv_counts = detail::make_index_array(recv_counts)};
+  detail::run({collective::reduce_scatterv, std::ranges::data(send), std::ranges::size(send),
+               std::ranges::data(recv), std::ranges::size(recv), detail::element_type_of<T>(), &red, 0, comm,
+               alg, &blocks});
 }
 
 }  // namespace collectives

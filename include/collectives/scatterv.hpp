@@ -15,20 +15,10 @@ void scatterv(S&& send, C&& send_counts, R&& recv, int root, MPI_Comm comm,
               algorithm alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
-  detail::run({collective::scatterv,
-               std::ranges::data(send),
-               std::ranges::size(send),
-               std::ranges::data(recv),
-               std::ranges::size(recv),
-               detail::element_type_of<T>(),
-               nullptr,
-               root,
-               comm,
-               alg,
-               detail::make_index_array(send_counts),
-               {},
-               {},
-               {}});
+  const detail::block_arguments blocks{.send_counts = detail::make_index_array(send_counts)};
+  detail::run({collective::scatterv, std::ranges::data(send), std::ranges::size(send),
+               std::ranges::data(recv), std::ranges::size(recv), detail::element_type_of<T>(), nullptr, root,
+               comm, alg, &blocks});
 }
 
 /// scatterv with rank r's block taken from element send_displs[r] of the root's `send`.
@@ -37,20 +27,11 @@ void scatterv(S&& send, C&& send_counts, D&& send_displs, R&& recv, int root, MP
               algorithm alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
-  detail::run({collective::scatterv,
-               std::ranges::data(send),
-               std::ranges::size(send),
-               std::ranges::data(recv),
-               std::ranges::size(recv),
-               detail::element_type_of<T>(),
-               nullptr,
-               root,
-               comm,
-               alg,
-               detail::make_index_array(send_counts),
-               detail::make_index_array(send_displs),
-               {},
-               {}});
+  const detail::block_arguments blocks{.send_counts = detail::make_index_array(send_counts),
+                                       .send_displs = detail::make_index_array(send_displs)};
+  detail::run({collective::scatterv, std::ranges::data(send), std::ranges::size(send),
+               std::ranges::data(recv), std::ranges::size(recv), detail::element_type_of<T>(), nullptr, root,
+               comm, alg, &blocks});
 }
 
 }  // namespace collectives

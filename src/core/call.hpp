@@ -16,7 +16,8 @@ namespace collectives::detail {
 struct call {
   const transport& net;
   /// Input; for allreduce, scan and exscan it may equal `recv` (in place). Unused by broadcast
-  /// and barrier (null).
+  /// and barrier (null when run() calls them; allreduce_naive passes its own call on to
+  /// broadcast_naive).
   const std::byte* send;
   /// Output; broadcast's buffer (input at the root). Root-only buffers are null elsewhere; null
   /// for barrier.
@@ -26,7 +27,7 @@ struct call {
   std::size_t count;
   element_type elem;
   const reduction* op;  ///< set for reduce, reduce_scatter, reduce_scatterv, allreduce, scan and exscan
-  int root;
+  int root;             ///< 0 for the collectives without a root
   /// The v-variants (core/block_layout.hpp): where each rank's block lies in `send` and in
   /// `recv`, null where the buffer is not used or has one block only. For them `count` is this
   /// rank's own block: gatherv's and allgatherv's send, scatterv's and reduce_scatterv's recv

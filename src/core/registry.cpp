@@ -44,24 +44,18 @@ constexpr std::array<algorithm_entry, entry_count> entries = [] {
   return all;
 }();
 
-// Indexed by (collective, algorithm), built by the compiler too: every call looks up its algorithm
-// here. A collective or algorithm added to the enums but not to these bounds fails to compile (.at).
-constexpr std::size_t collective_count = static_cast<std::size_t>(collective::reduce_scatterv) + 1,
-                      algorithm_count = static_cast<std::size_t>(algorithm::hierarchical) + 1;
-constexpr auto index = [] {
-  std::array<std::array<const algorithm_entry*, algorithm_count>, collective_count> t{};
-  for (const algorithm_entry& e : entries)
-    t.at(static_cast<std::size_t>(e.coll)).at(static_cast<std::size_t>(e.alg)) = &e;
-  return t;
-}();
-
 }  // namespace
 
-std::span<const algorithm_entry> registry() { return entries; }
+// A collective or algorithm added to the enums but not to the bounds of registry.hpp fails to
+// compile here (.at).
+constinit const std::array<std::array<const algorithm_entry*, algorithm_count>, collective_count>
+    algorithm_index = [] {
+      std::array<std::array<const algorithm_entry*, algorithm_count>, collective_count> t{};
+      for (const algorithm_entry& e : entries)
+        t.at(static_cast<std::size_t>(e.coll)).at(static_cast<std::size_t>(e.alg)) = &e;
+      return t;
+    }();
 
-const algorithm_entry* find_algorithm(collective c, algorithm a) {
-  const auto ci = static_cast<std::size_t>(c), ai = static_cast<std::size_t>(a);
-  return ci < collective_count && ai < algorithm_count ? index[ci][ai] : nullptr;
-}
+std::span<const algorithm_entry> registry() { return entries; }
 
 }  // namespace collectives::detail

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <span>
 
 #include "collectives/algorithm.hpp"
@@ -18,7 +20,19 @@ struct algorithm_entry {
 
 std::span<const algorithm_entry> registry();
 
-/// The entry for (c, a), or nullptr when c has no such algorithm (automatic included).
-const algorithm_entry* find_algorithm(collective c, algorithm a);
+inline constexpr std::size_t collective_count = static_cast<std::size_t>(collective::reduce_scatterv) + 1,
+                             algorithm_count = static_cast<std::size_t>(algorithm::hierarchical) + 1;
+
+/// Every entry indexed by (collective, algorithm), null where there is none; built by the compiler
+/// (registry.cpp), no initialisation at run time.
+extern const std::array<std::array<const algorithm_entry*, algorithm_count>, collective_count>
+    algorithm_index;
+
+/// The entry for (c, a), or nullptr when c has no such algorithm (automatic included). Inline:
+/// every call looks its algorithm up here.
+inline const algorithm_entry* find_algorithm(collective c, algorithm a) {
+  const auto ci = static_cast<std::size_t>(c), ai = static_cast<std::size_t>(a);
+  return ci < collective_count && ai < algorithm_count ? algorithm_index[ci][ai] : nullptr;
+}
 
 }  // namespace collectives::detail

@@ -26,25 +26,26 @@ namespace {
 
 // Root-only buffers (scatter's and scatterv's send, gather's, gatherv's and reduce's recv) are
 // ignored on the other ranks: neither checked nor passed on.
-bool uses_send(const request& r, int rank) {
-  return (r.coll != collective::scatter && r.coll != collective::scatterv) || rank == r.root;
+// The predicates on the collective are constexpr: run()'s fast path instantiates its checks per
+// collective, where they fold away.
+constexpr bool uses_send(collective c, int root, int rank) {
+  return (c != collective::scatter && c != collective::scatterv) || rank == root;
 }
-bool uses_recv(const request& r, int rank) {
-  return (r.coll != collective::gather && r.coll != collective::gatherv && r.coll != collective::reduce) ||
-         rank == r.root;
+constexpr bool uses_recv(collective c, int root, int rank) {
+  return (c != collective::gather && c != collective::gatherv && c != collective::reduce) || rank == root;
 }
 
-bool has_root(collective c) {
+constexpr bool has_root(collective c) {
   return c == collective::broadcast || c == collective::scatter || c == collective::gather ||
          c == collective::reduce || c == collective::gatherv || c == collective::scatterv;
 }
 
 // Passing the same range as send and recv means in place.
-bool has_in_place_form(collective c) {
+constexpr bool has_in_place_form(collective c) {
   return c == collective::allreduce || c == collective::scan || c == collective::exscan;
 }
 
-bool is_v_variant(collective c) {
+constexpr bool is_v_variant(collective c) {
   return c == collective::gatherv || c == collective::scatterv || c == collective::allgatherv ||
          c == collective::alltoallv || c == collective::reduce_scatterv;
 }
@@ -87,30 +88,43 @@ struct checked_call {
 
 class validator {
  public:
-  validator(const request& r, int rank, int size) : r_(r), rank_(rank), size_(size) {}
+  /// `coll` is r.coll, passed apart so that run()'s fast path, which knows it at compile time,
+  /// lets the compiler fold every test on it.
+  validator(const request& r, collective coll, int rank, int size)
+      : r_(r), blocks_(r.blocks != nullptr ? *r.blocks : no_blocks), coll_(coll), rank_(rank), size_(size) {}
 
-  // Out of line and cold, like every failure below: the checks that pass cost a compare each.
-  [[noreturn, gnu::cold, gnu::noinline]] void fail(std::string_view argument,
-                                                   std::string_view problem) const {
-    throw error(fmt::format("collectives::{}: argument '{}' on rank {}: {}", to_string(r_.coll), argument,
-                            rank_, problem));
+  /// What every failure names besides its argument: the collective and the rank. Passed by value
+  /// (one register) to the failures, which are static, out of line and cold: the checks that pass
+  /// cost a compare each, and never need the validator in memory.
+  struct site {
+    collective coll;
+    int rank;
+  };
+  [[noreturn, gnu::cold, gnu::noinline]] static void fail_at(site at, std::string_view argument,
+                                                             std::string_view problem) {
+    throw error(fmt::format("collectives::{}: argument '{}' on rank {}: {}", to_string(at.coll), argument,
+                            at.rank, problem));
   }
-  [[noreturn, gnu::cold, gnu::noinline]] void fail_count(std::string_view argument, std::size_t given,
-                                                         std::size_t expected, std::string_view why) const {
-    fail(argument, fmt::format("expected {} elements ({}), given {}", expected, why, given));
+  [[noreturn, gnu::always_inline]] void fail(std::string_view argument, std::string_view problem) const {
+    fail_at(here(), argument, problem);
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] static void fail_count(site at, std::string_view argument,
+                                                                std::size_t given, std::size_t expected,
+                                                                std::string_view why) {
+    fail_at(at, argument, fmt::format("expected {} elements ({}), given {}", expected, why, given));
   }
 
-  void expect_count(std::string_view argument, std::size_t given, std::size_t expected,
-                    std::string_view why) const {
+  [[gnu::always_inline]] void expect_count(std::string_view argument, std::size_t given, std::size_t expected,
+                                           std::string_view why) const {
     if (given != expected) [[unlikely]]
-      fail_count(argument, given, expected, why);
+      fail_count(here(), argument, given, expected, why);
   }
 
   /// n, the per-rank block (or whole vector) of this call, after checking every buffer size.
-  std::size_t check_sizes() const {
+  [[gnu::always_inline]] std::size_t check_sizes() const {
     const std::size_t p = static_cast<std::size_t>(size_);
     const bool at_root = rank_ == r_.root;
-    switch (r_.coll) {
+    switch (coll_) {
       case collective::broadcast:
         return r_.recv_count;
       case collective::scatter:
@@ -132,7 +146,7 @@ class validator {
         return r_.recv_count;
       case collective::alltoall:
         if (r_.send_count % p != 0) [[unlikely]]
-          fail_blocks(p);
+          fail_blocks(here(), p, r_.send_count);
         expect_count("recv", r_.recv_count, r_.send_count, "the size of send");
         return r_.send_count / p;
       case collective::allreduce:
@@ -152,34 +166,34 @@ class validator {
     return 0;
   }
 
-  [[noreturn, gnu::cold, gnu::noinline]] void fail_blocks(std::size_t p) const {
-    fail("send", fmt::format("expected p = {} equal blocks, given {} elements", p, r_.send_count));
+  [[noreturn, gnu::cold, gnu::noinline]] static void fail_blocks(site at, std::size_t p, std::size_t given) {
+    fail_at(at, "send", fmt::format("expected p = {} equal blocks, given {} elements", p, given));
   }
 
   /// The v-variants: converts and checks the counts and displacements, fills the layouts and
   /// returns this rank's own block (see call::count).
   std::size_t check_blocks(checked_call& out) const {
     const bool at_root = rank_ == r_.root;
-    switch (r_.coll) {
+    switch (coll_) {
       case collective::gatherv:
         if (at_root) {
-          out.recv_blocks = layout("recv", r_.recv_count, r_.recv_counts, r_.recv_displs);
+          out.recv_blocks = layout("recv", r_.recv_count, blocks_.recv_counts, blocks_.recv_displs);
           own_block("send", r_.send_count, "recv_counts", out.recv_blocks);
         }
         return r_.send_count;
       case collective::scatterv:
         if (at_root) {
-          out.send_blocks = layout("send", r_.send_count, r_.send_counts, r_.send_displs);
+          out.send_blocks = layout("send", r_.send_count, blocks_.send_counts, blocks_.send_displs);
           own_block("recv", r_.recv_count, "send_counts", out.send_blocks);
         }
         return r_.recv_count;
       case collective::allgatherv:
-        out.recv_blocks = layout("recv", r_.recv_count, r_.recv_counts, r_.recv_displs);
+        out.recv_blocks = layout("recv", r_.recv_count, blocks_.recv_counts, blocks_.recv_displs);
         own_block("send", r_.send_count, "recv_counts", out.recv_blocks);
         return r_.send_count;
       case collective::alltoallv:
-        out.send_blocks = layout("send", r_.send_count, r_.send_counts, r_.send_displs);
-        out.recv_blocks = layout("recv", r_.recv_count, r_.recv_counts, r_.recv_displs);
+        out.send_blocks = layout("send", r_.send_count, blocks_.send_counts, blocks_.send_displs);
+        out.recv_blocks = layout("recv", r_.recv_count, blocks_.recv_counts, blocks_.recv_displs);
         if (out.send_blocks.count(rank_) != out.recv_blocks.count(rank_))
           fail("recv_counts",
                fmt::format("this rank sends itself send_counts[{}] = {} elements but expects "
@@ -188,7 +202,7 @@ class validator {
         return out.send_blocks.total();
       case collective::reduce_scatterv:
         // The send vector is the blocks packed in rank order (MPI_Reduce_scatter has no displacements).
-        out.recv_blocks = layout("send", r_.send_count, r_.recv_counts, {}, "recv_counts");
+        out.recv_blocks = layout("send", r_.send_count, blocks_.recv_counts, {}, "recv_counts");
         own_block("recv", r_.recv_count, "recv_counts", out.recv_blocks);
         return r_.recv_count;
       default:
@@ -269,30 +283,30 @@ class validator {
            fmt::format("expected {} elements ({}[{}]), given {}", expected, counts_name, rank_, given));
   }
 
-  void check_no_overlap() const {
+  [[gnu::always_inline]] void check_no_overlap() const {
     const auto* s = static_cast<const std::byte*>(r_.send);
     const auto* d = static_cast<const std::byte*>(r_.recv);
     const std::size_t sb = r_.send_count * r_.elem.size, db = r_.recv_count * r_.elem.size;
-    if (r_.coll == collective::broadcast || sb == 0 || db == 0) return;
-    if (!uses_send(r_, rank_) || !uses_recv(r_, rank_)) return;
-    if (has_in_place_form(r_.coll) && s == d) return;  // in place
+    if (coll_ == collective::broadcast || sb == 0 || db == 0) return;
+    if (!uses_send(coll_, r_.root, rank_) || !uses_recv(coll_, r_.root, rank_)) return;
+    if (has_in_place_form(coll_) && s == d) return;  // in place
     const std::less<const std::byte*> before;
     if (before(s, d + db) && before(d, s + sb)) [[unlikely]]
-      fail("recv", has_in_place_form(r_.coll)
+      fail("recv", has_in_place_form(coll_)
                        ? "overlaps send without being the same range (pass the same range twice for in place)"
                        : "overlaps send; this collective has no in-place form");
   }
 
   /// The checks of every collective before its buffers: the algorithm (returns its entry, null
   /// for automatic), the root, the op's order.
-  const algorithm_entry* check_algorithm_root_and_op() const {
+  [[gnu::always_inline]] const algorithm_entry* check_algorithm_root_and_op() const {
     const algorithm_entry* entry = nullptr;
     if (r_.alg != algorithm::automatic) {
-      entry = find_algorithm(r_.coll, r_.alg);
+      entry = find_algorithm(coll_, r_.alg);
       if (entry == nullptr) [[unlikely]]
-        fail_algorithm();
+        fail_algorithm(here(), r_.alg);
     }
-    if (has_root(r_.coll) && (r_.root < 0 || r_.root >= size_)) [[unlikely]]
+    if (has_root(coll_) && (r_.root < 0 || r_.root >= size_)) [[unlikely]]
       fail("root", fmt::format("expected a rank in [0, {}), given {}", size_, r_.root));
     if (r_.op != nullptr && !r_.op->commutative && entry != nullptr && !entry->keeps_rank_order) [[unlikely]]
       fail("op",
@@ -304,23 +318,30 @@ class validator {
   }
 
   /// vendor hands MPI an int count.
-  void check_vendor_count(std::size_t count) const {
-    if (r_.alg == algorithm::vendor && r_.coll != collective::alltoallv &&
+  [[gnu::always_inline]] void check_vendor_count(std::size_t count) const {
+    if (r_.alg == algorithm::vendor && coll_ != collective::alltoallv &&
         count > static_cast<std::size_t>(INT_MAX)) [[unlikely]]
       fail("alg",
            fmt::format("vendor takes at most INT_MAX elements per block (MPI's int count), given {}", count));
   }
 
  private:
-  [[noreturn, gnu::cold, gnu::noinline]] void fail_algorithm() const {
+  site here() const { return {coll_, rank_}; }
+
+  [[noreturn, gnu::cold, gnu::noinline]] static void fail_algorithm(site at, algorithm alg) {
     std::string known;
-    for (algorithm a : algorithms_for(r_.coll))
+    for (algorithm a : algorithms_for(at.coll))
       known += fmt::format("{}{}", known.empty() ? "" : ", ", to_string(a));
-    fail("alg", fmt::format("{} has no algorithm '{}'; it has automatic, {}", to_string(r_.coll),
-                            to_string(r_.alg), known));
+    fail_at(at, "alg",
+            fmt::format("{} has no algorithm '{}'; it has automatic, {}", to_string(at.coll), to_string(alg),
+                        known));
   }
 
+  static constexpr block_arguments no_blocks{};
+
   const request& r_;
+  const block_arguments& blocks_;  ///< the v-variants' counts and displacements
+  collective coll_;
   int rank_;
   int size_;
 };
@@ -339,7 +360,7 @@ void check_fits_int(const validator& v, const block_layout& l, std::string_view 
 // Every rank checks its own arguments; returns n (see call::count) and the v-variants' layouts,
 // or throws. The general path (run_general); check_fixed is the same for the other collectives.
 checked_call validate(const request& r, int rank, int size) {
-  const validator v(r, rank, size);
+  const validator v(r, r.coll, rank, size);
   v.check_algorithm_root_and_op();
   checked_call out;
   out.count = is_v_variant(r.coll) ? v.check_blocks(out) : v.check_sizes();
@@ -353,13 +374,14 @@ checked_call validate(const request& r, int rank, int size) {
 }
 
 // validate() for the collectives without counts and displacements, with nothing on the heap: what
-// a call of run()'s fast path needs (the algorithm's entry, null for automatic, and n).
+// a call of run()'s fast path needs (the algorithm's entry, null for automatic, and n). C is r.coll.
 struct fixed_checks {
   const algorithm_entry* entry;
   std::size_t count;
 };
-fixed_checks check_fixed(const request& r, int rank, int size) {
-  const validator v(r, rank, size);
+template <collective C>
+[[gnu::always_inline]] inline fixed_checks check_fixed(const request& r, int rank, int size) {
+  const validator v(r, C, rank, size);
   const algorithm_entry* entry = v.check_algorithm_root_and_op();
   const std::size_t count = v.check_sizes();
   v.check_no_overlap();
@@ -494,20 +516,20 @@ std::atomic<argument_checks> checks_level{initial_argument_checks()};
   entry.run(c);
 }
 
-// Runs the checked call: `entry` is the algorithm's (null for automatic, resolved here). Inline in
-// run()'s fast path.
-[[gnu::always_inline]] inline void execute(const request& r, const transport& net,
+// Runs the checked call: `entry` is the algorithm's (null for automatic, resolved here); `coll` is
+// r.coll (known at compile time on run()'s fast path). Inline there.
+[[gnu::always_inline]] inline void execute(const request& r, collective coll, const transport& net,
                                            const algorithm_entry* entry, std::size_t count,
                                            const block_layout* send_blocks, const block_layout* recv_blocks) {
-  if (entry == nullptr) entry = find_algorithm(r.coll, resolve_automatic(r, net.size(), count, recv_blocks));
+  if (entry == nullptr) entry = find_algorithm(coll, resolve_automatic(r, net.size(), count, recv_blocks));
   const int rank = net.rank();
   const call c{net,
-               uses_send(r, rank) ? static_cast<const std::byte*>(r.send) : nullptr,
-               uses_recv(r, rank) ? static_cast<std::byte*>(r.recv) : nullptr,
+               uses_send(coll, r.root, rank) ? static_cast<const std::byte*>(r.send) : nullptr,
+               uses_recv(coll, r.root, rank) ? static_cast<std::byte*>(r.recv) : nullptr,
                count,
                r.elem,
                r.op,
-               has_root(r.coll) ? r.root : 0,
+               has_root(coll) ? r.root : 0,
                send_blocks,
                recv_blocks};
   if (trace::on()) [[unlikely]] {
@@ -553,8 +575,8 @@ std::atomic<argument_checks> checks_level{initial_argument_checks()};
   const transport net = cached ? transport(*cached) : transport(r.comm);
   if (collective_checks) agree_on_arguments(net, r, checked, local_problem);
   const bool v = is_v_variant(r.coll);
-  execute(r, net, r.alg == algorithm::automatic ? nullptr : find_algorithm(r.coll, r.alg), checked->count,
-          v && !checked->send_blocks.counts.empty() ? &checked->send_blocks : nullptr,
+  execute(r, r.coll, net, r.alg == algorithm::automatic ? nullptr : find_algorithm(r.coll, r.alg),
+          checked->count, v && !checked->send_blocks.counts.empty() ? &checked->send_blocks : nullptr,
           v && !checked->recv_blocks.counts.empty() ? &checked->recv_blocks : nullptr);
 }
 
@@ -563,23 +585,62 @@ std::atomic<argument_checks> checks_level{initial_argument_checks()};
                           to_string(r.coll)));
 }
 
+// run()'s fast path for the collective C = r.coll: its checks and the call, with every test on
+// the collective folded at compile time.
+template <collective C>
+[[gnu::always_inline]] inline void run_fixed(const request& r, const comm_info& info) {
+  static_assert(!is_v_variant(C));
+  const fixed_checks k = check_fixed<C>(r, info.rank, info.size);
+  execute(r, C, transport(info), k.entry, k.count, nullptr, nullptr);
+}
+
 }  // namespace
 
 // The fast path, taken by every call of a collective without counts and displacements on a
 // communicator the library has used before, with local checks (the default): the record of the
-// communicator (no MPI call when this thread's previous call was on it), the checks, the algorithm's
-// entry, and the algorithm; nothing on the heap, no MPI call before the algorithm's first message.
+// communicator (no MPI call when this thread's previous call was on it), one jump to the
+// collective's own straight-line checks, the algorithm's entry, and the algorithm; nothing on the
+// heap, no MPI call before the algorithm's first message.
 void run(const request& r) {
   if (r.comm == MPI_COMM_NULL) [[unlikely]]
     fail_null_comm(r);
   const comm_info* cached = cached_comm_info(r.comm);
-  if (cached == nullptr || is_v_variant(r.coll) ||
-      checks_level.load(std::memory_order_relaxed) == argument_checks::collective) [[unlikely]] {
+  if (cached == nullptr || checks_level.load(std::memory_order_relaxed) == argument_checks::collective)
+      [[unlikely]] {
     run_general(r, cached);
     return;
   }
-  const fixed_checks k = check_fixed(r, cached->rank, cached->size);
-  execute(r, transport(*cached), k.entry, k.count, nullptr, nullptr);
+  switch (r.coll) {
+    case collective::broadcast:
+      return run_fixed<collective::broadcast>(r, *cached);
+    case collective::scatter:
+      return run_fixed<collective::scatter>(r, *cached);
+    case collective::gather:
+      return run_fixed<collective::gather>(r, *cached);
+    case collective::reduce:
+      return run_fixed<collective::reduce>(r, *cached);
+    case collective::allgather:
+      return run_fixed<collective::allgather>(r, *cached);
+    case collective::reduce_scatter:
+      return run_fixed<collective::reduce_scatter>(r, *cached);
+    case collective::alltoall:
+      return run_fixed<collective::alltoall>(r, *cached);
+    case collective::allreduce:
+      return run_fixed<collective::allreduce>(r, *cached);
+    case collective::barrier:
+      return run_fixed<collective::barrier>(r, *cached);
+    case collective::scan:
+      return run_fixed<collective::scan>(r, *cached);
+    case collective::exscan:
+      return run_fixed<collective::exscan>(r, *cached);
+    case collective::gatherv:
+    case collective::scatterv:
+    case collective::allgatherv:
+    case collective::alltoallv:
+    case collective::reduce_scatterv:
+      break;  // their checks build layouts: the general path
+  }
+  run_general(r, cached);
 }
 
 }  // namespace collectives::detail

@@ -14,37 +14,20 @@
 #include "core/trace.hpp"
 
 namespace collectives::detail {
-namespace {
 
-// MPI counts are int: larger messages travel as several chunks of at most this many bytes.
-constexpr std::size_t max_chunk_bytes = std::size_t{1} << 30;
-constexpr int library_tag = 0;
-
-// Test-only switch: COLLECTIVES_SYNCHRONOUS_SENDS=1 makes every send an MPI_Ssend, so a
-// schedule that relies on MPI's eager buffering deadlocks in the test suite instead of in
-// production at some larger message size.
-// Read once, at start-up (no algorithm runs before main), so a send tests a plain flag.
+// Read once, at start-up: a send tests a plain flag.
 const bool synchronous_sends = [] {
   const char* v = std::getenv("COLLECTIVES_SYNCHRONOUS_SENDS");
   return v != nullptr && std::string_view(v) != "0" && std::string_view(v) != "";
 }();
 
-// The last communicator each thread ran on and its record: programs call collectives on one
-// communicator over and over, and this spares them the attribute lookup (MPI_Comm_get_attr takes a
-// lock and a hash lookup: in Open MPI about as long as the rest of the call path before the first
-// message). Freeing any communicator that carries a record bumps `generation`, which invalidates
-// every thread's entry, so a handle that MPI reuses for a later communicator is never taken for
-// the freed one.
-std::atomic<std::uint64_t> generation{0};
-struct last_lookup {
-  MPI_Comm user{};  // meaningful only with `info`; {} keeps the thread-local free of an initialiser
-  const comm_info* info = nullptr;
-  std::uint64_t generation = 0;
-};
-thread_local last_lookup last;
+std::atomic<std::uint64_t> comm_generation{0};
+constinit thread_local last_lookup last_comm;
+
+namespace {
 
 int delete_private_comm(MPI_Comm, int, void* attribute, void*) {
-  generation.fetch_add(1, std::memory_order_acq_rel);
+  comm_generation.fetch_add(1, std::memory_order_acq_rel);
   auto* info = static_cast<comm_info*>(attribute);
   int code = MPI_Comm_free(&info->comm);
   delete info;
@@ -75,25 +58,13 @@ const comm_info& private_comm_of(MPI_Comm user_comm) {
 
 }  // namespace
 
-namespace {
-
-// cached_comm_info when this thread's previous call was on another communicator: the attribute.
-[[gnu::noinline]] const comm_info* look_up_comm_info(MPI_Comm user_comm, std::uint64_t now) {
+const comm_info* look_up_comm_info(MPI_Comm user_comm, std::uint64_t now) {
   void* attribute = nullptr;
   int found = 0;
   check_mpi(MPI_Comm_get_attr(user_comm, private_comm_keyval(), &attribute, &found), "MPI_Comm_get_attr");
   if (!found) return nullptr;
-  last = {user_comm, static_cast<const comm_info*>(attribute), now};
-  return last.info;
-}
-
-}  // namespace
-
-const comm_info* cached_comm_info(MPI_Comm user_comm) {
-  const std::uint64_t now = generation.load(std::memory_order_acquire);
-  if (last.info != nullptr && last.user == user_comm && last.generation == now) [[likely]]
-    return last.info;
-  return look_up_comm_info(user_comm, now);
+  last_comm = {user_comm, static_cast<const comm_info*>(attribute), now};
+  return last_comm.info;
 }
 
 void mpi_failed(int code, const char* what) {
@@ -108,15 +79,6 @@ transport::transport(MPI_Comm user_comm) : transport(private_comm_of(user_comm))
 transport::transport(MPI_Comm private_comm, on_private_t) : comm_(private_comm) {
   check_mpi(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
   check_mpi(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
-}
-
-// The common case inline (one message, standard mode, no trace): a test, the MPI call, a test.
-void transport::send(int dest, const void* buf, std::size_t bytes) const {
-  if (bytes <= max_chunk_bytes && !synchronous_sends && !trace::on()) [[likely]] {
-    check_mpi(MPI_Send(buf, static_cast<int>(bytes), MPI_BYTE, dest, library_tag, comm_), "MPI_Send");
-    return;
-  }
-  send_general(dest, buf, bytes);
 }
 
 void transport::send_general(int dest, const void* buf, std::size_t bytes) const {
@@ -142,24 +104,9 @@ void transport::send_general(int dest, const void* buf, std::size_t bytes) const
   post();
 }
 
-void transport::recv(int source, void* buf, std::size_t bytes) const {
-  if (bytes <= max_chunk_bytes && !trace::on()) [[likely]] {
-    recv_chunk(source, buf, static_cast<int>(bytes));
-    return;
-  }
-  recv_general(source, buf, bytes);
-}
-
-void transport::recv_chunk(int source, void* buf, int bytes) const {
-  MPI_Status status;
-  check_mpi(MPI_Recv(buf, bytes, MPI_BYTE, source, library_tag, comm_, &status), "MPI_Recv");
+void transport::wrong_size(int source, int expected, const MPI_Status& status) const {
   int received = 0;
   MPI_Get_count(&status, MPI_BYTE, &received);
-  if (received != bytes) [[unlikely]]
-    wrong_size(source, bytes, received);
-}
-
-void transport::wrong_size(int source, int expected, int received) const {
   throw error(fmt::format(
       "collectives: rank {} expected {} bytes from rank {}, got {}: the ranks disagree on the message "
       "size (different counts on different ranks?)",

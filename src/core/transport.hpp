@@ -5,10 +5,49 @@
 
 #include <mpi.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
+#include "core/trace.hpp"
+
 namespace collectives::detail {
+
+/// MPI counts are int: larger messages travel as several chunks of at most this many bytes.
+inline constexpr std::size_t max_chunk_bytes = std::size_t{1} << 30;
+inline constexpr int library_tag = 0;
+
+/// Test-only switch: COLLECTIVES_SYNCHRONOUS_SENDS=1 makes every send an MPI_Ssend, so a schedule
+/// that relies on MPI's eager buffering deadlocks in the test suite instead of in production at
+/// some larger message size. Read once, at start-up (no algorithm runs before main).
+extern const bool synchronous_sends;
+
+[[noreturn, gnu::cold]] void mpi_failed(int code, const char* what);
+
+/// Throws collectives::error with MPI_Error_string's text when `code` is not MPI_SUCCESS.
+inline void check_mpi(int code, const char* what) {
+  if (code != MPI_SUCCESS) [[unlikely]]
+    mpi_failed(code, what);
+}
+
+/// True when the receive that filled `status` brought exactly `bytes` bytes (of MPI_BYTE): what
+/// MPI_Get_count says, read from the status itself where the MPI library's layout is known, since
+/// MPI_Get_count (a call into the MPI library, with its own argument checks) cost as much as the
+/// rest of the transport's receive. Open MPI keeps the byte count in `_ucount`; MPICH splits it
+/// into `count_lo` and the bits above the cancelled bit of `count_hi_and_cancelled`
+/// (MPIR_STATUS_GET_COUNT). Any other MPI asks MPI_Get_count. errors_test's short-message case
+/// checks this on each MPI the CI builds against.
+inline bool received_exactly(const MPI_Status& status, int bytes) {
+#if defined(OPEN_MPI)
+  return status._ucount == static_cast<std::size_t>(bytes);
+#elif defined(MPICH)
+  return status.count_lo == bytes && static_cast<unsigned>(status.count_hi_and_cancelled) >> 1 == 0;
+#else
+  int received = 0;
+  MPI_Get_count(&status, MPI_BYTE, &received);
+  return received == bytes;
+#endif
+}
 
 /// What the library keeps with a user's communicator, as one attribute: its private duplicate
 /// and what never changes for it — this rank's rank and the size. Made only for
@@ -20,10 +59,40 @@ struct comm_info {
   int size;
 };
 
+/// The last communicator each thread ran on and its record: programs call collectives on one
+/// communicator over and over, and this spares them the attribute lookup (MPI_Comm_get_attr takes
+/// a lock and a hash lookup: in Open MPI about as long as the rest of the call path before the
+/// first message). Freeing any communicator that carries a record bumps `comm_generation`, which
+/// invalidates every thread's entry, so a handle that MPI reuses for a later communicator is never
+/// taken for the freed one. Constant-initialised (constinit), so reading it needs no per-thread
+/// initialisation check.
+struct last_lookup {
+  MPI_Comm user{};  ///< meaningful only with `info`
+  const comm_info* info = nullptr;
+  std::uint64_t generation = 0;
+};
+extern std::atomic<std::uint64_t> comm_generation;
+extern constinit thread_local last_lookup last_comm;
+
+/// cached_comm_info when this thread's previous call was on another communicator: the attribute.
+[[gnu::noinline]] const comm_info* look_up_comm_info(MPI_Comm user_comm, std::uint64_t now);
+
+/// This thread's record for `user_comm` when its previous call was on it, else nullptr: no call.
+inline const comm_info* last_comm_info(MPI_Comm user_comm) {
+  const std::uint64_t now = comm_generation.load(std::memory_order_acquire);
+  return last_comm.info != nullptr && last_comm.user == user_comm && last_comm.generation == now
+             ? last_comm.info
+             : nullptr;
+}
+
 /// The library's record for `user_comm` (one attribute lookup, none when this thread's previous
-/// call was on the same communicator; no other MPI call), or nullptr
-/// before the library's first call on it.
-const comm_info* cached_comm_info(MPI_Comm user_comm);
+/// call was on the same communicator; no other MPI call), or nullptr before the library's first
+/// call on it.
+inline const comm_info* cached_comm_info(MPI_Comm user_comm) {
+  if (const comm_info* last = last_comm_info(user_comm)) [[likely]]
+    return last;
+  return look_up_comm_info(user_comm, comm_generation.load(std::memory_order_acquire));
+}
 
 class transport {
  public:
@@ -44,8 +113,22 @@ class transport {
   /// The private communicator; the vendor variant runs its MPI collectives on it.
   MPI_Comm comm() const { return comm_; }
 
-  void send(int dest, const void* buf, std::size_t bytes) const;
-  void recv(int source, void* buf, std::size_t bytes) const;
+  /// Inline, the common case: one message in standard mode without a trace is a test, the MPI
+  /// call and a test (a receive: one more, of the received size).
+  void send(int dest, const void* buf, std::size_t bytes) const {
+    if (bytes <= max_chunk_bytes && !synchronous_sends && !trace::on()) [[likely]] {
+      check_mpi(MPI_Send(buf, static_cast<int>(bytes), MPI_BYTE, dest, library_tag, comm_), "MPI_Send");
+      return;
+    }
+    send_general(dest, buf, bytes);
+  }
+  void recv(int source, void* buf, std::size_t bytes) const {
+    if (bytes <= max_chunk_bytes && !trace::on()) [[likely]] {
+      recv_chunk(source, buf, static_cast<int>(bytes));
+      return;
+    }
+    recv_general(source, buf, bytes);
+  }
 
   /// Sends to `to` and receives from `from` in one step, deadlock-free with blocking calls
   /// whatever the message size, provided every rank of the step calls it with the same
@@ -66,20 +149,18 @@ class transport {
   // Out of line: what send and recv do beyond one message in standard mode without a trace.
   [[gnu::noinline]] void send_general(int dest, const void* buf, std::size_t bytes) const;
   [[gnu::noinline]] void recv_general(int source, void* buf, std::size_t bytes) const;
-  void recv_chunk(int source, void* buf, int bytes) const;
-  [[noreturn, gnu::cold, gnu::noinline]] void wrong_size(int source, int expected, int received) const;
+  void recv_chunk(int source, void* buf, int bytes) const {
+    MPI_Status status;
+    check_mpi(MPI_Recv(buf, bytes, MPI_BYTE, source, library_tag, comm_, &status), "MPI_Recv");
+    if (!received_exactly(status, bytes)) [[unlikely]]
+      wrong_size(source, bytes, status);
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void wrong_size(int source, int expected,
+                                                         const MPI_Status& status) const;
 
   MPI_Comm comm_;
   int rank_;
   int size_;
 };
-
-[[noreturn, gnu::cold]] void mpi_failed(int code, const char* what);
-
-/// Throws collectives::error with MPI_Error_string's text when `code` is not MPI_SUCCESS.
-inline void check_mpi(int code, const char* what) {
-  if (code != MPI_SUCCESS) [[unlikely]]
-    mpi_failed(code, what);
-}
 
 }  // namespace collectives::detail

@@ -487,12 +487,22 @@ int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
                                                   sz(recvcounts[root]), rl, send_scratch, comm)
                                      : input_bytes(sendbuf, sz(sendcount), sl, send_scratch, comm);
     std::byte* recv = at_root ? v_output(recvbuf, rb, rl, recv_scratch, comm) : nullptr;
-    detail::request r{collective::gatherv, send,    n,    recv, rb.span * rl.size,
-                      byte_elements,       nullptr, root, comm, alg};
+    detail::block_arguments blocks;
     if (at_root) {
-      r.recv_counts = detail::make_index_array(rb.counts);
-      r.recv_displs = detail::make_index_array(rb.displs);
+      blocks.recv_counts = detail::make_index_array(rb.counts);
+      blocks.recv_displs = detail::make_index_array(rb.displs);
     }
+    const detail::request r{collective::gatherv,
+                            send,
+                            n,
+                            recv,
+                            rb.span * rl.size,
+                            byte_elements,
+                            nullptr,
+                            root,
+                            comm,
+                            alg,
+                            &blocks};
     run_library(r);
     if (at_root) store_output(recvbuf, rb.span, rl, recv_scratch, comm);
     return served(alg, n);
@@ -539,12 +549,22 @@ int scatterv(const void* sendbuf, const int* sendcounts, const int* displs, MPI_
     } else {
       recv = output_bytes(recvbuf, sz(recvcount), rl, recv_scratch);
     }
-    detail::request r{
-        collective::scatterv, send, sb.span * sl.size, recv, n, byte_elements, nullptr, root, comm, alg};
+    detail::block_arguments blocks;
     if (at_root) {
-      r.send_counts = detail::make_index_array(sb.counts);
-      r.send_displs = detail::make_index_array(sb.displs);
+      blocks.send_counts = detail::make_index_array(sb.counts);
+      blocks.send_displs = detail::make_index_array(sb.displs);
     }
+    const detail::request r{collective::scatterv,
+                            send,
+                            sb.span * sl.size,
+                            recv,
+                            n,
+                            byte_elements,
+                            nullptr,
+                            root,
+                            comm,
+                            alg,
+                            &blocks};
     run_library(r);
     if (!in_place) store_output(recvbuf, sz(recvcount), rl, recv_scratch, comm);
     return served(alg, n);
@@ -583,10 +603,19 @@ int allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
                                                   sz(recvcounts[a.rank]), rl, send_scratch, comm)
                                      : input_bytes(sendbuf, sz(sendcount), sl, send_scratch, comm);
     std::byte* recv = v_output(recvbuf, rb, rl, recv_scratch, comm);
-    detail::request r{collective::allgatherv, send,    n, recv, rb.span * rl.size,
-                      byte_elements,          nullptr, 0, comm, alg};
-    r.recv_counts = detail::make_index_array(rb.counts);
-    r.recv_displs = detail::make_index_array(rb.displs);
+    const detail::block_arguments blocks{.recv_counts = detail::make_index_array(rb.counts),
+                                         .recv_displs = detail::make_index_array(rb.displs)};
+    const detail::request r{collective::allgatherv,
+                            send,
+                            n,
+                            recv,
+                            rb.span * rl.size,
+                            byte_elements,
+                            nullptr,
+                            0,
+                            comm,
+                            alg,
+                            &blocks};
     run_library(r);
     store_output(recvbuf, rb.span, rl, recv_scratch, comm);
     return served(alg, n);
@@ -627,20 +656,20 @@ int alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, MP
     const std::byte* send = in_place ? input_copy(recvbuf, rb.span, rl, send_scratch, comm)
                                      : input_bytes(sendbuf, sb.span, sl, send_scratch, comm);
     std::byte* recv = v_output(recvbuf, rb, rl, recv_scratch, comm);
-    detail::request r{collective::alltoallv,
-                      send,
-                      sb.span * sl.size,
-                      recv,
-                      rb.span * rl.size,
-                      byte_elements,
-                      nullptr,
-                      0,
-                      comm,
-                      alg};
-    r.send_counts = detail::make_index_array(sb.counts);
-    r.send_displs = detail::make_index_array(sb.displs);
-    r.recv_counts = detail::make_index_array(rb.counts);
-    r.recv_displs = detail::make_index_array(rb.displs);
+    const detail::block_arguments blocks{
+        detail::make_index_array(sb.counts), detail::make_index_array(sb.displs),
+        detail::make_index_array(rb.counts), detail::make_index_array(rb.displs)};
+    const detail::request r{collective::alltoallv,
+                            send,
+                            sb.span * sl.size,
+                            recv,
+                            rb.span * rl.size,
+                            byte_elements,
+                            nullptr,
+                            0,
+                            comm,
+                            alg,
+                            &blocks};
     run_library(r);
     store_output(recvbuf, rb.span, rl, recv_scratch, comm);
     return served(alg, sb.total);
@@ -674,8 +703,10 @@ int reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, MP
     const std::byte* send = in_place ? input_copy(recvbuf, total, l, send_scratch, comm)
                                      : input_bytes(sendbuf, total, l, send_scratch, comm);
     std::byte* recv = output_bytes(recvbuf, count, l, recv_scratch);
-    detail::request r{collective::reduce_scatterv, send, total, recv, count, m.elem, &m.red, 0, comm, alg};
-    r.recv_counts = detail::make_index_array(std::span<const int>(recvcounts, sz(a.size)));
+    const detail::block_arguments blocks{
+        .recv_counts = detail::make_index_array(std::span<const int>(recvcounts, sz(a.size)))};
+    const detail::request r{
+        collective::reduce_scatterv, send, total, recv, count, m.elem, &m.red, 0, comm, alg, &blocks};
     run_library(r);
     store_output(recvbuf, count, l, recv_scratch, comm);
     return served(alg, b.total);

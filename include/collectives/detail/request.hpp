@@ -78,6 +78,14 @@ struct index_array {
   bool is_signed = false;
 };
 
+/// The v-variants' per-rank counts and displacements of `send` and of `recv`, in elements.
+struct block_arguments {
+  index_array send_counts = {};
+  index_array send_displs = {};
+  index_array recv_counts = {};
+  index_array recv_displs = {};
+};
+
 /// One collective call, type-erased. Counts are in elements.
 struct request {
   collective coll;
@@ -90,11 +98,9 @@ struct request {
   int root;             ///< ignored by collectives without a root
   MPI_Comm comm;
   algorithm alg;
-  /// The v-variants' per-rank counts and displacements of `send` and of `recv`, in elements.
-  index_array send_counts = {};
-  index_array send_displs = {};
-  index_array recv_counts = {};
-  index_array recv_displs = {};
+  /// The v-variants' counts and displacements (null: none given); null for the other
+  /// collectives, whose calls thus build no empty ones.
+  const block_arguments* blocks = nullptr;
 };
 
 /// Validates on this rank (throwing collectives::error before any message), then runs.

@@ -15,10 +15,13 @@
 
 namespace collectives::detail {
 
+// Both steps take the call as it is, without a copy per step: reduce_naive reads what allreduce
+// passes, and broadcast_naive reads only net, recv, count, elem and root. The root is the call's
+// (0 for allreduce, which has none; any root gives every rank the same bits).
 void allreduce_naive(const call& c) {
   if (c.count == 0) return;
-  reduce_naive({c.net, c.send, c.recv, c.count, c.elem, c.op, 0});
-  broadcast_naive({c.net, nullptr, c.recv, c.count, c.elem, nullptr, 0});
+  reduce_naive(c);
+  broadcast_naive(c);
 }
 
 }  // namespace collectives::detail
