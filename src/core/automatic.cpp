@@ -54,7 +54,10 @@
 // the largest block is more than twice the average, where the ring's p−1 steps each wait for it.
 //   gatherv           few ranks: naive (np 4: within 21% in every band, binomial 1.1–1.7×);
 //                     otherwise binomial
-//   scatterv          binomial
+//   scatterv          few ranks: naive (np 4, three full compare.sh runs: naive's time ÷ the
+//                     faster of the two 1.07–1.10 as a geometric mean over 16 B–16 MiB, binomial's
+//                     1.12–1.21; binomial leads by up to 1.3× at 2–256 KiB, naive by 1.3× below
+//                     1 KiB and 1.6× from 4 MiB); otherwise binomial
 //   allgatherv        as allgather (skewed: recursive_doubling or bruck, never ring)
 //   alltoallv         pairwise
 //   reduce_scatterv   non-commutative: naive;  whole vector < 2 MiB or skewed: recursive_halving;
@@ -115,7 +118,6 @@ algorithm rule(collective c, int p, std::size_t bytes, bool fewer_elements_than_
       return few_ranks || bytes < 12 * KiB ? algorithm::binomial : algorithm::scatter_allgather;
     case collective::scatter:
     case collective::gather:
-    case collective::scatterv:
       return algorithm::binomial;
     case collective::reduce:
       if (few_ranks) return algorithm::naive;
@@ -143,6 +145,7 @@ algorithm rule(collective c, int p, std::size_t bytes, bool fewer_elements_than_
     case collective::exscan:
       return few_ranks ? algorithm::naive : algorithm::recursive_doubling;
     case collective::gatherv:
+    case collective::scatterv:
       return few_ranks ? algorithm::naive : algorithm::binomial;
     case collective::allgatherv:
       return allgather(skewed);
