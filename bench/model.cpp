@@ -61,18 +61,25 @@ double memcpy_bytes_per_second() {
 
 }  // namespace
 
-std::vector<pingpong_point> pingpong(MPI_Comm comm, int rank) {
+std::vector<pingpong_point> pingpong(MPI_Comm comm, int rank, pingpong_kind kind, std::size_t largest) {
+  std::vector<std::size_t> sizes;
+  for (std::size_t bytes = 1; bytes < largest; bytes *= 4) sizes.push_back(bytes);
+  sizes.push_back(largest);
+  // forward: one buffer, sent back as received. clean: a send buffer filled once and never written
+  // again, as collbench's inputs are, and a receive buffer of its own.
+  std::vector<std::byte> buf(largest, std::byte{1});
+  std::vector<std::byte> own(kind == pingpong_kind::clean ? largest : 0, std::byte{1});
+  const std::byte* out = kind == pingpong_kind::clean ? own.data() : buf.data();
   std::vector<pingpong_point> points;
-  std::vector<std::byte> buf(std::size_t{4} << 20);
-  for (std::size_t bytes = 1; bytes <= buf.size(); bytes *= 4) {
+  for (std::size_t bytes : sizes) {
     const int n = static_cast<int>(bytes);
     const double round_trip = time_median(bytes <= 65536 ? 100 : 20, HUGE_VAL, [&] {
       if (rank == 0) {
-        MPI_Send(buf.data(), n, MPI_BYTE, 1, 0, comm);
+        MPI_Send(out, n, MPI_BYTE, 1, 0, comm);
         MPI_Recv(buf.data(), n, MPI_BYTE, 1, 0, comm, MPI_STATUS_IGNORE);
       } else {
         MPI_Recv(buf.data(), n, MPI_BYTE, 0, 0, comm, MPI_STATUS_IGNORE);
-        MPI_Send(buf.data(), n, MPI_BYTE, 0, 0, comm);
+        MPI_Send(out, n, MPI_BYTE, 0, 0, comm);
       }
     });
     points.push_back({bytes, round_trip / 2});
@@ -99,22 +106,29 @@ void fit_alpha_beta(const std::vector<pingpong_point>& points, double& alpha, do
   beta = std::max(beta, 0.0);
 }
 
-machine measure_machine(MPI_Comm comm, element_kind type, op_kind op) {
+machine measure_machine(MPI_Comm comm, element_kind type, op_kind op, std::size_t largest) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   machine m;
   MPI_Barrier(comm);
-  if (size > 1 && rank < 2) m.pingpong = pingpong(comm, rank);
+  largest = std::max(largest, std::size_t{4} << 20);
+  if (size > 1 && rank < 2) {
+    m.pingpong = pingpong(comm, rank, pingpong_kind::forward, largest);
+    m.pingpong_clean = pingpong(comm, rank, pingpong_kind::clean, largest);
+  }
   MPI_Barrier(comm);
   if (rank == 0) {
     fit_alpha_beta(m.pingpong, m.alpha, m.beta);
+    double alpha_clean = 0;
+    fit_alpha_beta(m.pingpong_clean, alpha_clean, m.beta_clean);
     m.gamma = reduce_seconds_per_byte(type, op);
     m.memcpy_bandwidth = memcpy_bytes_per_second();
   }
-  double values[4] = {m.alpha, m.beta, m.gamma, m.memcpy_bandwidth};
-  MPI_Bcast(values, 4, MPI_DOUBLE, 0, comm);
-  m.alpha = values[0], m.beta = values[1], m.gamma = values[2], m.memcpy_bandwidth = values[3];
+  double values[5] = {m.alpha, m.beta, m.beta_clean, m.gamma, m.memcpy_bandwidth};
+  MPI_Bcast(values, 5, MPI_DOUBLE, 0, comm);
+  m.alpha = values[0], m.beta = values[1], m.beta_clean = values[2], m.gamma = values[3],
+  m.memcpy_bandwidth = values[4];
   return m;
 }
 
