@@ -122,7 +122,7 @@ std::vector<row> make_rows(collective c, int ranks, const message& m, const opti
           predict_seconds(c, r.algorithm, {ranks, o.root, static_cast<double>(m.bytes), m.count},
                           {model->alpha, model->beta, model->gamma,
                            model->memcpy_bandwidth > 0 ? 1 / model->memcpy_bandwidth : 0.0, model->beta_clean,
-                           model->pingpong, model->pingpong_clean});
+                           model->pingpong, model->pingpong_clean, model->copy, model->reduce});
       if (predicted && ranks > 1) r.model_us = *predicted * 1e6;
     }
     if (model && model->memcpy_bandwidth > 0) r.busbw_of_memcpy = r.busbw_GBps * 1e9 / model->memcpy_bandwidth;

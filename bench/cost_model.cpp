@@ -500,6 +500,25 @@ line find_line(collective c, std::string_view algorithm, int p, std::size_t coun
   return {find(c, other.empty() ? algorithm : other), true};
 }
 
+// Straight lines between the measured sizes; below the first, its time (or its time per byte,
+// `proportional`); above the last, the last segment's slope.
+double interpolate(const std::vector<pingpong_point>& measured, double bytes, bool proportional) {
+  if (proportional && bytes < static_cast<double>(measured.front().bytes))
+    return measured.front().seconds * bytes / static_cast<double>(measured.front().bytes);
+  const auto above = std::find_if(measured.begin() + 1, measured.end() - 1,
+                                  [&](const pingpong_point& q) { return static_cast<double>(q.bytes) >= bytes; });
+  const pingpong_point &lo = *(above - 1), &hi = *above;
+  if (bytes <= static_cast<double>(lo.bytes)) return lo.seconds;
+  return lo.seconds + (bytes - static_cast<double>(lo.bytes)) * (hi.seconds - lo.seconds) /
+                          static_cast<double>(hi.bytes - lo.bytes);
+}
+
+// Seconds per byte of a copy or reduction of n bytes: measured at n where there are points.
+double per_byte(const std::vector<pingpong_point>& measured, double n, double otherwise) {
+  if (measured.size() < 2 || n <= 0) return otherwise;
+  return interpolate(measured, n, true) / n;
+}
+
 }  // namespace
 
 std::string cost_formula(collective c, std::string_view algorithm, int p) {
@@ -533,8 +552,8 @@ std::optional<double> predict_seconds(collective c, std::string_view algorithm, 
                      call.n,
                      m.alpha,
                      m.beta,
-                     m.gamma,
-                     m.delta,
+                     per_byte(m.reduce, call.n, m.gamma),
+                     per_byte(m.copy, call.n, m.delta),
                      call.root,
                      &m};
   return textbook && e->textbook_seconds ? e->textbook_seconds(x) : e->seconds(x);
@@ -543,14 +562,7 @@ std::optional<double> predict_seconds(collective c, std::string_view algorithm, 
 double message_seconds(const cost_params& m, double bytes, bool clean) {
   const std::vector<pingpong_point>& measured = clean ? m.clean : m.forward;
   if (measured.size() < 2) return m.alpha + bytes * (clean && m.beta_clean > 0 ? m.beta_clean : m.beta);
-  // Straight lines between the measured sizes; below the first, its time; above the last, the
-  // last segment's slope.
-  const auto above = std::find_if(measured.begin() + 1, measured.end() - 1,
-                                  [&](const pingpong_point& q) { return static_cast<double>(q.bytes) >= bytes; });
-  const pingpong_point &lo = *(above - 1), &hi = *above;
-  if (bytes <= static_cast<double>(lo.bytes)) return lo.seconds;
-  return lo.seconds + (bytes - static_cast<double>(lo.bytes)) * (hi.seconds - lo.seconds) /
-                          static_cast<double>(hi.bytes - lo.bytes);
+  return interpolate(measured, bytes, false);
 }
 
 double shift_steps_seconds(int p, const std::vector<int>& shifts, const std::vector<double>& bytes,

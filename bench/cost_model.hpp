@@ -29,6 +29,10 @@ struct cost_params {
   /// The ping-pongs' one-way times (forward, clean). Where given, a message of m bytes costs the
   /// time measured at m (interpolated between the measured sizes) instead of α + mβ.
   std::vector<pingpong_point> forward = {}, clean = {};
+  /// The times of a memcpy and of a reduction by size. Where given, γ and δ are the per-byte
+  /// times measured at the call's size n (interpolated), which decides whether its buffers sit
+  /// in the caches or in memory.
+  std::vector<pingpong_point> copy = {}, reduce = {};
 };
 
 /// Seconds of one blocking message of `bytes` bytes: t(m) (forward) or u(m) (clean, untouched).

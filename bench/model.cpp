@@ -30,18 +30,17 @@ double time_median(int reps, double max_seconds, F&& f) {
   return median(t);
 }
 
-double reduce_seconds_per_byte(element_kind type, op_kind op) {
+// Seconds the library's reduction kernel takes over `bytes` bytes (one inout vector and one input).
+double reduce_seconds(element_kind type, op_kind op, std::size_t bytes) {
   return with_type(type, [&](auto tag) {
     using T = typename decltype(tag)::type;
     return with_op(op, [&](auto functor) -> double {
       using Op = decltype(functor);
       if constexpr (std::is_invocable_v<const Op&, const T&, const T&>) {
         const collectives::detail::reduction red = collectives::detail::make_reduction<T>(functor);
-        const std::size_t count = (std::size_t{8} << 20) / sizeof(T);
+        const std::size_t count = std::max<std::size_t>(bytes / sizeof(T), 1);
         std::vector<T> lhs(count, T{1}), inout(count, T{1});
-        const double t =
-            time_median(9, 0.5, [&] { red.combine(lhs.data(), inout.data(), count, red.state); });
-        return t / static_cast<double>(count * sizeof(T));
+        return time_median(9, 0.5, [&] { red.combine(lhs.data(), inout.data(), count, red.state); });
       } else {
         throw std::invalid_argument("collbench: the op does not apply to the type");
       }
@@ -49,14 +48,21 @@ double reduce_seconds_per_byte(element_kind type, op_kind op) {
   });
 }
 
-double memcpy_bytes_per_second() {
-  const std::size_t bytes = std::size_t{16} << 20;
+double memcpy_seconds(std::size_t bytes) {
   std::vector<std::byte> src(bytes, std::byte{1}), dst(bytes);
   const double t = time_median(9, 0.5, [&] { std::memcpy(dst.data(), src.data(), bytes); });
   // Reading the copy keeps the compiler from dropping it as a dead store.
   volatile std::byte sink = dst[bytes / 2];
   static_cast<void>(sink);
-  return static_cast<double>(bytes) / t;
+  return t;
+}
+
+// 4 KiB, 16 KiB, … ×4 up to `largest`, and `largest` itself.
+std::vector<std::size_t> local_sizes(std::size_t largest) {
+  std::vector<std::size_t> sizes;
+  for (std::size_t bytes = 4096; bytes < largest; bytes *= 4) sizes.push_back(bytes);
+  sizes.push_back(largest);
+  return sizes;
 }
 
 }  // namespace
@@ -122,8 +128,13 @@ machine measure_machine(MPI_Comm comm, element_kind type, op_kind op, std::size_
     fit_alpha_beta(m.pingpong, m.alpha, m.beta);
     double alpha_clean = 0;
     fit_alpha_beta(m.pingpong_clean, alpha_clean, m.beta_clean);
-    m.gamma = reduce_seconds_per_byte(type, op);
-    m.memcpy_bandwidth = memcpy_bytes_per_second();
+    for (std::size_t bytes : local_sizes(largest)) {
+      m.reduce.push_back({bytes, reduce_seconds(type, op, bytes)});
+      m.copy.push_back({bytes, memcpy_seconds(bytes)});
+    }
+    const std::size_t reduced = std::size_t{8} << 20, copied = std::size_t{16} << 20;
+    m.gamma = reduce_seconds(type, op, reduced) / static_cast<double>(reduced);
+    m.memcpy_bandwidth = static_cast<double>(copied) / memcpy_seconds(copied);
   }
   double values[5] = {m.alpha, m.beta, m.beta_clean, m.gamma, m.memcpy_bandwidth};
   MPI_Bcast(values, 5, MPI_DOUBLE, 0, comm);

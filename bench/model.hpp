@@ -12,7 +12,10 @@
 //                 buffer: every message sends bytes the sender did not just write (β_clean);
 //   γ  seconds per byte reduced: the library's own reduction kernel for the run's type and op,
 //      over 8 MiB, on rank 0;
-//   memcpy bandwidth: std::memcpy of 16 MiB on rank 0, bytes copied per second.
+//   memcpy bandwidth: std::memcpy of 16 MiB on rank 0, bytes copied per second;
+//   and the time of a reduction and of a memcpy of 4 KiB, 16 KiB, … ×4 up to the run's largest
+//   message (at least 4 MiB), on rank 0: within the caches both run several times faster than
+//   from memory, and the model prices a call's copies and reductions at its size.
 // Rank 0 measures alone while the others wait, so these are the figures of one core.
 
 #include <mpi.h>
@@ -26,7 +29,7 @@ namespace collbench {
 
 struct pingpong_point {
   std::size_t bytes;
-  double seconds;  ///< one way: half the median round trip
+  double seconds;  ///< one way: half the median round trip (copy, reduce: the median time)
 };
 
 struct machine {
@@ -37,6 +40,7 @@ struct machine {
   double memcpy_bandwidth = 0;           ///< bytes per s
   std::vector<pingpong_point> pingpong;  ///< forward; empty with one rank (α = β = 0)
   std::vector<pingpong_point> pingpong_clean;
+  std::vector<pingpong_point> copy, reduce;  ///< on rank 0
 };
 
 /// Collective over `comm`; the result is the same on every rank. `largest`: the run's largest

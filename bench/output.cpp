@@ -16,16 +16,15 @@ using nlohmann::json;
 json optional_json(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 json optional_json(const std::optional<long long>& v) { return v ? json(*v) : json(nullptr); }
 
-json to_json(const std::vector<pingpong_point>& v) {
+json to_json(const std::vector<pingpong_point>& v, const char* key = "one_way_us") {
   json points = json::array();
-  for (const pingpong_point& p : v) points.push_back({{"bytes", p.bytes}, {"one_way_us", p.seconds * 1e6}});
+  for (const pingpong_point& p : v) points.push_back({{"bytes", p.bytes}, {key, p.seconds * 1e6}});
   return points;
 }
 
-std::vector<pingpong_point> points_from_json(const json& j) {
+std::vector<pingpong_point> points_from_json(const json& j, const char* key = "one_way_us") {
   std::vector<pingpong_point> v;
-  for (const json& p : j)
-    v.push_back({p.at("bytes").get<std::size_t>(), p.at("one_way_us").get<double>() * 1e-6});
+  for (const json& p : j) v.push_back({p.at("bytes").get<std::size_t>(), p.at(key).get<double>() * 1e-6});
   return v;
 }
 
@@ -36,7 +35,9 @@ json to_json(const machine& m) {
           {"gamma_GBps", m.gamma > 0 ? 1e-9 / m.gamma : 0.0},
           {"memcpy_GBps", m.memcpy_bandwidth / 1e9},
           {"pingpong", to_json(m.pingpong)},
-          {"pingpong_clean", to_json(m.pingpong_clean)}};
+          {"pingpong_clean", to_json(m.pingpong_clean)},
+          {"copy", to_json(m.copy, "us")},
+          {"reduce", to_json(m.reduce, "us")}};
 }
 
 machine machine_from_json(const json& j) {
@@ -51,6 +52,8 @@ machine machine_from_json(const json& j) {
   m.memcpy_bandwidth = j.at("memcpy_GBps").get<double>() * 1e9;
   m.pingpong = points_from_json(j.at("pingpong"));
   if (j.contains("pingpong_clean")) m.pingpong_clean = points_from_json(j.at("pingpong_clean"));
+  if (j.contains("copy")) m.copy = points_from_json(j.at("copy"), "us");
+  if (j.contains("reduce")) m.reduce = points_from_json(j.at("reduce"), "us");
   return m;
 }
 
