@@ -114,7 +114,8 @@ double ring_from_input(const cost_input& x, int steps, double m) {
   return ring(x, steps, m) - 2 * (t(x, m) - u(x, m));
 }
 
-double shifts(const cost_input& x, const std::vector<int>& k, const std::vector<double>& m, bool clean = false) {
+double shifts(const cost_input& x, const std::vector<int>& k, const std::vector<double>& m,
+              bool clean = false) {
   return shift_steps_seconds(x.ip, k, m, *x.m, clean);
 }
 
@@ -505,8 +506,9 @@ line find_line(collective c, std::string_view algorithm, int p, std::size_t coun
 double interpolate(const std::vector<pingpong_point>& measured, double bytes, bool proportional) {
   if (proportional && bytes < static_cast<double>(measured.front().bytes))
     return measured.front().seconds * bytes / static_cast<double>(measured.front().bytes);
-  const auto above = std::find_if(measured.begin() + 1, measured.end() - 1,
-                                  [&](const pingpong_point& q) { return static_cast<double>(q.bytes) >= bytes; });
+  const auto above = std::find_if(measured.begin() + 1, measured.end() - 1, [&](const pingpong_point& q) {
+    return static_cast<double>(q.bytes) >= bytes;
+  });
   const pingpong_point &lo = *(above - 1), &hi = *above;
   if (bytes <= static_cast<double>(lo.bytes)) return lo.seconds;
   return lo.seconds + (bytes - static_cast<double>(lo.bytes)) * (hi.seconds - lo.seconds) /

@@ -210,13 +210,14 @@ void write_table(std::ostream& os, const run_info& info, std::span<const row> ro
   fmt::print(os, "# shared memory: {}; {}\n", describe(info.shm_copy), info.shm_copy.source);
   if (info.model) {
     const machine& m = *info.model;
-    fmt::print(os,
-               "# model: α = {:.2f} µs, β = {:.3f} ns/B ({:.2f} GB/s) forwarding, β_u = {:.3f} ns/B ({:.2f} GB/s) "
-               "untouched, γ = {:.3f} ns/B ({:.2f} GB/s), memcpy {:.2f} GB/s; a message costs the ping-pong's time "
-               "at its size\n",
-               m.alpha * 1e6, m.beta * 1e9, m.beta > 0 ? 1e-9 / m.beta : 0.0, m.beta_clean * 1e9,
-               m.beta_clean > 0 ? 1e-9 / m.beta_clean : 0.0, m.gamma * 1e9, m.gamma > 0 ? 1e-9 / m.gamma : 0.0,
-               m.memcpy_bandwidth / 1e9);
+    fmt::print(
+        os,
+        "# model: α = {:.2f} µs, β = {:.3f} ns/B ({:.2f} GB/s) forwarding, β_u = {:.3f} ns/B ({:.2f} GB/s) "
+        "untouched, γ = {:.3f} ns/B ({:.2f} GB/s), memcpy {:.2f} GB/s; a message costs the ping-pong's time "
+        "at its size\n",
+        m.alpha * 1e6, m.beta * 1e9, m.beta > 0 ? 1e-9 / m.beta : 0.0, m.beta_clean * 1e9,
+        m.beta_clean > 0 ? 1e-9 / m.beta_clean : 0.0, m.gamma * 1e9, m.gamma > 0 ? 1e-9 / m.gamma : 0.0,
+        m.memcpy_bandwidth / 1e9);
   }
   if (info.hosts && info.hosts->layout.hosts > 1) {
     const host_links& h = *info.hosts;

@@ -204,8 +204,9 @@ BOOST_AUTO_TEST_CASE(every_algorithm_header_states_its_cost_line) {
       }
       const std::string formula = "Transport: " + cb::cost_formula(c, to_string(a), 4);
       const std::string after = text.starts_with(formula) ? text.substr(formula.size()) : "";
-      BOOST_TEST((after.starts_with(" (n = all p blocks), on the library") || after.starts_with(", on the library")),
-                 path << " says \"" << text << "\", bench/cost_model.cpp \"" << formula << "\"");
+      BOOST_TEST(
+          (after.starts_with(" (n = all p blocks), on the library") || after.starts_with(", on the library")),
+          path << " says \"" << text << "\", bench/cost_model.cpp \"" << formula << "\"");
     }
 }
 
