@@ -65,32 +65,62 @@ std::vector<std::size_t> local_sizes(std::size_t largest) {
   return sizes;
 }
 
-}  // namespace
 
-std::vector<pingpong_point> pingpong(MPI_Comm comm, int rank, pingpong_kind kind, std::size_t largest) {
+// The ping-pongs' buffers on one rank. forward: one buffer, sent back as received. clean: a send
+// buffer filled once and never written again, as collbench's inputs are, and a receive buffer of
+// its own.
+struct pingpong_buffers {
+  explicit pingpong_buffers(std::size_t largest) : bounced(largest, std::byte{1}), own(largest, std::byte{1}) {}
+  // One round trip of `bytes` bytes, rank 0 first.
+  void round_trip(MPI_Comm comm, int rank, pingpong_kind kind, std::size_t bytes) {
+    const int n = static_cast<int>(bytes);
+    const std::byte* out = kind == pingpong_kind::clean ? own.data() : bounced.data();
+    if (rank == 0) {
+      MPI_Send(out, n, MPI_BYTE, 1, 0, comm);
+      MPI_Recv(bounced.data(), n, MPI_BYTE, 1, 0, comm, MPI_STATUS_IGNORE);
+    } else {
+      MPI_Recv(bounced.data(), n, MPI_BYTE, 0, 0, comm, MPI_STATUS_IGNORE);
+      MPI_Send(out, n, MPI_BYTE, 0, 0, comm);
+    }
+  }
+  std::vector<std::byte> bounced, own;
+};
+
+std::vector<std::size_t> pingpong_sizes(std::size_t largest) {
   std::vector<std::size_t> sizes;
   for (std::size_t bytes = 1; bytes < largest; bytes *= 4) sizes.push_back(bytes);
   sizes.push_back(largest);
-  // forward: one buffer, sent back as received. clean: a send buffer filled once and never written
-  // again, as collbench's inputs are, and a receive buffer of its own.
-  std::vector<std::byte> buf(largest, std::byte{1});
-  std::vector<std::byte> own(kind == pingpong_kind::clean ? largest : 0, std::byte{1});
-  const std::byte* out = kind == pingpong_kind::clean ? own.data() : buf.data();
+  return sizes;
+}
+
+int pingpong_reps(std::size_t bytes) { return bytes <= 65536 ? 100 : 20; }
+
+}  // namespace
+
+std::vector<pingpong_point> pingpong(MPI_Comm comm, int rank, pingpong_kind kind, std::size_t largest) {
+  pingpong_buffers b(largest);
   std::vector<pingpong_point> points;
-  for (std::size_t bytes : sizes) {
-    const int n = static_cast<int>(bytes);
-    const double round_trip = time_median(bytes <= 65536 ? 100 : 20, HUGE_VAL, [&] {
-      if (rank == 0) {
-        MPI_Send(out, n, MPI_BYTE, 1, 0, comm);
-        MPI_Recv(buf.data(), n, MPI_BYTE, 1, 0, comm, MPI_STATUS_IGNORE);
-      } else {
-        MPI_Recv(buf.data(), n, MPI_BYTE, 0, 0, comm, MPI_STATUS_IGNORE);
-        MPI_Send(out, n, MPI_BYTE, 0, 0, comm);
-      }
-    });
-    points.push_back({bytes, round_trip / 2});
-  }
+  for (std::size_t bytes : pingpong_sizes(largest))
+    points.push_back(
+        {bytes, time_median(pingpong_reps(bytes), HUGE_VAL, [&] { b.round_trip(comm, rank, kind, bytes); }) / 2});
   return points;
+}
+
+void pingpongs(MPI_Comm comm, int rank, std::size_t largest, std::vector<pingpong_point>& forward,
+               std::vector<pingpong_point>& clean) {
+  pingpong_buffers b(largest);
+  for (std::size_t bytes : pingpong_sizes(largest)) {
+    // Alternating, so that a machine whose speed drifts (a shared VM) moves both alike.
+    std::vector<double> times[2];
+    for (int i = -1; i < pingpong_reps(bytes); ++i)
+      for (pingpong_kind kind : {pingpong_kind::forward, pingpong_kind::clean}) {
+        const double t0 = MPI_Wtime();
+        b.round_trip(comm, rank, kind, bytes);
+        if (i >= 0) times[kind == pingpong_kind::clean].push_back(MPI_Wtime() - t0);
+      }
+    forward.push_back({bytes, median(times[0]) / 2});
+    clean.push_back({bytes, median(times[1]) / 2});
+  }
 }
 
 void fit_alpha_beta(const std::vector<pingpong_point>& points, double& alpha, double& beta) {
@@ -119,10 +149,7 @@ machine measure_machine(MPI_Comm comm, element_kind type, op_kind op, std::size_
   machine m;
   MPI_Barrier(comm);
   largest = std::max(largest, std::size_t{4} << 20);
-  if (size > 1 && rank < 2) {
-    m.pingpong = pingpong(comm, rank, pingpong_kind::forward, largest);
-    m.pingpong_clean = pingpong(comm, rank, pingpong_kind::clean, largest);
-  }
+  if (size > 1 && rank < 2) pingpongs(comm, rank, largest, m.pingpong, m.pingpong_clean);
   MPI_Barrier(comm);
   if (rank == 0) {
     fit_alpha_beta(m.pingpong, m.alpha, m.beta);

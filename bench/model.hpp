@@ -54,6 +54,11 @@ enum class pingpong_kind { forward, clean };
 std::vector<pingpong_point> pingpong(MPI_Comm comm, int rank, pingpong_kind kind = pingpong_kind::forward,
                                      std::size_t largest = std::size_t{4} << 20);
 
+/// Both ping-pongs at once, their round trips alternating at every size (1 B … `largest` by ×4,
+/// the last point at `largest`); only ranks 0 and 1 call it, with their rank.
+void pingpongs(MPI_Comm comm, int rank, std::size_t largest, std::vector<pingpong_point>& forward,
+               std::vector<pingpong_point>& clean);
+
 /// The weighted least-squares line through the points (α clamped at 0).
 void fit_alpha_beta(const std::vector<pingpong_point>& points, double& alpha, double& beta);
 
