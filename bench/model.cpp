@@ -65,7 +65,6 @@ std::vector<std::size_t> local_sizes(std::size_t largest) {
   return sizes;
 }
 
-
 // The ping-pongs' buffers on one rank. forward: one buffer, sent back as received. clean: a send
 // buffer filled once and never written again, as collbench's inputs are, and a receive buffer of
 // its own.
