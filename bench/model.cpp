@@ -69,7 +69,8 @@ std::vector<std::size_t> local_sizes(std::size_t largest) {
 // buffer filled once and never written again, as collbench's inputs are, and a receive buffer of
 // its own.
 struct pingpong_buffers {
-  explicit pingpong_buffers(std::size_t largest) : bounced(largest, std::byte{1}), own(largest, std::byte{1}) {}
+  explicit pingpong_buffers(std::size_t largest)
+      : bounced(largest, std::byte{1}), own(largest, std::byte{1}) {}
   // One round trip of `bytes` bytes, rank 0 first.
   void round_trip(MPI_Comm comm, int rank, pingpong_kind kind, std::size_t bytes) {
     const int n = static_cast<int>(bytes);
@@ -100,8 +101,9 @@ std::vector<pingpong_point> pingpong(MPI_Comm comm, int rank, pingpong_kind kind
   pingpong_buffers b(largest);
   std::vector<pingpong_point> points;
   for (std::size_t bytes : pingpong_sizes(largest))
-    points.push_back(
-        {bytes, time_median(pingpong_reps(bytes), HUGE_VAL, [&] { b.round_trip(comm, rank, kind, bytes); }) / 2});
+    points.push_back({bytes, time_median(pingpong_reps(bytes), HUGE_VAL, [&] {
+                               b.round_trip(comm, rank, kind, bytes);
+                             }) / 2});
   return points;
 }
 
