@@ -121,7 +121,8 @@ std::vector<row> make_rows(collective c, int ranks, const message& m, const opti
       const auto predicted =
           predict_seconds(c, r.algorithm, {ranks, o.root, static_cast<double>(m.bytes), m.count},
                           {model->alpha, model->beta, model->gamma,
-                           model->memcpy_bandwidth > 0 ? 1 / model->memcpy_bandwidth : 0.0});
+                           model->memcpy_bandwidth > 0 ? 1 / model->memcpy_bandwidth : 0.0, model->beta_clean,
+                           model->pingpong, model->pingpong_clean, model->copy, model->reduce});
       if (predicted && ranks > 1) r.model_us = *predicted * 1e6;
     }
     if (model && model->memcpy_bandwidth > 0) r.busbw_of_memcpy = r.busbw_GBps * 1e9 / model->memcpy_bandwidth;
@@ -202,7 +203,7 @@ int run(int argc, char** argv, bool forcing_set_here) {
   progress prog(!o.quiet, rank);
   if (o.model) {
     prog.note("measuring the model (ping-pong, reduction kernel, memcpy)");
-    info.model = measure_machine(comm, o.type, o.op);
+    info.model = measure_machine(comm, o.type, o.op, o.sizes().empty() ? 0 : o.sizes().back());
   }
   // Where the ranks sit; with --model also α-β within a host and between two.
   if (o.model) prog.note("measuring α-β within a host and between hosts");

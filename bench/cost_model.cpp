@@ -6,9 +6,22 @@
 //
 // The transport (src/core/transport.cpp) moves every message with a blocking MPI_Send matched by
 // a blocking MPI_Recv, and a message larger than the eager limit completes only when its receiver
-// has it (on one node: when the receiver has copied it). So, for m bytes:
-//   t(m) = α + mβ  one message: α and β come from a ping-pong, one way = half the round trip,
-//                  which is exactly one such message;
+// has it (on one node: when the receiver has copied it). How fast that copy runs depends on where
+// the bytes sit: Open MPI's single copy (CMA) has the receiver read the sender's memory, which is
+// about twice as fast for bytes the sender left untouched as for bytes it has just written and
+// still holds dirty in its own core's cache, and both slow down once a call's buffers no longer
+// fit in the caches. So there are two messages, each priced by a ping-pong that moves its kind of
+// bytes (model.hpp), one way = half the round trip, which is exactly one such message:
+//   t(m)           a message forwarding bytes the sender just received, reduced or copied (the
+//                  ping-pong that bounces one buffer);
+//   u(m)           a message of bytes the sender did not write in the call: its caller's input, a
+//                  broadcast root's buffer (the ping-pong that sends from a buffer it never writes).
+//                  In collbench every call sends the same untouched inputs, as applications do;
+// both are the ping-pongs' times measured at m bytes (1 B, 4 B, … ×4 up to the run's largest
+// message), interpolated linearly between the measured sizes: the eager and rendezvous
+// protocols, and caches and memory, each get the time they take. With no points (the tests, a
+// file from before), t(m) = α + mβ and u(m) = α + mβ_u, the ping-pongs' least-squares lines.
+// Built from them:
 //   2t(m)          an exchange with a pairing (rank ↔ peer): one side sends while the other
 //                  receives, then they swap — not the t(m) of a concurrent send-receive. Which
 //                  side goes first does not matter: the pair is done 2t(m) after both arrive;
@@ -20,6 +33,8 @@
 //   X(k₁…; m₁…)    any other series of shifts by k₁, k₂, … of m₁, m₂, … bytes (pairwise, Bruck,
 //                  dissemination): replayed cycle by cycle in the transport's order
 //                  (shift_steps_seconds below); 2t(m) a step for even cycles, up to 3t(m) for odd;
+//                  Xᵤ when every message sends the caller's input (pairwise), priced by u(m);
+//   Σᵢ t(n/2ⁱ)     the halving series of recursive halving, Rabenseifner and the binomial trees;
 //   γ              per byte reduced (the library's kernel), δ per byte copied locally
 //                  (1 / memcpy bandwidth): counted where a copy sits on the critical path (a root's
 //                  own block, the first fill of an accumulator, Bruck's rotations).
@@ -30,7 +45,8 @@
 // out). The algorithms' header comments state both: "Cost:" the textbook cost, as the literature
 // and MPICH give it, and "Transport:" this table's line, what our transport spends. The vendor
 // internals that run one of the library's schedules (vendor_lines) are priced by its textbook
-// cost, since the MPI library exchanges with a concurrent send-receive.
+// cost, since the MPI library exchanges with a concurrent send-receive (with α and β, the forward
+// ping-pong's line), or by the line itself where it has no exchange (the trees).
 //
 // n = collbench's `bytes` (the whole array where metrics.hpp says so; the files' own n is often one
 // block, n/p). ⌈log p⌉ is written log p. The power-of-two algorithms (recursive doubling and
@@ -66,8 +82,9 @@ struct cost_input {
   bool fold;           ///< p is not a power of two
   bool root_sits_out;  ///< the root is one of the ranks the fold sets aside (pof2_fold.hpp)
   double n;
-  double a, b, g, d;
+  double a, b, g, d;  ///< α, β (forward), γ, δ
   int root;
+  const cost_params* m;  ///< t(m) and u(m)
 };
 
 struct cost_entry {
@@ -79,8 +96,10 @@ struct cost_entry {
   double (*textbook_seconds)(const cost_input&) = nullptr;
 };
 
-// One blocking message of m bytes.
-double t(const cost_input& x, double m) { return x.a + m * x.b; }
+// One blocking message of m bytes: t(m) forwards bytes the sender just wrote (received, reduced,
+// copied), u(m) sends bytes it left untouched (its caller's input, a broadcast root's buffer).
+double t(const cost_input& x, double m) { return message_seconds(*x.m, m, false); }
+double u(const cost_input& x, double m) { return message_seconds(*x.m, m, true); }
 
 // S steps of the ring: R(S)·t(m).
 double ring(const cost_input& x, int steps, double m) {
@@ -89,9 +108,15 @@ double ring(const cost_input& x, int steps, double m) {
   if (x.ip % 2 == 1) messages += std::ceil(2.0 * steps / (x.ip - 1));
   return messages * t(x, m);
 }
+// The same when the first step sends the caller's input: 2u(m) + (R(S) − 2)·t(m).
+double ring_from_input(const cost_input& x, int steps, double m) {
+  if (steps <= 0 || x.ip < 2) return 0;
+  return ring(x, steps, m) - 2 * (t(x, m) - u(x, m));
+}
 
-double shifts(const cost_input& x, const std::vector<int>& k, const std::vector<double>& m) {
-  return shift_steps_seconds(x.ip, k, m, {x.a, x.b, x.g, x.d});
+double shifts(const cost_input& x, const std::vector<int>& k, const std::vector<double>& m,
+              bool clean = false) {
+  return shift_steps_seconds(x.ip, k, m, *x.m, clean);
 }
 
 // The doubling distances 1, 2, 4, … < p.
@@ -101,29 +126,39 @@ std::vector<int> doublings(int p) {
   return d;
 }
 
+// Σᵢ t(n/2ⁱ), i = first…last: the halving series of recursive halving, Rabenseifner and the
+// binomial trees' subtrees.
+double halves(const cost_input& x, double first, double last) {
+  double s = 0;
+  for (double i = first; i <= last; ++i) s += t(x, x.n / std::exp2(i));
+  return s;
+}
+
 double segments(const cost_input& x) {
   return std::max(1.0, std::ceil(x.n / static_cast<double>(pipeline_segment_bytes())));
 }
 
 // An inner rank of the chain receives a segment, then sends it on, and cannot take the next one
-// while its send waits for the right neighbour: a segment passes every 2t, not every t.
+// while its send waits for the right neighbour: a segment passes every 2t, not every t. At p = 2
+// the root sends its own buffer, segment after segment.
 double pipeline_seconds(const cost_input& x) {
   const double s = segments(x);
-  return (x.p == 2 ? s : 2 * s + x.p - 3) * t(x, x.n / s);
+  return x.p == 2 ? s * u(x, x.n / s) : (2 * s + x.p - 3) * t(x, x.n / s);
 }
 double pipeline_textbook(const cost_input& x) {
   const double s = segments(x);
-  return (x.p - 2 + s) * t(x, x.n / s);
+  return (x.p - 2 + s) * (x.a + x.n / s * x.b);
 }
 
 // Lines shared by several collectives.
-double binomial_broadcast(const cost_input& x) { return x.lg * t(x, x.n); }
+// The root's sends are untouched bytes; every later hop forwards what it received.
+double binomial_broadcast(const cost_input& x) { return u(x, x.n) + (x.lg - 1) * t(x, x.n); }
 // Root 0 (collbench's default): every child lies above, so each result is formed where the child's
-// landed, the first in recv at the root; no copies.
-double binomial_reduce(const cost_input& x) { return x.lg * (t(x, x.n) + x.n * x.g); }
+// landed, the first in recv at the root; no copies. A leaf sends its input, an inner rank its sum.
+double binomial_reduce(const cost_input& x) { return u(x, x.n) + (x.lg - 1) * t(x, x.n) + x.lg * x.n * x.g; }
 double ring_allgather(const cost_input& x) { return x.n / x.p * x.d + ring(x, x.ip - 1, x.n / x.p); }
 double ring_allreduce(const cost_input& x) {
-  return ring(x, 2 * (x.ip - 1), x.n / x.p) + (x.p - 1) / x.p * x.n * x.g;
+  return ring_from_input(x, 2 * (x.ip - 1), x.n / x.p) + (x.p - 1) / x.p * x.n * x.g;
 }
 double ring_textbook(const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * x.b; }
 double ring_allreduce_textbook(const cost_input& x) {
@@ -132,7 +167,7 @@ double ring_allreduce_textbook(const cost_input& x) {
 double pairwise_shifts(const cost_input& x, double m) {
   std::vector<int> k;
   for (int i = 1; i < x.ip; ++i) k.push_back(i);
-  return shifts(x, k, std::vector<double>(k.size(), m));
+  return shifts(x, k, std::vector<double>(k.size(), m), true);
 }
 double bruck_allgather(const cost_input& x) {
   // Shifts by −d of min(d, p − d) blocks, then the rotation of up to the whole result.
@@ -146,32 +181,37 @@ double bruck_allgather(const cost_input& x) {
   // blocks, on the way.
   return x.n / x.p * x.d + shifts(x, k, m) + (x.n + std::floor(x.p / 2) * x.n / x.p) * x.d;
 }
+// Runs of 1, 2, 4, … parts of n/p′, each swapped both ways.
 double rd_allgather(const cost_input& x) {
-  return x.n / x.p * x.d + 2 * (x.lq * x.a + (x.q - 1) / x.q * x.n * x.b) +
-         (x.fold ? 2 * x.a + (x.n / x.p + x.n) * x.b : 0);
+  double s = 0;
+  for (double i = 0; i < x.lq; ++i) s += 2 * t(x, std::exp2(i) * x.n / x.q);
+  return x.n / x.p * x.d + s + (x.fold ? u(x, x.n / x.p) + t(x, x.n) : 0);
 }
 double rd_allgather_textbook(const cost_input& x) {
   return x.lq * x.a + (x.q - 1) / x.q * x.n * x.b + (x.fold ? 2 * x.a + (x.n / x.p + x.n) * x.b : 0);
 }
 double naive_allgather(const cost_input& x) {
-  return x.n / x.p * x.d + (x.p - 1) * t(x, x.n / x.p) + (x.p - 1) * t(x, x.n);
+  return x.n / x.p * x.d + (x.p - 1) * u(x, x.n / x.p) + (x.p - 1) * t(x, x.n);
 }
 double naive_allgather_textbook(const cost_input& x) {
   return 2 * (x.p - 1) * x.a + (x.p - 1) * (x.p + 1) / x.p * x.n * x.b;
 }
 double naive_reduce_scatter(const cost_input& x) {
-  return (x.p - 1) * (t(x, x.n) + x.n * x.g) + x.n / x.p * x.d + (x.p - 1) * t(x, x.n / x.p);
+  return (x.p - 1) * (u(x, x.n) + x.n * x.g) + x.n / x.p * x.d + (x.p - 1) * t(x, x.n / x.p);
 }
 double naive_reduce_scatter_textbook(const cost_input& x) {
   return 2 * (x.p - 1) * x.a + (x.p - 1) * (x.p + 1) / x.p * x.n * x.b + (x.p - 1) * x.n * x.g;
 }
 double ring_reduce_scatter(const cost_input& x) {
-  return ring(x, x.ip - 1, x.n / x.p) + (x.p - 1) / x.p * x.n * x.g;
+  return ring_from_input(x, x.ip - 1, x.n / x.p) + (x.p - 1) / x.p * x.n * x.g;
 }
 double rs_textbook(const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * (x.b + x.g); }
+// The first halving step swaps halves of the input; the later ones swap sums.
+double halving_steps(const cost_input& x) { return 2 * u(x, x.n / 2) + 2 * halves(x, 2, x.lq); }
+double halving_fold(const cost_input& x) { return 2 * u(x, x.n / 2) + x.n * x.g; }
 double halving_reduce_scatter(const cost_input& x) {
-  return 2 * (x.lq * x.a + (x.q - 1) / x.q * x.n * x.b) + (x.q - 1) / x.q * x.n * x.g + x.n / x.p * x.d +
-         (x.fold ? 3 * x.a + x.n * (x.b + x.g) + x.n / x.p * x.b : 0);
+  return halving_steps(x) + (x.q - 1) / x.q * x.n * x.g + x.n / x.p * x.d +
+         (x.fold ? halving_fold(x) + t(x, x.n / x.p) : 0);
 }
 double halving_textbook(const cost_input& x) {
   return x.lq * x.a + (x.q - 1) / x.q * x.n * (x.b + x.g) +
@@ -181,46 +221,49 @@ double halving_textbook(const cost_input& x) {
 double pairwise_reduce_scatter(const cost_input& x) {
   return pairwise_shifts(x, x.n / x.p) + (x.p - 1) / x.p * x.n * x.g;
 }
-double naive_alltoall(const cost_input& x) { return x.n / x.p * x.d + 2 * (x.p - 1) * t(x, x.n / x.p); }
+double naive_alltoall(const cost_input& x) { return x.n / x.p * x.d + 2 * (x.p - 1) * u(x, x.n / x.p); }
 double pairwise_alltoall(const cost_input& x) { return x.n / x.p * x.d + pairwise_shifts(x, x.n / x.p); }
 double alltoall_textbook(const cost_input& x) { return (x.p - 1) * (x.a + x.n * x.b / x.p); }
-double naive_gather(const cost_input& x) { return x.n / x.p * x.d + (x.p - 1) * t(x, x.n / x.p); }
+double naive_gather(const cost_input& x) { return x.n / x.p * x.d + (x.p - 1) * u(x, x.n / x.p); }
 double gather_textbook(const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * x.b; }
+// The root sends its input to its first child, which passes the subtrees of n/4, n/8, … on.
+double binomial_scatter(const cost_input& x) { return u(x, x.n / 2) + halves(x, 2, x.lg) + x.n / x.p * x.d; }
+// The root receives a leaf's input (n/p) first, then its other children's gathered subtrees.
 double binomial_gather(const cost_input& x) {
-  return x.lg * x.a + (x.p - 1) / x.p * x.n * x.b + x.n / x.p * x.d;
+  return u(x, x.n / x.p) + halves(x, 1, x.lg - 1) + x.n / x.p * x.d;
 }
 double binomial_gather_textbook(const cost_input& x) { return x.lg * x.a + (x.p - 1) / x.p * x.n * x.b; }
 
 // clang-format off
 const cost_entry table[] = {
-    {collective::broadcast, "naive", "(p−1)·t(n)",
-     [](const cost_input& x) { return (x.p - 1) * t(x, x.n); }},
-    {collective::broadcast, "binomial", "log p·t(n)", &binomial_broadcast},
-    {collective::broadcast, "pipeline", "(2S + p − 3)·t(n/S), S = ⌈n / 64 KiB⌉ segments (p = 2: S·t(n/S))",
+    {collective::broadcast, "naive", "(p−1)·u(n)",
+     [](const cost_input& x) { return (x.p - 1) * u(x, x.n); }},
+    {collective::broadcast, "binomial", "u(n) + (log p − 1)·t(n)", &binomial_broadcast},
+    {collective::broadcast, "pipeline", "(2S + p − 3)·t(n/S), S = ⌈n / 64 KiB⌉ segments (p = 2: S·u(n/S))",
      &pipeline_seconds, "(p−2+S)(α + nβ/S)", &pipeline_textbook},
-    {collective::broadcast, "scatter_allgather", "log p·α + (p−1)/p·nβ + R(p−1)·t(n/p)",
-     [](const cost_input& x) { return x.lg * x.a + (x.p - 1) / x.p * x.n * x.b + ring(x, x.ip - 1, x.n / x.p); },
+    {collective::broadcast, "scatter_allgather", "u(n/2) + Σᵢ t(n/2ⁱ) (i = 2…log p) + R(p−1)·t(n/p)",
+     [](const cost_input& x) { return binomial_scatter(x) - x.n / x.p * x.d + ring(x, x.ip - 1, x.n / x.p); },
      "(log p + p−1)α + 2(p−1)/p·nβ",
      [](const cost_input& x) { return (x.lg + x.p - 1) * x.a + 2 * (x.p - 1) / x.p * x.n * x.b; }},
 
-    {collective::scatter, "naive", "n/p·δ + (p−1)·t(n/p)", &naive_gather,
+    {collective::scatter, "naive", "n/p·δ + (p−1)·u(n/p)", &naive_gather,
      "(p−1)α + (p−1)/p·nβ", &gather_textbook},
-    {collective::scatter, "binomial", "log p·α + (p−1)/p·nβ + n/p·δ", &binomial_gather,
+    {collective::scatter, "binomial", "u(n/2) + Σᵢ t(n/2ⁱ) (i = 2…log p) + n/p·δ", &binomial_scatter,
      "log p·α + (p−1)/p·nβ", &binomial_gather_textbook},
 
-    {collective::gather, "naive", "n/p·δ + (p−1)·t(n/p)", &naive_gather,
+    {collective::gather, "naive", "n/p·δ + (p−1)·u(n/p)", &naive_gather,
      "(p−1)α + (p−1)/p·nβ", &gather_textbook},
-    {collective::gather, "binomial", "log p·α + (p−1)/p·nβ + n/p·δ", &binomial_gather,
+    {collective::gather, "binomial", "u(n/p) + Σᵢ t(n/2ⁱ) (i = 1…log p − 1) + n/p·δ", &binomial_gather,
      "log p·α + (p−1)/p·nβ", &binomial_gather_textbook},
 
-    {collective::reduce, "naive", "(p−1)(t(n) + nγ)",
-     [](const cost_input& x) { return (x.p - 1) * (t(x, x.n) + x.n * x.g) + (x.root == x.ip - 1 ? x.n * x.d : 0); }},
-    {collective::reduce, "binomial", "log p·(t(n) + nγ) (root 0)", &binomial_reduce},
+    {collective::reduce, "naive", "(p−1)(u(n) + nγ)",
+     [](const cost_input& x) { return (x.p - 1) * (u(x, x.n) + x.n * x.g) + (x.root == x.ip - 1 ? x.n * x.d : 0); }},
+    {collective::reduce, "binomial", "u(n) + (log p − 1)·t(n) + log p·nγ (root 0)", &binomial_reduce},
     {collective::reduce, "rabenseifner",
-     "3 log p′·α + 3(p′−1)/p′·nβ + (p′−1)/p′·nγ; fold + 2α + nβ + nγ, and + α + n/2·β when the root sits out",
+     "2u(n/2) + t(n/2) + 3Σᵢ t(n/2ⁱ) (i = 2…log p′) + (p′−1)/p′·nγ; fold + 2u(n/2) + nγ, and + t(n/2) when the root sits out",
      [](const cost_input& x) {
-       return 3 * x.lq * x.a + (x.q - 1) / x.q * x.n * (3 * x.b + x.g) +
-              (x.fold ? 2 * x.a + x.n * (x.b + x.g) : 0) + (x.root_sits_out ? x.a + x.n / 2 * x.b : 0);
+       return halving_steps(x) + halves(x, 1, x.lq) + (x.q - 1) / x.q * x.n * x.g + (x.fold ? halving_fold(x) : 0) +
+              (x.root_sits_out ? t(x, x.n / 2) : 0);
      },
      "2 log p·α + 2(p−1)/p·nβ + (p−1)/p·nγ; fold + 2α + nβ + nγ, and + α + n/2·β when the root sits out",
      [](const cost_input& x) {
@@ -228,30 +271,30 @@ const cost_entry table[] = {
               (x.fold ? 2 * x.a + x.n * (x.b + x.g) : 0) + (x.root_sits_out ? x.a + x.n / 2 * x.b : 0);
      }},
 
-    {collective::allgather, "naive", "n/p·δ + (p−1)·t(n/p) + (p−1)·t(n)", &naive_allgather,
+    {collective::allgather, "naive", "n/p·δ + (p−1)·u(n/p) + (p−1)·t(n)", &naive_allgather,
      "2(p−1)α + (p−1)(p+1)/p·nβ", &naive_allgather_textbook},
     {collective::allgather, "ring", "n/p·δ + R(p−1)·t(n/p)", &ring_allgather,
      "(p−1)α + (p−1)/p·nβ", &ring_textbook},
-    {collective::allgather, "recursive_doubling", "n/p·δ + 2(log p′·α + (p′−1)/p′·nβ); fold + 2α + (n/p + n)β",
+    {collective::allgather, "recursive_doubling", "n/p·δ + 2Σᵢ t(2ⁱ·n/p′) (i = 0…log p′ − 1); fold + u(n/p) + t(n)",
      &rd_allgather, "log p·α + (p−1)/p·nβ; fold + 2α + (n/p + n)β", &rd_allgather_textbook},
     {collective::allgather, "bruck", "n/p·δ + X(−1, −2, −4, …; min(d, p−d)·n/p) + (n + ⌊p/2⌋·n/p)δ (rotation)", &bruck_allgather,
      "log p·α + (p−1)/p·nβ",
      [](const cost_input& x) { return x.lg * x.a + (x.p - 1) / x.p * x.n * x.b; }},
 
-    {collective::reduce_scatter, "naive", "(p−1)(t(n) + nγ) + n/p·δ + (p−1)·t(n/p)", &naive_reduce_scatter,
+    {collective::reduce_scatter, "naive", "(p−1)(u(n) + nγ) + n/p·δ + (p−1)·t(n/p)", &naive_reduce_scatter,
      "2(p−1)α + (p−1)(p+1)/p·nβ + (p−1)·nγ", &naive_reduce_scatter_textbook},
-    {collective::reduce_scatter, "ring", "R(p−1)·t(n/p) + (p−1)/p·nγ", &ring_reduce_scatter,
+    {collective::reduce_scatter, "ring", "2u(n/p) + (R(p−1) − 2)·t(n/p) + (p−1)/p·nγ", &ring_reduce_scatter,
      "(p−1)α + (p−1)/p·n(β + γ)", &rs_textbook},
     {collective::reduce_scatter, "recursive_halving",
-     "2(log p′·α + (p′−1)/p′·nβ) + (p′−1)/p′·nγ + n/p·δ; fold + 3α + n(β + γ) + n/p·β", &halving_reduce_scatter,
+     "2u(n/2) + 2Σᵢ t(n/2ⁱ) (i = 2…log p′) + (p′−1)/p′·nγ + n/p·δ; fold + 2u(n/2) + nγ + t(n/p)", &halving_reduce_scatter,
      "log p·α + (p−1)/p·n(β + γ); fold + 3α + n(β + γ) + n/p·β", &halving_textbook},
-    {collective::reduce_scatter, "pairwise", "X(1, 2, …, p−1; n/p) + (p−1)/p·nγ", &pairwise_reduce_scatter,
+    {collective::reduce_scatter, "pairwise", "Xᵤ(1, 2, …, p−1; n/p) + (p−1)/p·nγ", &pairwise_reduce_scatter,
      "(p−1)α + (p−1)/p·n(β + γ)", &rs_textbook},
 
     // naive's critical path lies between this and about twice this (ranks wait on each other).
-    {collective::alltoall, "naive", "n/p·δ + 2(p−1)·t(n/p), at best", &naive_alltoall,
+    {collective::alltoall, "naive", "n/p·δ + 2(p−1)·u(n/p), at best", &naive_alltoall,
      "(p−1)(α + nβ/p), at best", &alltoall_textbook},
-    {collective::alltoall, "pairwise", "n/p·δ + X(1, 2, …, p−1; n/p)", &pairwise_alltoall,
+    {collective::alltoall, "pairwise", "n/p·δ + Xᵤ(1, 2, …, p−1; n/p)", &pairwise_alltoall,
      "(p−1)(α + nβ/p)", &alltoall_textbook},
     {collective::alltoall, "bruck", "X(1, 2, 4, …; the blocks with bit d, about n/2) + (2n + 2·packed)·δ",
      [](const cost_input& x) {
@@ -271,13 +314,13 @@ const cost_entry table[] = {
      },
      "log p(α + nβ/2)", [](const cost_input& x) { return x.lg * (x.a + x.n * x.b / 2); }},
 
-    {collective::allreduce, "naive", "(p−1)(t(n) + nγ) + (p−1)·t(n)",
-     [](const cost_input& x) { return (x.p - 1) * (2 * t(x, x.n) + x.n * x.g); }},
-    {collective::allreduce, "ring", "R(2(p−1))·t(n/p) + (p−1)/p·nγ", &ring_allreduce,
+    {collective::allreduce, "naive", "(p−1)(u(n) + nγ) + (p−1)·t(n)",
+     [](const cost_input& x) { return (x.p - 1) * (u(x, x.n) + t(x, x.n) + x.n * x.g); }},
+    {collective::allreduce, "ring", "2u(n/p) + (R(2(p−1)) − 2)·t(n/p) + (p−1)/p·nγ", &ring_allreduce,
      "2(p−1)α + 2(p−1)/p·nβ + (p−1)/p·nγ", &ring_allreduce_textbook},
-    {collective::allreduce, "recursive_doubling", "nδ + log p′·(2t(n) + nγ); fold + 2t(n) + nγ",
+    {collective::allreduce, "recursive_doubling", "nδ + log p′·(2t(n) + nγ); fold + u(n) + t(n) + nγ",
      [](const cost_input& x) {
-       return x.n * x.d + x.lq * (2 * t(x, x.n) + x.n * x.g) + (x.fold ? 2 * t(x, x.n) + x.n * x.g : 0);
+       return x.n * x.d + x.lq * (2 * t(x, x.n) + x.n * x.g) + (x.fold ? u(x, x.n) + t(x, x.n) + x.n * x.g : 0);
      },
      "log p(α + nβ + nγ); fold + 2(α + nβ) + nγ",
      [](const cost_input& x) {
@@ -286,10 +329,11 @@ const cost_entry table[] = {
     // Halving at distance 1 first, doubling back from p′/2: every rank sends n/2, n/4, … and back
     // whatever the order of the distances, so one host prices it the same; which steps cross
     // hosts (the small ones) is host_model.cpp's business.
-    {collective::allreduce, "rabenseifner", "4(log p′·α + (p′−1)/p′·nβ) + (p′−1)/p′·nγ; fold + 3α + 2nβ + nγ",
+    {collective::allreduce, "rabenseifner",
+     "2u(n/2) + 2t(n/2) + 4Σᵢ t(n/2ⁱ) (i = 2…log p′) + (p′−1)/p′·nγ; fold + 2u(n/2) + t(n) + nγ",
      [](const cost_input& x) {
-       return 4 * (x.lq * x.a + (x.q - 1) / x.q * x.n * x.b) + (x.q - 1) / x.q * x.n * x.g +
-              (x.fold ? 3 * x.a + 2 * x.n * x.b + x.n * x.g : 0);
+       return halving_steps(x) + 2 * halves(x, 1, x.lq) + (x.q - 1) / x.q * x.n * x.g +
+              (x.fold ? halving_fold(x) + t(x, x.n) : 0);
      },
      "2 log p·α + 2(p−1)/p·nβ + (p−1)/p·nγ; fold + 3α + 2nβ + nγ",
      [](const cost_input& x) {
@@ -315,70 +359,69 @@ const cost_entry table[] = {
     {collective::scan, "naive", "nδ + (p−1)(t(n) + nγ)",
      [](const cost_input& x) { return x.n * x.d + (x.p - 1) * (t(x, x.n) + x.n * x.g); },
      "(p−1)(α + nβ + nγ)", [](const cost_input& x) { return (x.p - 1) * (x.a + x.n * x.b + x.n * x.g); }},
-    {collective::scan, "recursive_doubling", "nδ + 2 log p·t(n) + (2 log p − 1)·nγ",
-     [](const cost_input& x) { return x.n * x.d + 2 * x.lg * t(x, x.n) + (2 * x.lg - 1) * x.n * x.g; },
+    {collective::scan, "recursive_doubling", "nδ + 2u(n) + 2(log p − 1)·t(n) + (2 log p − 1)·nγ",
+     [](const cost_input& x) {
+       return x.n * x.d + 2 * u(x, x.n) + 2 * (x.lg - 1) * t(x, x.n) + (2 * x.lg - 1) * x.n * x.g;
+     },
      "log p(α + nβ) + (2 log p − 1)·nγ",
      [](const cost_input& x) { return x.lg * (x.a + x.n * x.b) + (2 * x.lg - 1) * x.n * x.g; }},
 
-    {collective::exscan, "naive", "(p−1)·t(n) + (p−2)·nγ",
-     [](const cost_input& x) { return (x.p - 1) * t(x, x.n) + std::max(x.p - 2, 0.0) * x.n * x.g; }},
-    {collective::exscan, "recursive_doubling", "2 log p·t(n) + (2 log p − 2)·nγ (+ nδ from p = 3 on)",
+    {collective::exscan, "naive", "u(n) + (p−2)·(t(n) + nγ)",
+     [](const cost_input& x) { return u(x, x.n) + std::max(x.p - 2, 0.0) * (t(x, x.n) + x.n * x.g); }},
+    {collective::exscan, "recursive_doubling", "2u(n) + 2(log p − 1)·t(n) + (2 log p − 2)·nγ (+ nδ from p = 3 on)",
      [](const cost_input& x) {
-       return 2 * x.lg * t(x, x.n) + (2 * x.lg - 2) * x.n * x.g + (x.ip > 2 ? x.n * x.d : 0);
+       return 2 * u(x, x.n) + 2 * (x.lg - 1) * t(x, x.n) + (2 * x.lg - 2) * x.n * x.g + (x.ip > 2 ? x.n * x.d : 0);
      },
      "log p(α + nβ) + (2 log p − 2)·nγ",
      [](const cost_input& x) { return x.lg * (x.a + x.n * x.b) + (2 * x.lg - 2) * x.n * x.g; }},
 
     // The v-variants at equal blocks (--skew 0), the lines of their block forms; binomial gatherv
-    // and scatterv also send the counts down the tree (8-byte counts, inner ranks only).
-    {collective::gatherv, "naive", "n/p·δ + (p−1)·t(n/p)", &naive_gather,
+    // and scatterv also send the counts down the tree first (log p·α: 8-byte counts).
+    {collective::gatherv, "naive", "n/p·δ + (p−1)·u(n/p)", &naive_gather,
      "(p−1)α + (p−1)/p·nβ", &gather_textbook},
-    {collective::gatherv, "binomial", "2 log p·α + (p−1)/p·nβ + 8(p−1)β + n/p·δ",
-     [](const cost_input& x) {
-       return 2 * x.lg * x.a + (x.p - 1) / x.p * x.n * x.b + 8 * (x.p - 1) * x.b + x.n / x.p * x.d;
-     },
+    {collective::gatherv, "binomial", "log p·α + u(n/p) + Σᵢ t(n/2ⁱ) (i = 1…log p − 1) + n/p·δ",
+     [](const cost_input& x) { return x.lg * x.a + binomial_gather(x); },
      "2 log p·α + (p−1)/p·nβ + 8(p−1)β",
      [](const cost_input& x) { return 2 * x.lg * x.a + (x.p - 1) / x.p * x.n * x.b + 8 * (x.p - 1) * x.b; }},
-    {collective::scatterv, "naive", "n/p·δ + (p−1)·t(n/p)", &naive_gather,
+    {collective::scatterv, "naive", "n/p·δ + (p−1)·u(n/p)", &naive_gather,
      "(p−1)α + (p−1)/p·nβ", &gather_textbook},
-    {collective::scatterv, "binomial", "2 log p·α + (p−1)/p·nβ + 8(p−1)β + n/p·δ",
-     [](const cost_input& x) {
-       return 2 * x.lg * x.a + (x.p - 1) / x.p * x.n * x.b + 8 * (x.p - 1) * x.b + x.n / x.p * x.d;
-     },
+    {collective::scatterv, "binomial", "log p·α + u(n/2) + Σᵢ t(n/2ⁱ) (i = 2…log p) + n/p·δ",
+     [](const cost_input& x) { return x.lg * x.a + binomial_scatter(x); },
      "2 log p·α + (p−1)/p·nβ + 8(p−1)β",
      [](const cost_input& x) { return 2 * x.lg * x.a + (x.p - 1) / x.p * x.n * x.b + 8 * (x.p - 1) * x.b; }},
-    {collective::allgatherv, "naive", "n/p·δ + (p−1)·t(n/p) + (p−1)·t(n)", &naive_allgather,
+    {collective::allgatherv, "naive", "n/p·δ + (p−1)·u(n/p) + (p−1)·t(n)", &naive_allgather,
      "2(p−1)α + (p−1)(p+1)/p·nβ", &naive_allgather_textbook},
     {collective::allgatherv, "ring", "n/p·δ + R(p−1)·t(n/p)", &ring_allgather,
      "(p−1)α + (p−1)/p·nβ", &ring_textbook},
-    {collective::allgatherv, "recursive_doubling", "n/p·δ + 2(log p′·α + (p′−1)/p′·nβ); fold + 2α + (n/p + n)β",
+    {collective::allgatherv, "recursive_doubling", "n/p·δ + 2Σᵢ t(2ⁱ·n/p′) (i = 0…log p′ − 1); fold + u(n/p) + t(n)",
      &rd_allgather, "log p·α + (p−1)/p·nβ; fold + 2α + (n/p + n)β", &rd_allgather_textbook},
     {collective::allgatherv, "bruck", "n/p·δ + X(−1, −2, −4, …; min(d, p−d)·n/p) + (n + ⌊p/2⌋·n/p)δ (rotation)", &bruck_allgather,
      "log p·α + (p−1)/p·nβ",
      [](const cost_input& x) { return x.lg * x.a + (x.p - 1) / x.p * x.n * x.b; }},
-    {collective::alltoallv, "naive", "n/p·δ + 2(p−1)·t(n/p), at best", &naive_alltoall,
+    {collective::alltoallv, "naive", "n/p·δ + 2(p−1)·u(n/p), at best", &naive_alltoall,
      "(p−1)(α + nβ/p), at best", &alltoall_textbook},
-    {collective::alltoallv, "pairwise", "n/p·δ + X(1, 2, …, p−1; n/p)", &pairwise_alltoall,
+    {collective::alltoallv, "pairwise", "n/p·δ + Xᵤ(1, 2, …, p−1; n/p)", &pairwise_alltoall,
      "(p−1)(α + nβ/p)", &alltoall_textbook},
-    {collective::reduce_scatterv, "naive", "(p−1)(t(n) + nγ) + n/p·δ + (p−1)·t(n/p)", &naive_reduce_scatter,
+    {collective::reduce_scatterv, "naive", "(p−1)(u(n) + nγ) + n/p·δ + (p−1)·t(n/p)", &naive_reduce_scatter,
      "2(p−1)α + (p−1)(p+1)/p·nβ + (p−1)·nγ", &naive_reduce_scatter_textbook},
-    {collective::reduce_scatterv, "ring", "R(p−1)·t(n/p) + (p−1)/p·nγ + n/p·δ",
+    {collective::reduce_scatterv, "ring", "2u(n/p) + (R(p−1) − 2)·t(n/p) + (p−1)/p·nγ + n/p·δ",
      [](const cost_input& x) { return ring_reduce_scatter(x) + x.n / x.p * x.d; },
      "(p−1)α + (p−1)/p·n(β + γ)", &rs_textbook},
     {collective::reduce_scatterv, "recursive_halving",
-     "2(log p′·α + (p′−1)/p′·nβ) + (p′−1)/p′·nγ + n/p·δ; fold + 3α + n(β + γ) + n/p·β", &halving_reduce_scatter,
+     "2u(n/2) + 2Σᵢ t(n/2ⁱ) (i = 2…log p′) + (p′−1)/p′·nγ + n/p·δ; fold + 2u(n/2) + nγ + t(n/p)", &halving_reduce_scatter,
      "log p·α + (p−1)/p·n(β + γ); fold + 3α + n(β + γ) + n/p·β", &halving_textbook},
-    {collective::reduce_scatterv, "pairwise", "X(1, 2, …, p−1; n/p) + (p−1)/p·nγ", &pairwise_reduce_scatter,
+    {collective::reduce_scatterv, "pairwise", "Xᵤ(1, 2, …, p−1; n/p) + (p−1)/p·nγ", &pairwise_reduce_scatter,
      "(p−1)α + (p−1)/p·n(β + γ)", &rs_textbook},
 
     // hierarchical on one host, the only layout this model describes (one α-β pair): there each
     // runs the flat algorithm named, and its line is that algorithm's; across hosts the costs are
     // in the algorithms' headers.
-    {collective::broadcast, "hierarchical", "one host: binomial's, log p·t(n)", &binomial_broadcast},
-    {collective::reduce, "hierarchical", "one host: binomial's, log p·(t(n) + nγ) (root 0)", &binomial_reduce},
+    {collective::broadcast, "hierarchical", "one host: binomial's, u(n) + (log p − 1)·t(n)", &binomial_broadcast},
+    {collective::reduce, "hierarchical", "one host: binomial's, u(n) + (log p − 1)·t(n) + log p·nγ (root 0)",
+     &binomial_reduce},
     {collective::allgather, "hierarchical", "one host: ring's, n/p·δ + R(p−1)·t(n/p)", &ring_allgather,
      "one host: ring's, (p−1)α + (p−1)/p·nβ", &ring_textbook},
-    {collective::allreduce, "hierarchical", "one host: ring's, R(2(p−1))·t(n/p) + (p−1)/p·nγ", &ring_allreduce,
+    {collective::allreduce, "hierarchical", "one host: ring's, 2u(n/p) + (R(2(p−1)) − 2)·t(n/p) + (p−1)/p·nγ", &ring_allreduce,
      "one host: ring's, 2(p−1)α + 2(p−1)/p·nβ + (p−1)/p·nγ", &ring_allreduce_textbook},
 };
 // clang-format on
@@ -458,6 +501,26 @@ line find_line(collective c, std::string_view algorithm, int p, std::size_t coun
   return {find(c, other.empty() ? algorithm : other), true};
 }
 
+// Straight lines between the measured sizes; below the first, its time (or its time per byte,
+// `proportional`); above the last, the last segment's slope.
+double interpolate(const std::vector<pingpong_point>& measured, double bytes, bool proportional) {
+  if (proportional && bytes < static_cast<double>(measured.front().bytes))
+    return measured.front().seconds * bytes / static_cast<double>(measured.front().bytes);
+  const auto above = std::find_if(measured.begin() + 1, measured.end() - 1, [&](const pingpong_point& q) {
+    return static_cast<double>(q.bytes) >= bytes;
+  });
+  const pingpong_point &lo = *(above - 1), &hi = *above;
+  if (bytes <= static_cast<double>(lo.bytes)) return lo.seconds;
+  return lo.seconds + (bytes - static_cast<double>(lo.bytes)) * (hi.seconds - lo.seconds) /
+                          static_cast<double>(hi.bytes - lo.bytes);
+}
+
+// Seconds per byte of a copy or reduction of n bytes: measured at n where there are points.
+double per_byte(const std::vector<pingpong_point>& measured, double n, double otherwise) {
+  if (measured.size() < 2 || n <= 0) return otherwise;
+  return interpolate(measured, n, true) / n;
+}
+
 }  // namespace
 
 std::string cost_formula(collective c, std::string_view algorithm, int p) {
@@ -491,19 +554,26 @@ std::optional<double> predict_seconds(collective c, std::string_view algorithm, 
                      call.n,
                      m.alpha,
                      m.beta,
-                     m.gamma,
-                     m.delta,
-                     call.root};
+                     per_byte(m.reduce, call.n, m.gamma),
+                     per_byte(m.copy, call.n, m.delta),
+                     call.root,
+                     &m};
   return textbook && e->textbook_seconds ? e->textbook_seconds(x) : e->seconds(x);
 }
 
+double message_seconds(const cost_params& m, double bytes, bool clean) {
+  const std::vector<pingpong_point>& measured = clean ? m.clean : m.forward;
+  if (measured.size() < 2) return m.alpha + bytes * (clean && m.beta_clean > 0 ? m.beta_clean : m.beta);
+  return interpolate(measured, bytes, false);
+}
+
 double shift_steps_seconds(int p, const std::vector<int>& shifts, const std::vector<double>& bytes,
-                           const cost_params& m) {
+                           const cost_params& m, bool clean) {
   std::vector<double> ready(static_cast<std::size_t>(std::max(p, 1)), 0.0);
   for (std::size_t i = 0; i < shifts.size() && p > 1; ++i) {
     const int k = ((shifts[i] % p) + p) % p;
     if (k == 0) continue;  // a local copy, not a message
-    const double message = m.alpha + bytes[i] * m.beta;
+    const double message = message_seconds(m, bytes[i], clean);
     const int g = std::gcd(k, p), length = p / g;
     for (int c = 0; c < g; ++c) {
       // The cycle c, c+k, c+2k, …: member j sends message j to member j+1 and receives message

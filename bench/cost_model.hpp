@@ -5,8 +5,9 @@
 // ordered messages: an exchange is two messages one after the other; see cost_model.cpp). n is
 // the message's `bytes` as collbench reports it (metrics.hpp: the whole p-block array for scatter,
 // gather, allgather, reduce_scatter and alltoall), α the latency of one message, β seconds per
-// byte of one blocking one-way message, γ seconds per byte reduced, δ seconds per byte copied
-// locally.
+// byte of one blocking one-way message that forwards bytes the sender just received, reduced or
+// copied, β_u the same for bytes the sender left untouched (its caller's input), γ seconds per
+// byte reduced, δ seconds per byte copied locally.
 
 #include <collectives/algorithm.hpp>
 #include <cstddef>
@@ -15,14 +16,27 @@
 #include <string_view>
 #include <vector>
 
+#include "model.hpp"
+
 namespace collbench {
 
 struct cost_params {
   double alpha;
-  double beta;
+  double beta;  ///< a message forwarding bytes the sender just wrote
   double gamma;
-  double delta = 0;  ///< seconds per byte of a local copy: 1 / memcpy bandwidth
+  double delta = 0;       ///< seconds per byte of a local copy: 1 / memcpy bandwidth
+  double beta_clean = 0;  ///< a message of bytes the sender did not write in the call; 0: β
+  /// The ping-pongs' one-way times (forward, clean). Where given, a message of m bytes costs the
+  /// time measured at m (interpolated between the measured sizes) instead of α + mβ.
+  std::vector<pingpong_point> forward = {}, clean = {};
+  /// The times of a memcpy and of a reduction by size. Where given, γ and δ are the per-byte
+  /// times measured at the call's size n (interpolated), which decides whether its buffers sit
+  /// in the caches or in memory.
+  std::vector<pingpong_point> copy = {}, reduce = {};
 };
+
+/// Seconds of one blocking message of `bytes` bytes: t(m) (forward) or u(m) (clean, untouched).
+double message_seconds(const cost_params& m, double bytes, bool clean);
 
 /// One call as the formulas see it.
 struct call_shape {
@@ -46,9 +60,10 @@ std::optional<double> predict_seconds(collectives::collective c, std::string_vie
 /// Seconds on the critical path of a series of exchange steps as transport::exchange runs them,
 /// every rank starting at 0: step i is a shift by shifts[i] (to = rank + k, from = rank − k, mod p;
 /// k = p/2 is a pairing) of bytes[i] bytes each way, every message a blocking send that completes
-/// when its receiver has it (α + mβ). Exposed for the tests, which check the ring's closed form.
+/// when its receiver has it: t(m), or u(m) when `clean` (every message sends the caller's input).
+/// Exposed for the tests, which check the ring's closed form.
 double shift_steps_seconds(int p, const std::vector<int>& shifts, const std::vector<double>& bytes,
-                           const cost_params& m);
+                           const cost_params& m, bool clean = false);
 
 /// The library's pipeline segment in bytes, as src/algorithms/broadcast/pipeline.cpp reads it:
 /// COLLECTIVES_PIPELINE_SEGMENT_BYTES, a positive integer, else 64 KiB. (A value the library

@@ -30,18 +30,17 @@ double time_median(int reps, double max_seconds, F&& f) {
   return median(t);
 }
 
-double reduce_seconds_per_byte(element_kind type, op_kind op) {
+// Seconds the library's reduction kernel takes over `bytes` bytes (one inout vector and one input).
+double reduce_seconds(element_kind type, op_kind op, std::size_t bytes) {
   return with_type(type, [&](auto tag) {
     using T = typename decltype(tag)::type;
     return with_op(op, [&](auto functor) -> double {
       using Op = decltype(functor);
       if constexpr (std::is_invocable_v<const Op&, const T&, const T&>) {
         const collectives::detail::reduction red = collectives::detail::make_reduction<T>(functor);
-        const std::size_t count = (std::size_t{8} << 20) / sizeof(T);
+        const std::size_t count = std::max<std::size_t>(bytes / sizeof(T), 1);
         std::vector<T> lhs(count, T{1}), inout(count, T{1});
-        const double t =
-            time_median(9, 0.5, [&] { red.combine(lhs.data(), inout.data(), count, red.state); });
-        return t / static_cast<double>(count * sizeof(T));
+        return time_median(9, 0.5, [&] { red.combine(lhs.data(), inout.data(), count, red.state); });
       } else {
         throw std::invalid_argument("collbench: the op does not apply to the type");
       }
@@ -49,35 +48,80 @@ double reduce_seconds_per_byte(element_kind type, op_kind op) {
   });
 }
 
-double memcpy_bytes_per_second() {
-  const std::size_t bytes = std::size_t{16} << 20;
+double memcpy_seconds(std::size_t bytes) {
   std::vector<std::byte> src(bytes, std::byte{1}), dst(bytes);
   const double t = time_median(9, 0.5, [&] { std::memcpy(dst.data(), src.data(), bytes); });
   // Reading the copy keeps the compiler from dropping it as a dead store.
   volatile std::byte sink = dst[bytes / 2];
   static_cast<void>(sink);
-  return static_cast<double>(bytes) / t;
+  return t;
 }
+
+// 4 KiB, 16 KiB, … ×4 up to `largest`, and `largest` itself.
+std::vector<std::size_t> local_sizes(std::size_t largest) {
+  std::vector<std::size_t> sizes;
+  for (std::size_t bytes = 4096; bytes < largest; bytes *= 4) sizes.push_back(bytes);
+  sizes.push_back(largest);
+  return sizes;
+}
+
+// The ping-pongs' buffers on one rank. forward: one buffer, sent back as received. clean: a send
+// buffer filled once and never written again, as collbench's inputs are, and a receive buffer of
+// its own.
+struct pingpong_buffers {
+  explicit pingpong_buffers(std::size_t largest)
+      : bounced(largest, std::byte{1}), own(largest, std::byte{1}) {}
+  // One round trip of `bytes` bytes, rank 0 first.
+  void round_trip(MPI_Comm comm, int rank, pingpong_kind kind, std::size_t bytes) {
+    const int n = static_cast<int>(bytes);
+    const std::byte* out = kind == pingpong_kind::clean ? own.data() : bounced.data();
+    if (rank == 0) {
+      MPI_Send(out, n, MPI_BYTE, 1, 0, comm);
+      MPI_Recv(bounced.data(), n, MPI_BYTE, 1, 0, comm, MPI_STATUS_IGNORE);
+    } else {
+      MPI_Recv(bounced.data(), n, MPI_BYTE, 0, 0, comm, MPI_STATUS_IGNORE);
+      MPI_Send(out, n, MPI_BYTE, 0, 0, comm);
+    }
+  }
+  std::vector<std::byte> bounced, own;
+};
+
+std::vector<std::size_t> pingpong_sizes(std::size_t largest) {
+  std::vector<std::size_t> sizes;
+  for (std::size_t bytes = 1; bytes < largest; bytes *= 4) sizes.push_back(bytes);
+  sizes.push_back(largest);
+  return sizes;
+}
+
+int pingpong_reps(std::size_t bytes) { return bytes <= 65536 ? 100 : 20; }
 
 }  // namespace
 
-std::vector<pingpong_point> pingpong(MPI_Comm comm, int rank) {
+std::vector<pingpong_point> pingpong(MPI_Comm comm, int rank, pingpong_kind kind, std::size_t largest) {
+  pingpong_buffers b(largest);
   std::vector<pingpong_point> points;
-  std::vector<std::byte> buf(std::size_t{4} << 20);
-  for (std::size_t bytes = 1; bytes <= buf.size(); bytes *= 4) {
-    const int n = static_cast<int>(bytes);
-    const double round_trip = time_median(bytes <= 65536 ? 100 : 20, HUGE_VAL, [&] {
-      if (rank == 0) {
-        MPI_Send(buf.data(), n, MPI_BYTE, 1, 0, comm);
-        MPI_Recv(buf.data(), n, MPI_BYTE, 1, 0, comm, MPI_STATUS_IGNORE);
-      } else {
-        MPI_Recv(buf.data(), n, MPI_BYTE, 0, 0, comm, MPI_STATUS_IGNORE);
-        MPI_Send(buf.data(), n, MPI_BYTE, 0, 0, comm);
-      }
-    });
-    points.push_back({bytes, round_trip / 2});
-  }
+  for (std::size_t bytes : pingpong_sizes(largest))
+    points.push_back({bytes, time_median(pingpong_reps(bytes), HUGE_VAL, [&] {
+                               b.round_trip(comm, rank, kind, bytes);
+                             }) / 2});
   return points;
+}
+
+void pingpongs(MPI_Comm comm, int rank, std::size_t largest, std::vector<pingpong_point>& forward,
+               std::vector<pingpong_point>& clean) {
+  pingpong_buffers b(largest);
+  for (std::size_t bytes : pingpong_sizes(largest)) {
+    // Alternating, so that a machine whose speed drifts (a shared VM) moves both alike.
+    std::vector<double> times[2];
+    for (int i = -1; i < pingpong_reps(bytes); ++i)
+      for (pingpong_kind kind : {pingpong_kind::forward, pingpong_kind::clean}) {
+        const double t0 = MPI_Wtime();
+        b.round_trip(comm, rank, kind, bytes);
+        if (i >= 0) times[kind == pingpong_kind::clean].push_back(MPI_Wtime() - t0);
+      }
+    forward.push_back({bytes, median(times[0]) / 2});
+    clean.push_back({bytes, median(times[1]) / 2});
+  }
 }
 
 void fit_alpha_beta(const std::vector<pingpong_point>& points, double& alpha, double& beta) {
@@ -99,22 +143,31 @@ void fit_alpha_beta(const std::vector<pingpong_point>& points, double& alpha, do
   beta = std::max(beta, 0.0);
 }
 
-machine measure_machine(MPI_Comm comm, element_kind type, op_kind op) {
+machine measure_machine(MPI_Comm comm, element_kind type, op_kind op, std::size_t largest) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   machine m;
   MPI_Barrier(comm);
-  if (size > 1 && rank < 2) m.pingpong = pingpong(comm, rank);
+  largest = std::max(largest, std::size_t{4} << 20);
+  if (size > 1 && rank < 2) pingpongs(comm, rank, largest, m.pingpong, m.pingpong_clean);
   MPI_Barrier(comm);
   if (rank == 0) {
     fit_alpha_beta(m.pingpong, m.alpha, m.beta);
-    m.gamma = reduce_seconds_per_byte(type, op);
-    m.memcpy_bandwidth = memcpy_bytes_per_second();
+    double alpha_clean = 0;
+    fit_alpha_beta(m.pingpong_clean, alpha_clean, m.beta_clean);
+    for (std::size_t bytes : local_sizes(largest)) {
+      m.reduce.push_back({bytes, reduce_seconds(type, op, bytes)});
+      m.copy.push_back({bytes, memcpy_seconds(bytes)});
+    }
+    const std::size_t reduced = std::size_t{8} << 20, copied = std::size_t{16} << 20;
+    m.gamma = reduce_seconds(type, op, reduced) / static_cast<double>(reduced);
+    m.memcpy_bandwidth = static_cast<double>(copied) / memcpy_seconds(copied);
   }
-  double values[4] = {m.alpha, m.beta, m.gamma, m.memcpy_bandwidth};
-  MPI_Bcast(values, 4, MPI_DOUBLE, 0, comm);
-  m.alpha = values[0], m.beta = values[1], m.gamma = values[2], m.memcpy_bandwidth = values[3];
+  double values[5] = {m.alpha, m.beta, m.beta_clean, m.gamma, m.memcpy_bandwidth};
+  MPI_Bcast(values, 5, MPI_DOUBLE, 0, comm);
+  m.alpha = values[0], m.beta = values[1], m.beta_clean = values[2], m.gamma = values[3],
+  m.memcpy_bandwidth = values[4];
   return m;
 }
 

@@ -224,8 +224,9 @@ parse_result parse_options(int argc, char** argv) {
   app.add_option("--output", o.output, "Write the results to FILE instead of stdout")->type_name("FILE");
   app.add_flag(
       "--model", o.model,
-      "Measure α, β (ping-pong), γ (reduction kernel) and memcpy bandwidth, and print each algorithm's "
-      "predicted time beside the measured one");
+      "Measure α, β, β_u (two ping-pongs: forwarding what was just received, and sending an untouched "
+      "buffer), γ (reduction kernel) and memcpy bandwidth, and print each algorithm's predicted time beside "
+      "the measured one");
   app.add_flag("-q,--quiet", o.quiet, "No progress on stderr");
   app.add_flag("--list", o.list, "List the collectives and the algorithms available here, then exit");
   std::string draw_time = "real";

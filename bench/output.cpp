@@ -16,15 +16,28 @@ using nlohmann::json;
 json optional_json(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 json optional_json(const std::optional<long long>& v) { return v ? json(*v) : json(nullptr); }
 
-json to_json(const machine& m) {
+json to_json(const std::vector<pingpong_point>& v, const char* key = "one_way_us") {
   json points = json::array();
-  for (const pingpong_point& p : m.pingpong)
-    points.push_back({{"bytes", p.bytes}, {"one_way_us", p.seconds * 1e6}});
+  for (const pingpong_point& p : v) points.push_back({{"bytes", p.bytes}, {key, p.seconds * 1e6}});
+  return points;
+}
+
+std::vector<pingpong_point> points_from_json(const json& j, const char* key = "one_way_us") {
+  std::vector<pingpong_point> v;
+  for (const json& p : j) v.push_back({p.at("bytes").get<std::size_t>(), p.at(key).get<double>() * 1e-6});
+  return v;
+}
+
+json to_json(const machine& m) {
   return {{"alpha_us", m.alpha * 1e6},
           {"beta_GBps", m.beta > 0 ? 1e-9 / m.beta : 0.0},
+          {"beta_clean_GBps", m.beta_clean > 0 ? 1e-9 / m.beta_clean : 0.0},
           {"gamma_GBps", m.gamma > 0 ? 1e-9 / m.gamma : 0.0},
           {"memcpy_GBps", m.memcpy_bandwidth / 1e9},
-          {"pingpong", points}};
+          {"pingpong", to_json(m.pingpong)},
+          {"pingpong_clean", to_json(m.pingpong_clean)},
+          {"copy", to_json(m.copy, "us")},
+          {"reduce", to_json(m.reduce, "us")}};
 }
 
 machine machine_from_json(const json& j) {
@@ -32,10 +45,15 @@ machine machine_from_json(const json& j) {
   m.alpha = j.at("alpha_us").get<double>() * 1e-6;
   const double b = j.at("beta_GBps").get<double>(), g = j.at("gamma_GBps").get<double>();
   m.beta = b > 0 ? 1e-9 / b : 0.0;
+  // Files from before the clean ping-pong have one β: it prices every message.
+  const double c = j.value("beta_clean_GBps", b);
+  m.beta_clean = c > 0 ? 1e-9 / c : 0.0;
   m.gamma = g > 0 ? 1e-9 / g : 0.0;
   m.memcpy_bandwidth = j.at("memcpy_GBps").get<double>() * 1e9;
-  for (const json& p : j.at("pingpong"))
-    m.pingpong.push_back({p.at("bytes").get<std::size_t>(), p.at("one_way_us").get<double>() * 1e-6});
+  m.pingpong = points_from_json(j.at("pingpong"));
+  if (j.contains("pingpong_clean")) m.pingpong_clean = points_from_json(j.at("pingpong_clean"));
+  if (j.contains("copy")) m.copy = points_from_json(j.at("copy"), "us");
+  if (j.contains("reduce")) m.reduce = points_from_json(j.at("reduce"), "us");
   return m;
 }
 
@@ -192,11 +210,14 @@ void write_table(std::ostream& os, const run_info& info, std::span<const row> ro
   fmt::print(os, "# shared memory: {}; {}\n", describe(info.shm_copy), info.shm_copy.source);
   if (info.model) {
     const machine& m = *info.model;
-    fmt::print(os,
-               "# model: α = {:.2f} µs, β = {:.3f} ns/B ({:.2f} GB/s), γ = {:.3f} ns/B ({:.2f} GB/s), memcpy "
-               "{:.2f} GB/s\n",
-               m.alpha * 1e6, m.beta * 1e9, m.beta > 0 ? 1e-9 / m.beta : 0.0, m.gamma * 1e9,
-               m.gamma > 0 ? 1e-9 / m.gamma : 0.0, m.memcpy_bandwidth / 1e9);
+    fmt::print(
+        os,
+        "# model: α = {:.2f} µs, β = {:.3f} ns/B ({:.2f} GB/s) forwarding, β_u = {:.3f} ns/B ({:.2f} GB/s) "
+        "untouched, γ = {:.3f} ns/B ({:.2f} GB/s), memcpy {:.2f} GB/s; a message costs the ping-pong's time "
+        "at its size\n",
+        m.alpha * 1e6, m.beta * 1e9, m.beta > 0 ? 1e-9 / m.beta : 0.0, m.beta_clean * 1e9,
+        m.beta_clean > 0 ? 1e-9 / m.beta_clean : 0.0, m.gamma * 1e9, m.gamma > 0 ? 1e-9 / m.gamma : 0.0,
+        m.memcpy_bandwidth / 1e9);
   }
   if (info.hosts && info.hosts->layout.hosts > 1) {
     const host_links& h = *info.hosts;

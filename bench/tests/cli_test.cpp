@@ -152,8 +152,10 @@ BOOST_AUTO_TEST_CASE(json_parses_and_carries_the_run_and_the_model) {
   BOOST_TEST(start.at("late_fraction").get<double>() >= 0);
   BOOST_TEST(start.at("late_fraction").get<double>() < 1);
   BOOST_TEST(doc.at("collbench").at("ranks").get<int>() == ranks);
-  for (const char* key : {"alpha_us", "beta_GBps", "gamma_GBps", "memcpy_GBps", "pingpong"})
+  for (const char* key : {"alpha_us", "beta_GBps", "beta_clean_GBps", "gamma_GBps", "memcpy_GBps", "pingpong",
+                          "pingpong_clean"})
     BOOST_TEST(doc.at("model").contains(key), key);
+  BOOST_TEST(doc.at("model").at("beta_clean_GBps").get<double>() > 0);
   BOOST_TEST(doc.at("model").at("beta_GBps").get<double>() > 0);
   BOOST_TEST(doc.at("model").at("memcpy_GBps").get<double>() > 0);
   const std::vector<std::string> columns = split(std::string(collbench::csv_header), ',');

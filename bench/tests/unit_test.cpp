@@ -9,6 +9,7 @@
 #include <cmath>
 #include <collectives/algorithm.hpp>
 #include <cstdlib>
+#include <fstream>
 #include <numeric>
 #include <regex>
 #include <sstream>
@@ -183,6 +184,32 @@ BOOST_AUTO_TEST_CASE(every_library_algorithm_has_a_cost_formula) {
   BOOST_TEST(cb::cost_formula(collective::allreduce, "vendor", 4).empty());
 }
 
+BOOST_AUTO_TEST_CASE(every_algorithm_header_states_its_cost_line) {
+  // The "Transport:" line of src/algorithms/<collective>/<algorithm>.cpp is the table's formula.
+  for (collective c : collectives::all_collectives())
+    for (collectives::algorithm a : collectives::algorithms_for(c)) {
+      if (a == collectives::algorithm::vendor) continue;
+      const std::string path = std::string(COLLECTIVES_SOURCE_DIR) + "/src/algorithms/" +
+                               std::string(to_string(c)) + "/" + std::string(to_string(a)) + ".cpp";
+      std::ifstream file(path);
+      BOOST_TEST_REQUIRE(file.good(), path);
+      std::string line, text;
+      bool inside = false;
+      while (std::getline(file, line)) {
+        if (line.starts_with("// Transport:")) inside = true;
+        if (!inside) continue;
+        const std::size_t from = line.find_first_not_of("/ ");
+        text += (text.empty() ? "" : " ") + (from == std::string::npos ? "" : line.substr(from));
+        if (line.find("(bench/cost_model.cpp)") != std::string::npos) break;
+      }
+      const std::string formula = "Transport: " + cb::cost_formula(c, to_string(a), 4);
+      const std::string after = text.starts_with(formula) ? text.substr(formula.size()) : "";
+      BOOST_TEST(
+          (after.starts_with(" (n = all p blocks), on the library") || after.starts_with(", on the library")),
+          path << " says \"" << text << "\", bench/cost_model.cpp \"" << formula << "\"");
+    }
+}
+
 BOOST_AUTO_TEST_CASE(vendor_internals_are_modelled_only_where_they_run_the_library_algorithm) {
   // A vendor internal that runs one of the library's schedules is priced by that schedule's
   // textbook cost (the MPI library exchanges with a concurrent send-receive), the library's own row
@@ -292,6 +319,80 @@ BOOST_AUTO_TEST_CASE(cost_formulas_evaluate_as_written) {
   BOOST_TEST(!cb::predict_seconds(collective::allreduce, "vendor", {4, 0, n, count}, m).has_value());
 }
 
+BOOST_AUTO_TEST_CASE(untouched_bytes_and_forwarded_bytes_cost_their_own_beta) {
+  // u(m) = α + mβ_u for bytes the sender left untouched (its input, the root's buffer), t(m) = α + mβ
+  // for bytes it just received, reduced or copied.
+  cb::cost_params m{2e-6, 1e-9, 0.5e-9, 0.1e-9};
+  m.beta_clean = 0.25e-9;
+  const double n = 1 << 20;
+  const std::size_t count = 1 << 18;
+  const auto t = [&](double bytes) { return m.alpha + bytes * m.beta; };
+  const auto u = [&](double bytes) { return m.alpha + bytes * m.beta_clean; };
+  BOOST_TEST(cb::message_seconds(m, n, true) == u(n), boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(cb::message_seconds(m, n, false) == t(n), boost::test_tools::tolerance(1e-12));
+  // binomial broadcast: the root's message is untouched, every later hop forwards.
+  BOOST_TEST(*cb::predict_seconds(collective::broadcast, "binomial", {2, 0, n, count}, m) == u(n),
+             boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(*cb::predict_seconds(collective::broadcast, "binomial", {8, 0, n, count}, m) == u(n) + 2 * t(n),
+             boost::test_tools::tolerance(1e-12));
+  // ring allreduce at p = 2: the reduce-scatter step swaps halves of the inputs, the allgather step
+  // the sums just formed.
+  BOOST_TEST(*cb::predict_seconds(collective::allreduce, "ring", {2, 0, n, count}, m) ==
+                 2 * u(n / 2) + 2 * t(n / 2) + n / 2 * m.gamma,
+             boost::test_tools::tolerance(1e-12));
+  // ring allgather forwards from the first step: the own block was just copied into recv.
+  BOOST_TEST(*cb::predict_seconds(collective::allgather, "ring", {2, 0, n, count}, m) ==
+                 n / 2 * m.delta + 2 * t(n / 2),
+             boost::test_tools::tolerance(1e-12));
+  // pairwise alltoall sends blocks of the input only; recursive halving's later steps send sums.
+  BOOST_TEST(*cb::predict_seconds(collective::alltoall, "pairwise", {4, 0, n, count}, m) ==
+                 n / 4 * m.delta + 6 * u(n / 4),
+             boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(*cb::predict_seconds(collective::reduce_scatter, "recursive_halving", {4, 0, n, count}, m) ==
+                 2 * u(n / 2) + 2 * t(n / 4) + 0.75 * n * m.gamma + n / 4 * m.delta,
+             boost::test_tools::tolerance(1e-12));
+#ifdef OMPI_MAJOR_VERSION
+  // The textbook lines of the vendor internals keep one β.
+  BOOST_TEST(*cb::predict_seconds(collective::allgather, "vendor:ring", {4, 0, n, count}, m) ==
+                 3 * m.alpha + 0.75 * n * m.beta,
+             boost::test_tools::tolerance(1e-12));
+#endif
+}
+
+BOOST_AUTO_TEST_CASE(measured_ping_pongs_price_a_message_by_its_size) {
+  // With the ping-pongs' points, a message costs the time measured at its size: straight lines
+  // between the points, the first point's time below it, the last segment's slope above.
+  cb::cost_params m{1e-6, 1e-9, 0, 0};
+  m.forward = {{1, 1e-6}, {4096, 4e-6}, {65536, 10e-6}, {1 << 20, 100e-6}};
+  m.clean = {{1, 1e-6}, {4096, 3e-6}, {65536, 6e-6}, {1 << 20, 60e-6}};
+  BOOST_TEST(cb::message_seconds(m, 65536, false) == 10e-6, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(cb::message_seconds(m, 65536, true) == 6e-6, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(cb::message_seconds(m, (4096 + 65536) / 2, false) == 7e-6, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(cb::message_seconds(m, 0, false) == 1e-6, boost::test_tools::tolerance(1e-12));
+  const double slope = (100e-6 - 10e-6) / ((1 << 20) - 65536);
+  BOOST_TEST(cb::message_seconds(m, 2 << 20, false) == 100e-6 + (1 << 20) * slope,
+             boost::test_tools::tolerance(1e-12));
+  // A broadcast of 1 MiB at p = 2 is the clean ping-pong's message of 1 MiB.
+  BOOST_TEST(*cb::predict_seconds(collective::broadcast, "naive", {2, 0, 1 << 20, 1 << 18}, m) == 60e-6,
+             boost::test_tools::tolerance(1e-12));
+  // Copies and reductions cost their per-byte time measured at the call's size n: in the caches
+  // (1 MiB here) four times faster than from memory (16 MiB).
+  m.delta = 1.0 / 10e9;
+  m.gamma = 1.0 / 5e9;
+  m.copy = {{4096, 4096 / 40e9}, {1 << 20, (1 << 20) / 40e9}, {16 << 20, (16 << 20) / 10e9}};
+  m.reduce = {{4096, 4096 / 20e9}, {1 << 20, (1 << 20) / 20e9}, {16 << 20, (16 << 20) / 5e9}};
+  BOOST_TEST(*cb::predict_seconds(collective::gather, "naive", {2, 0, 1 << 20, 1 << 18}, m) ==
+                 (1 << 19) / 40e9 + cb::message_seconds(m, 1 << 19, true),
+             boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(*cb::predict_seconds(collective::reduce, "naive", {2, 0, 16 << 20, 4 << 20}, m) ==
+                 cb::message_seconds(m, 16 << 20, true) + (16 << 20) / 5e9,
+             boost::test_tools::tolerance(1e-9));
+  // Below the first point, a copy keeps the first point's speed.
+  BOOST_TEST(*cb::predict_seconds(collective::gather, "naive", {2, 0, 1024, 256}, m) ==
+                 512 / 40e9 + cb::message_seconds(m, 512, true),
+             boost::test_tools::tolerance(1e-9));
+}
+
 BOOST_AUTO_TEST_CASE(shift_replay_follows_the_transport_order) {
   const cb::cost_params m{1.0, 0.0, 0.0};  // every message costs 1
   // A pairing costs two messages, whichever side sends first; so does one step of an even ring.
@@ -368,7 +469,7 @@ BOOST_AUTO_TEST_CASE(csv_and_json_writers) {
 
   cb::run_info info;
   info.ranks = 4;
-  info.model = cb::machine{1e-6, 1e-9, 1e-10, 5e9, {{1, 1e-6}}};
+  info.model = cb::machine{1e-6, 1e-9, 0.5e-9, 1e-10, 5e9, {{1, 1e-6}}, {{1, 0.9e-6}}};
   info.shm_copy = {"single", "cma", "Open MPI's btl_vader_single_copy_mechanism, read through MPI_T"};
   std::stringstream json;
   cb::write_json(json, info, std::vector<cb::row>{r});
@@ -379,6 +480,10 @@ BOOST_AUTO_TEST_CASE(csv_and_json_writers) {
   BOOST_TEST(back.rows[0].model_us.value() == 8.5);
   BOOST_TEST(!back.rows[0].busbw_of_memcpy.has_value());
   BOOST_TEST(back.info.model->alpha == 1e-6, boost::test_tools::tolerance(1e-9));
+  // Both ping-pongs travel: the model prices a message by their points.
+  BOOST_TEST(back.info.model->beta_clean == 0.5e-9, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST_REQUIRE(back.info.model->pingpong_clean.size() == 1u);
+  BOOST_TEST(back.info.model->pingpong_clean[0].seconds == 0.9e-6, boost::test_tools::tolerance(1e-9));
   // The shared-memory path travels in the run's description and on every row.
   BOOST_TEST(back.info.shm_copy.path == "single");
   BOOST_TEST(back.info.shm_copy.mechanism == "cma");

@@ -10,7 +10,7 @@
 //          and receives the whole result from it last.
 // Cost:    log p·α + (p−1)/p·Nβ for the N-byte result (N = p·n). Non-power-of-two:
 //          + 2α + nβ + Nβ for the fold.
-// Transport: n/p·δ + 2(log p′·α + (p′−1)/p′·nβ); fold + 2α + (n/p + n)β (n = all p blocks), on the
+// Transport: n/p·δ + 2Σᵢ t(2ⁱ·n/p′) (i = 0…log p′ − 1); fold + u(n/p) + t(n) (n = all p blocks), on the
 //          library's blocking, ordered transport (bench/cost_model.cpp).
 // Order:   no reduction.
 // Limits:  none; allgather_recursive_doubling_blocks also takes uneven, even empty, parts.

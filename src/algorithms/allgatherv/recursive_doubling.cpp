@@ -13,7 +13,7 @@
 // Cost:    log p·α + (p−1)/p·Nβ for equal blocks (N = all blocks); each step waits for its largest
 //          run, so skewed counts cost up to log p·b_max·β more. Non-power-of-two: + 2α + b·β + Nβ
 //          for the fold (b = the folded rank's block).
-// Transport: n/p·δ + 2(log p′·α + (p′−1)/p′·nβ); fold + 2α + (n/p + n)β (n = all p blocks), on the
+// Transport: n/p·δ + 2Σᵢ t(2ⁱ·n/p′) (i = 0…log p′ − 1); fold + u(n/p) + t(n) (n = all p blocks), on the
 //          library's blocking, ordered transport (bench/cost_model.cpp).
 // Order:   no reduction.
 // Limits:  none: any counts (empty runs travel as empty messages), any displacements.

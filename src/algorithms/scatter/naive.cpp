@@ -3,7 +3,7 @@
 // Steps:   root copies its own block, then sends block r to each rank r ≠ root in rank order;
 //          every other rank receives once from the root.
 // Cost:    (p−1)·α + (p−1)·nβ at the root (n = one block).
-// Transport: n/p·δ + (p−1)·t(n/p) (n = all p blocks), on the library's blocking, ordered transport
+// Transport: n/p·δ + (p−1)·u(n/p) (n = all p blocks), on the library's blocking, ordered transport
 //          (bench/cost_model.cpp).
 // Order:   no reduction.
 // Limits:  none.
