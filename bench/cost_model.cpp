@@ -318,9 +318,13 @@ const cost_entry table[] = {
      [](const cost_input& x) { return (x.p - 1) * (u(x, x.n) + t(x, x.n) + x.n * x.g); }},
     {collective::allreduce, "ring", "2u(n/p) + (R(2(p−1)) − 2)·t(n/p) + (p−1)/p·nγ", &ring_allreduce,
      "2(p−1)α + 2(p−1)/p·nβ + (p−1)/p·nγ", &ring_allreduce_textbook},
-    {collective::allreduce, "recursive_doubling", "nδ + log p′·(2t(n) + nγ); fold + u(n) + t(n) + nγ",
+    // The first step sends the caller's input (u), except from the ranks the fold has combined into.
+    {collective::allreduce, "recursive_doubling",
+     "nδ + 2u(n) + (log p′ − 1)·2t(n) + log p′·nγ; fold + u(n) + t(n) + nγ, its first step up to 2t(n)",
      [](const cost_input& x) {
-       return x.n * x.d + x.lq * (2 * t(x, x.n) + x.n * x.g) + (x.fold ? u(x, x.n) + t(x, x.n) + x.n * x.g : 0);
+       const double first_step = 2 * (x.fold ? t(x, x.n) : u(x, x.n));
+       return x.n * x.d + first_step + (x.lq - 1) * 2 * t(x, x.n) + x.lq * x.n * x.g +
+              (x.fold ? u(x, x.n) + t(x, x.n) + x.n * x.g : 0);
      },
      "log p(α + nβ + nγ); fold + 2(α + nβ) + nγ",
      [](const cost_input& x) {
