@@ -17,7 +17,7 @@
 //   u(m)           a message of bytes the sender did not write in the call: its caller's input, a
 //                  broadcast root's buffer (the ping-pong that sends from a buffer it never writes).
 //                  In collbench every call sends the same untouched inputs, as applications do;
-// both are the ping-pongs' times measured at m bytes (1 B, 4 B, … ×4 up to the run's largest
+// both are the ping-pongs' times measured at m bytes (1 B, 2 B, … ×2 up to the run's largest
 // message), interpolated linearly between the measured sizes: the eager and rendezvous
 // protocols, and caches and memory, each get the time they take. With no points (the tests, a
 // file from before), t(m) = α + mβ and u(m) = α + mβ_u, the ping-pongs' least-squares lines.

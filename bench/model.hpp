@@ -13,7 +13,7 @@
 //   γ  seconds per byte reduced: the library's own reduction kernel for the run's type and op,
 //      over 8 MiB, on rank 0;
 //   memcpy bandwidth: std::memcpy of 16 MiB on rank 0, bytes copied per second;
-//   and the time of a reduction and of a memcpy of 4 KiB, 16 KiB, … ×4 up to the run's largest
+//   and the time of a reduction and of a memcpy of 4 KiB, 8 KiB, … ×2 up to the run's largest
 //   message (at least 4 MiB), on rank 0: within the caches both run several times faster than
 //   from memory, and the model prices a call's copies and reductions at its size.
 // Rank 0 measures alone while the others wait, so these are the figures of one core.
@@ -49,12 +49,12 @@ machine measure_machine(MPI_Comm comm, element_kind type, op_kind op, std::size_
 
 enum class pingpong_kind { forward, clean };
 
-/// The one-way times of a ping-pong between ranks 0 and 1 of `comm` (1 B … 4 MiB by ×4, or up to
+/// The one-way times of a ping-pong between ranks 0 and 1 of `comm` (1 B … 4 MiB by ×2, or up to
 /// `largest`, the last point at `largest`); only those two ranks call it, with their rank.
 std::vector<pingpong_point> pingpong(MPI_Comm comm, int rank, pingpong_kind kind = pingpong_kind::forward,
                                      std::size_t largest = std::size_t{4} << 20);
 
-/// Both ping-pongs at once, their round trips alternating at every size (1 B … `largest` by ×4,
+/// Both ping-pongs at once, their round trips alternating at every size (1 B … `largest` by ×2,
 /// the last point at `largest`); only ranks 0 and 1 call it, with their rank.
 void pingpongs(MPI_Comm comm, int rank, std::size_t largest, std::vector<pingpong_point>& forward,
                std::vector<pingpong_point>& clean);
