@@ -175,33 +175,13 @@ algorithm choose_uncached(collective c, int p, std::size_t bytes, std::size_t co
   return rule(c, p, key, fewer_elements_than_ranks, commutative, skewed);
 }
 
-// Each thread's last choice, with everything it was made from. Calls repeat their shapes (a
-// solver's all-reduce of one vector, a benchmark's loop), and the lookup and the rule cost about
-// 110 instructions per call (callgrind), 5–10% of an 8-byte call at np 2 when ranks spin. The
-// table's generation is read before choosing: a table installed meanwhile makes the next call
-// choose afresh, never keeps a stale choice.
-struct cached_choice {
-  std::uint64_t generation = 0;  // no table has generation 0: a thread's first call chooses
-  collective c{};
-  int p = 0;
-  std::size_t bytes = 0, count = 0, largest_block = 0;
-  bool commutative = false;
-  algorithm chosen{};
-};
-thread_local cached_choice last;
-
 }  // namespace
 
-algorithm choose_automatic(collective c, int p, std::size_t bytes, std::size_t count, bool commutative,
-                           std::size_t largest_block) {
-  const std::uint64_t generation = tuning_generation();
-  if (last.generation == generation && last.c == c && last.p == p && last.bytes == bytes &&
-      last.count == count && last.largest_block == largest_block && last.commutative == commutative)
-    [[likely]]
-    return last.chosen;
-  const algorithm chosen = choose_uncached(c, p, bytes, count, commutative, largest_block);
-  last = {generation, c, p, bytes, count, largest_block, commutative, chosen};
-  return chosen;
+constinit thread_local automatic_memo last_automatic_choice;
+
+algorithm choose_and_remember(const automatic_key& k) {
+  last_automatic_choice = {k, choose_uncached(k.c, k.p, k.bytes, k.count, k.commutative, k.largest_block)};
+  return last_automatic_choice.chosen;
 }
 
 bool vendor_fastest(collective c, int p, std::size_t bytes, std::size_t largest_block) {

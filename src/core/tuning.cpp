@@ -149,18 +149,25 @@ const Range* find_range(const std::map<collective, std::map<int, std::vector<Ran
 
 // The table in force, published for readers that take no lock: every automatic call reads it, while
 // it changes only at load_tuning, clear_tuning and COLLECTIVES_TUNING. A writer replaces `table`
-// under `mutex` and then bumps `generation`; each thread keeps its own copy of the pointer with the
-// generation it copied it at, so a call reads one atomic and compares it with its own, and only the
-// first call of a thread after a change takes the mutex, once, to copy the new pointer. A table
+// under `mutex` and then bumps the generation (tuning_generation_counter, below); each thread keeps
+// its own copy of the pointer with the generation it copied it at, so a call reads one atomic and
+// compares it with its own, and only the first call of a thread after a change takes the mutex,
+// once, to copy the new pointer. A table
 // replaced meanwhile lives on until every thread that copied it has made its next automatic
 // choice (or ended).
 struct state {
   std::mutex mutex;
   std::shared_ptr<const tuning_table> table;
-  std::atomic<std::uint64_t> generation{1};  // a thread's copy starts at 0: its first call copies
-  std::once_flag environment;                // COLLECTIVES_TUNING, read at most once
+  std::once_flag environment;  // COLLECTIVES_TUNING, read at most once
 };
 constinit state current;
+
+}  // namespace
+
+// Bumped at every change of the table in force; a thread's copy starts at 0: its first call copies.
+constinit std::atomic<std::uint64_t> tuning_generation_counter{1};
+
+namespace {
 
 struct snapshot {
   std::uint64_t generation = 0;
@@ -171,7 +178,7 @@ thread_local snapshot seen;
 void install(std::shared_ptr<const tuning_table> t) {
   const std::lock_guard lock(current.mutex);
   current.table = std::move(t);
-  current.generation.fetch_add(1, std::memory_order_release);
+  tuning_generation_counter.fetch_add(1, std::memory_order_release);
 }
 
 std::shared_ptr<const tuning_table> read_file(const std::string& path) {
@@ -227,10 +234,8 @@ std::optional<bool> tuning_table::vendor_fastest(collective c, int p, std::size_
   return std::nullopt;
 }
 
-std::uint64_t tuning_generation() { return current.generation.load(std::memory_order_acquire); }
-
 const std::shared_ptr<const tuning_table>& active_tuning() {
-  if (seen.generation == current.generation.load(std::memory_order_acquire)) [[likely]]
+  if (seen.generation == tuning_generation()) [[likely]]
     return seen.table;
   std::call_once(current.environment, [] {
     const char* path = std::getenv("COLLECTIVES_TUNING");
@@ -238,7 +243,7 @@ const std::shared_ptr<const tuning_table>& active_tuning() {
   });
   const std::lock_guard lock(current.mutex);
   seen.table = current.table;
-  seen.generation = current.generation.load(std::memory_order_relaxed);  // the table's, under the lock
+  seen.generation = tuning_generation_counter.load(std::memory_order_relaxed);  // the table's, under the lock
   return seen.table;
 }
 

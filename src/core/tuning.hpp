@@ -5,7 +5,9 @@
 // rule, in automatic.cpp. Its optional "fastest" section (vendor's times against the library's
 // choice) serves the drop-in's `fastest` selection and collectives::fastest_choice only.
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -60,8 +62,9 @@ tuning_table parse_tuning(std::string_view text, const std::string& file);
 /// valid until this thread's next call (copy the shared_ptr to keep the table longer).
 const std::shared_ptr<const tuning_table>& active_tuning();
 
-/// Changes whenever the table in force does (one atomic read): what a cached choice compares, read
-/// before the choice it guards.
-std::uint64_t tuning_generation();
+/// Changes whenever the table in force does: what a cached choice compares, read before the choice
+/// it guards. Inline, one load: a call that repeats its shape reads it before anything else.
+extern std::atomic<std::uint64_t> tuning_generation_counter;
+inline std::uint64_t tuning_generation() { return tuning_generation_counter.load(std::memory_order_acquire); }
 
 }  // namespace collectives::detail
