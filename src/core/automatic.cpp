@@ -6,13 +6,17 @@
 // collectives::fastest_choice); automatic never asks it.
 //
 // Where the numbers come from. Up to 4 ranks ("few ranks") the rule is what tune runs measured on
-// this machine class (a shared 2-core VM, Open MPI 4.1, one-copy shared memory, float sum), at
-// np 2 and 4 (np 4 oversubscribed), 8 B … 16 MiB, three runs each, on a machine loaded by other
-// work (load average 10–16 on 2 cores, so single sizes are noisy): a threshold below was kept only
-// where one algorithm led over a whole band of sizes in every run, judged by the geometric mean of
-// its time ÷ the fastest over the band (8 B–512 B, –4 KiB, –32 KiB, –256 KiB, –2 MiB, –16 MiB). At
-// p = 2 most algorithms send the same messages and tie; at np 4 the fewest hops win (naive's star
-// waits for no intermediate rank to be scheduled). To redo them:
+// this machine class (a 2-core VM, AMD EPYC, Open MPI 4.1, one-copy shared memory, float sum) at
+// np 2 and 4, np 4 oversubscribed with each rank bound to a core (scripts/mpirun/run), 8 B … 16 MiB:
+// the ranges of the table from the three tune runs of `bash scripts/mpirun/compare.sh`
+// (2026-11-27) read beside its comparison run, a threshold kept where one algorithm led over a
+// band of sizes in both, ties and single-size flips left to the simpler choice. At p = 2 most
+// algorithms send the same messages and tie; at np 4 the fewest hops win for small messages
+// (naive's star waits for no intermediate rank to be scheduled) and the halving/doubling
+// algorithms for large ones. p = 3 was not measured: it keeps the rule of the earlier, unbound
+// runs. Measured by `compare.sh --tuning none` (automatic within 5% of the library's fastest, its
+// geometric mean): np 2 76% → 93%, 1.043 → 1.014; np 4 67% → 94%, 1.071 → 1.007 against the rule
+// before. To redo them:
 //   bash scripts/mpirun/tune.sh 2 4 -o t.json   # then read the ranges of t.json
 // Beyond 4 ranks nothing was measured here: the thresholds are MPICH's defaults (measured on
 // clusters), and the cost models in each algorithm's header say why: latency-bound messages get
@@ -21,29 +25,36 @@
 //   bytes: the size key, as collbench counts it (bench/metrics.hpp): the vector for broadcast,
 //   reduce, allreduce, scan, exscan; the whole p-block array for scatter, gather, allgather,
 //   reduce_scatter, alltoall; the whole result or vector for allgatherv, reduce_scatterv.
+//   "Cuttable": a commutative op and at least p elements.
 //
 //   collective      rule
-//   broadcast       few ranks or < 12 KiB: binomial;  otherwise scatter_allgather
-//                   (np 4: binomial within 1% of the fastest from 32 KiB to 2 MiB, scatter_allgather
-//                   1.5–3× slower)
-//   scatter/gather  binomial (np 4: naive and binomial trade places band by band)
-//   reduce          few ranks: naive (np 4: the fastest or within 3% in 5 of 6 bands, binomial and
-//                   rabenseifner 1.3–2.9× slower);  commutative, ≥ 2 KiB and count ≥ p:
+//   broadcast       few ranks: naive below 512 B and from 128 KiB, binomial between (np 4: binomial
+//                   1.24–1.31× below 512 B, naive 1.09–1.31× from 512 B to 64 KiB, binomial
+//                   within 8% above);  < 12 KiB: binomial;  otherwise scatter_allgather
+//   scatter         few ranks: binomial from 2 to 64 KiB, else naive (np 4: binomial up to 1.28×
+//                   faster between, naive up to 1.8× faster outside);  otherwise binomial
+//   gather          few ranks: naive (np 4: binomial 1.1–1.7× at every size);  otherwise binomial
+//   reduce          few ranks: naive, but Rabenseifner at p = 4 from 4 MiB if cuttable (np 4: it
+//                   leads by 1.15–1.30× there, naive leads below);  cuttable, ≥ 2 KiB:
 //                   rabenseifner;  otherwise binomial
-//   allgather       few ranks and p a power of two: recursive_doubling (np 4: within 9% of the
-//                   fastest in every band above 512 B);  result < 80 KiB: recursive_doubling if p is
-//                   a power of two, else bruck;  < 512 KiB and p a power of two: recursive_doubling;
-//                   otherwise ring
-//   reduce_scatter  non-commutative: naive;  whole vector < 2 MiB: recursive_halving (np 4: within 3%
-//                   up to 2 MiB, 1.6× ring's time above);  otherwise ring
+//   allgather       p = 4 below 512 B: naive (recursive_doubling 1.27–1.31×);  few ranks and p a
+//                   power of two: recursive_doubling (np 4: the fastest from 512 B);  result
+//                   < 80 KiB: recursive_doubling if p is a power of two, else bruck;  < 512 KiB and
+//                   p a power of two: recursive_doubling;  otherwise ring
+//   reduce_scatter  non-commutative: naive;  p = 2: pairwise (within 6% everywhere);  p = 4: naive
+//                   below 2 KiB, else recursive_halving (ring 1.5–2.2×);  whole vector < 2 MiB:
+//                   recursive_halving;  otherwise ring
 //   alltoall        p ≥ 4 and whole array ≤ 4 KiB, or block ≤ 256 B and p ≥ 8: bruck (np 4: bruck
-//                   within 16% below 4 KiB, pairwise 1.6–1.8×);  otherwise pairwise
-//   allreduce       3–4 ranks: naive below 2 MiB (np 4: within 17% of the fastest in every band up
-//                   to 2 MiB, recursive_doubling and rabenseifner up to 1.8× and 3×) or when it
-//                   cannot be cut (non-commutative, count < p); from 2 MiB as below;
-//                   non-commutative, < 8 KiB or count < p: recursive_doubling;  p a power of two:
-//                   rabenseifner;  otherwise ring (no fold traffic)
-//   barrier         dissemination (⌈log p⌉ rounds for every p; np 4: the fastest)
+//                   1.2× faster below 4 KiB, pairwise from 64 KiB);  otherwise pairwise
+//   allreduce       p = 2 or 4: Rabenseifner if cuttable and the vector is above 2 and up to 4 KiB
+//                   (its halves stay under Open MPI's 4 KiB eager limit: np 2 recursive_doubling
+//                   1.57× there) or from 256 KiB (p = 2) / 128 KiB (p = 4) (recursive_doubling
+//                   1.1–1.8×);  else naive at p = 4 below 512 B, recursive_doubling otherwise
+//                   (np 4: naive 1.2–1.4× from 512 B);  p = 3: naive below 2 MiB or when it
+//                   cannot be cut;  non-commutative, < 8 KiB or count < p: recursive_doubling;
+//                   p a power of two: rabenseifner;  otherwise ring (no fold traffic)
+//   barrier         3–4 ranks: naive (np 4: dissemination 1.17×);  otherwise dissemination
+//                   (⌈log p⌉ rounds for every p)
 //   scan, exscan    few ranks: naive (np 4: the fastest in every band, recursive_doubling 1.2–3.6×
 //                   slower: the chain of p−1 has fewer steps than it sounds at p ≤ 4);  otherwise
 //                   recursive_doubling (⌈log p⌉ steps instead of a chain of p−1); both keep rank
@@ -54,14 +65,12 @@
 // the largest block is more than twice the average, where the ring's p−1 steps each wait for it.
 //   gatherv           few ranks: naive (np 4: within 21% in every band, binomial 1.1–1.7×);
 //                     otherwise binomial
-//   scatterv          few ranks: naive (np 4, three full compare.sh runs: naive's time ÷ the
-//                     faster of the two 1.07–1.10 as a geometric mean over 16 B–16 MiB, binomial's
-//                     1.12–1.21; binomial leads by up to 1.3× at 2–256 KiB, naive by 1.3× below
-//                     1 KiB and 1.6× from 4 MiB); otherwise binomial
+//   scatterv          few ranks: naive (np 4: binomial leads by up to 1.3× at 2–32 KiB, naive by
+//                     1.2–1.4× below 1 KiB and 1.5–1.6× from 512 KiB; one choice for every size,
+//                     since only the root knows them);  otherwise binomial
 //   allgatherv        as allgather (skewed: recursive_doubling or bruck, never ring)
 //   alltoallv         pairwise
-//   reduce_scatterv   non-commutative: naive;  whole vector < 2 MiB or skewed: recursive_halving;
-//                     otherwise ring
+//   reduce_scatterv   as reduce_scatter (skewed and not p = 2 or 4: recursive_halving)
 
 #include "core/automatic.hpp"
 
@@ -108,39 +117,53 @@ algorithm rule(collective c, int p, std::size_t bytes, bool fewer_elements_than_
   constexpr std::size_t KiB = 1024, MiB = 1024 * KiB;
   const bool power_of_two = std::has_single_bit(static_cast<unsigned>(p));
   const bool few_ranks = p <= 4;  // measured on this machine class; MPICH's thresholds above
+  const bool measured_pof2 = few_ranks && power_of_two && p > 1;  // p = 2 or 4: measured as such
+  const bool cuttable = commutative && !fewer_elements_than_ranks;
   const auto allgather = [&](bool skew) {
+    if (p == 4 && bytes < 512) return algorithm::naive;
     if ((few_ranks && power_of_two) || bytes < 80 * KiB || skew)
       return power_of_two ? algorithm::recursive_doubling : algorithm::bruck;
     return bytes < 512 * KiB && power_of_two ? algorithm::recursive_doubling : algorithm::ring;
   };
+  const auto reduce_scatter = [&](bool skew) {
+    if (!commutative) return algorithm::naive;
+    if (p == 2) return algorithm::pairwise;
+    if (p == 4) return bytes < 2 * KiB ? algorithm::naive : algorithm::recursive_halving;
+    return bytes < 2 * MiB || skew ? algorithm::recursive_halving : algorithm::ring;
+  };
   switch (c) {
     case collective::broadcast:
-      return few_ranks || bytes < 12 * KiB ? algorithm::binomial : algorithm::scatter_allgather;
+      if (few_ranks) return bytes < 512 || bytes >= 128 * KiB ? algorithm::naive : algorithm::binomial;
+      return bytes < 12 * KiB ? algorithm::binomial : algorithm::scatter_allgather;
     case collective::scatter:
-    case collective::gather:
+      if (few_ranks) return bytes >= 2 * KiB && bytes <= 64 * KiB ? algorithm::binomial : algorithm::naive;
       return algorithm::binomial;
+    case collective::gather:
+      return few_ranks ? algorithm::naive : algorithm::binomial;
     case collective::reduce:
-      if (few_ranks) return algorithm::naive;
-      return commutative && bytes >= 2 * KiB && !fewer_elements_than_ranks ? algorithm::rabenseifner
-                                                                           : algorithm::binomial;
+      if (few_ranks)
+        return p == 4 && cuttable && bytes >= 4 * MiB ? algorithm::rabenseifner : algorithm::naive;
+      return cuttable && bytes >= 2 * KiB ? algorithm::rabenseifner : algorithm::binomial;
     case collective::allgather:
       return allgather(false);
     case collective::reduce_scatter:
-      if (!commutative) return algorithm::naive;
-      return bytes < 2 * MiB ? algorithm::recursive_halving : algorithm::ring;
+      return reduce_scatter(false);
     case collective::alltoall:
       return (p >= 4 && bytes <= 4 * KiB) || (p >= 8 && bytes <= 256 * static_cast<std::size_t>(p))
                  ? algorithm::bruck
                  : algorithm::pairwise;
     case collective::allreduce:
-      // p = 2 keeps recursive doubling: on one host it sends naive's two messages, and across
-      // hosts (the hierarchical algorithm's step 2) its pairs alternate which side sends first.
-      if (few_ranks && p > 2 && (bytes < 2 * MiB || !commutative || fewer_elements_than_ranks))
-        return algorithm::naive;
+      if (measured_pof2) {
+        // A vector just above Open MPI's 4 KiB eager limit: Rabenseifner's halves stay below it.
+        if (cuttable && ((bytes > 2 * KiB && bytes <= 4 * KiB) || bytes >= (p == 2 ? 256 : 128) * KiB))
+          return algorithm::rabenseifner;
+        return p == 4 && bytes < 512 ? algorithm::naive : algorithm::recursive_doubling;
+      }
+      if (few_ranks && (bytes < 2 * MiB || !cuttable)) return algorithm::naive;  // p = 3
       if (!commutative || bytes < 8 * KiB || fewer_elements_than_ranks) return algorithm::recursive_doubling;
       return power_of_two ? algorithm::rabenseifner : algorithm::ring;
     case collective::barrier:
-      return algorithm::dissemination;
+      return few_ranks && p > 2 ? algorithm::naive : algorithm::dissemination;
     case collective::scan:
     case collective::exscan:
       return few_ranks ? algorithm::naive : algorithm::recursive_doubling;
@@ -152,8 +175,7 @@ algorithm rule(collective c, int p, std::size_t bytes, bool fewer_elements_than_
     case collective::alltoallv:
       return algorithm::pairwise;
     case collective::reduce_scatterv:
-      if (!commutative) return algorithm::naive;
-      return bytes < 2 * MiB || skewed ? algorithm::recursive_halving : algorithm::ring;
+      return reduce_scatter(skewed);
   }
   return algorithm::naive;
 }
