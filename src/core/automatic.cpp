@@ -13,10 +13,10 @@
 // band of sizes in both, ties and single-size flips left to the simpler choice. At p = 2 most
 // algorithms send the same messages and tie; at np 4 the fewest hops win for small messages
 // (naive's star waits for no intermediate rank to be scheduled) and the halving/doubling
-// algorithms for large ones. p = 3 was not measured: it keeps the rule of the earlier, unbound
-// runs. Measured by `compare.sh --tuning none` (automatic within 5% of the library's fastest, its
-// geometric mean): np 2 76% → 93%, 1.043 → 1.014; np 4 67% → 94%, 1.071 → 1.007 against the rule
-// before. To redo them:
+// algorithms for large ones. p = 3 the same way, from `compare.sh --np 3`'s table and run. Measured
+// by `compare.sh --tuning none` (automatic within 5% of the library's fastest, its geometric mean),
+// against the rule before: np 2 76% → 93%, 1.043 → 1.014; np 3 76% → 94%, 1.069 → 1.008; np 4
+// 67% → 94%, 1.071 → 1.007. To redo them:
 //   bash scripts/mpirun/tune.sh 2 4 -o t.json   # then read the ranges of t.json
 // Beyond 4 ranks nothing was measured here: the thresholds are MPICH's defaults (measured on
 // clusters), and the cost models in each algorithm's header say why: latency-bound messages get
@@ -28,31 +28,36 @@
 //   "Cuttable": a commutative op and at least p elements.
 //
 //   collective      rule
-//   broadcast       few ranks: naive below 512 B and from 128 KiB, binomial between (np 4: binomial
-//                   1.24–1.31× below 512 B, naive 1.09–1.31× from 512 B to 64 KiB, binomial
-//                   within 8% above);  < 12 KiB: binomial;  otherwise scatter_allgather
+//   broadcast       few ranks: naive below 512 B and from 128 KiB, between binomial (pipeline at
+//                   p = 3) (np 4: binomial 1.24–1.31× below 512 B, naive 1.09–1.31× from 512 B to
+//                   64 KiB, binomial within 8% above; np 3: binomial 1.09–1.52× where pipeline
+//                   leads);  < 12 KiB: binomial;  otherwise scatter_allgather
 //   scatter         few ranks: binomial from 2 to 64 KiB, else naive (np 4: binomial up to 1.28×
 //                   faster between, naive up to 1.8× faster outside);  otherwise binomial
 //   gather          few ranks: naive (np 4: binomial 1.1–1.7× at every size);  otherwise binomial
 //   reduce          few ranks: naive, but Rabenseifner at p = 4 from 4 MiB if cuttable (np 4: it
 //                   leads by 1.15–1.30× there, naive leads below);  cuttable, ≥ 2 KiB:
 //                   rabenseifner;  otherwise binomial
-//   allgather       p = 4 below 512 B: naive (recursive_doubling 1.27–1.31×);  few ranks and p a
-//                   power of two: recursive_doubling (np 4: the fastest from 512 B);  result
+//   allgather       3–4 ranks up to 256 B: naive (recursive_doubling 1.27–1.35×);  p = 3:
+//                   recursive_doubling below 512 KiB, ring from there (bruck 1.13–1.75×);  few
+//                   ranks and p a power of two: recursive_doubling (np 4: the fastest from 512 B);  result
 //                   < 80 KiB: recursive_doubling if p is a power of two, else bruck;  < 512 KiB and
 //                   p a power of two: recursive_doubling;  otherwise ring
-//   reduce_scatter  non-commutative: naive;  p = 2: pairwise (within 6% everywhere);  p = 4: naive
-//                   below 2 KiB, else recursive_halving (ring 1.5–2.2×);  whole vector < 2 MiB:
+//   reduce_scatter  non-commutative: naive;  p = 2: pairwise (within 6% everywhere);  p = 3: naive
+//                   up to 2 KiB, recursive_halving below 128 KiB, pairwise from there
+//                   (recursive_halving 1.24–1.56× at 512 KiB–1 MiB);  p = 4: naive below 2 KiB,
+//                   else recursive_halving (ring 1.5–2.2×);  whole vector < 2 MiB:
 //                   recursive_halving;  otherwise ring
 //   alltoall        p ≥ 4 and whole array ≤ 4 KiB, or block ≤ 256 B and p ≥ 8: bruck (np 4: bruck
 //                   1.2× faster below 4 KiB, pairwise from 64 KiB);  otherwise pairwise
-//   allreduce       p = 2 or 4: Rabenseifner if cuttable and the vector is above 2 and up to 4 KiB
-//                   (its halves stay under Open MPI's 4 KiB eager limit: np 2 recursive_doubling
-//                   1.57× there) or from 256 KiB (p = 2) / 128 KiB (p = 4) (recursive_doubling
-//                   1.1–1.8×);  else naive at p = 4 below 512 B, recursive_doubling otherwise
-//                   (np 4: naive 1.2–1.4× from 512 B);  p = 3: naive below 2 MiB or when it
-//                   cannot be cut;  non-commutative, < 8 KiB or count < p: recursive_doubling;
-//                   p a power of two: rabenseifner;  otherwise ring (no fold traffic)
+//   allreduce       2–4 ranks: Rabenseifner if cuttable and, p a power of two, the vector is above
+//                   2 and up to 4 KiB (its halves stay under Open MPI's 4 KiB eager limit: np 2
+//                   recursive_doubling 1.57× there), or from 256 KiB (p = 2, 3) / 128 KiB (p = 4)
+//                   (recursive_doubling 1.1–1.8×);  else naive at 3–4 ranks below 512 B and at
+//                   p = 3 when it cannot be cut, recursive_doubling otherwise (naive 1.2–1.45×
+//                   from 512 B);  above 4 ranks: non-commutative, < 8 KiB or count < p:
+//                   recursive_doubling;  p a power of two: rabenseifner;  otherwise ring (no fold
+//                   traffic)
 //   barrier         3–4 ranks: naive (np 4: dissemination 1.17×);  otherwise dissemination
 //                   (⌈log p⌉ rounds for every p)
 //   scan, exscan    few ranks: naive (np 4: the fastest in every band, recursive_doubling 1.2–3.6×
@@ -117,10 +122,10 @@ algorithm rule(collective c, int p, std::size_t bytes, bool fewer_elements_than_
   constexpr std::size_t KiB = 1024, MiB = 1024 * KiB;
   const bool power_of_two = std::has_single_bit(static_cast<unsigned>(p));
   const bool few_ranks = p <= 4;  // measured on this machine class; MPICH's thresholds above
-  const bool measured_pof2 = few_ranks && power_of_two && p > 1;  // p = 2 or 4: measured as such
   const bool cuttable = commutative && !fewer_elements_than_ranks;
   const auto allgather = [&](bool skew) {
-    if (p == 4 && bytes < 512) return algorithm::naive;
+    if (few_ranks && p > 2 && bytes <= 256) return algorithm::naive;
+    if (p == 3 && !skew) return bytes < 512 * KiB ? algorithm::recursive_doubling : algorithm::ring;
     if ((few_ranks && power_of_two) || bytes < 80 * KiB || skew)
       return power_of_two ? algorithm::recursive_doubling : algorithm::bruck;
     return bytes < 512 * KiB && power_of_two ? algorithm::recursive_doubling : algorithm::ring;
@@ -128,12 +133,17 @@ algorithm rule(collective c, int p, std::size_t bytes, bool fewer_elements_than_
   const auto reduce_scatter = [&](bool skew) {
     if (!commutative) return algorithm::naive;
     if (p == 2) return algorithm::pairwise;
+    if (p == 3)
+      return bytes <= 2 * KiB    ? algorithm::naive
+             : bytes < 128 * KiB ? algorithm::recursive_halving
+                                 : algorithm::pairwise;
     if (p == 4) return bytes < 2 * KiB ? algorithm::naive : algorithm::recursive_halving;
     return bytes < 2 * MiB || skew ? algorithm::recursive_halving : algorithm::ring;
   };
   switch (c) {
     case collective::broadcast:
-      if (few_ranks) return bytes < 512 || bytes >= 128 * KiB ? algorithm::naive : algorithm::binomial;
+      if (few_ranks && (bytes < 512 || bytes >= 128 * KiB)) return algorithm::naive;
+      if (few_ranks) return p == 3 ? algorithm::pipeline : algorithm::binomial;
       return bytes < 12 * KiB ? algorithm::binomial : algorithm::scatter_allgather;
     case collective::scatter:
       if (few_ranks) return bytes >= 2 * KiB && bytes <= 64 * KiB ? algorithm::binomial : algorithm::naive;
@@ -153,13 +163,14 @@ algorithm rule(collective c, int p, std::size_t bytes, bool fewer_elements_than_
                  ? algorithm::bruck
                  : algorithm::pairwise;
     case collective::allreduce:
-      if (measured_pof2) {
+      if (few_ranks && p > 1) {
         // A vector just above Open MPI's 4 KiB eager limit: Rabenseifner's halves stay below it.
-        if (cuttable && ((bytes > 2 * KiB && bytes <= 4 * KiB) || bytes >= (p == 2 ? 256 : 128) * KiB))
+        const bool just_above_eager = power_of_two && bytes > 2 * KiB && bytes <= 4 * KiB;
+        if (cuttable && (just_above_eager || bytes >= (p == 4 ? 128 : 256) * KiB))
           return algorithm::rabenseifner;
-        return p == 4 && bytes < 512 ? algorithm::naive : algorithm::recursive_doubling;
+        return (p > 2 && bytes < 512) || (p == 3 && !cuttable) ? algorithm::naive
+                                                               : algorithm::recursive_doubling;
       }
-      if (few_ranks && (bytes < 2 * MiB || !cuttable)) return algorithm::naive;  // p = 3
       if (!commutative || bytes < 8 * KiB || fewer_elements_than_ranks) return algorithm::recursive_doubling;
       return power_of_two ? algorithm::rabenseifner : algorithm::ring;
     case collective::barrier:
