@@ -152,22 +152,14 @@ const Range* find_range(const std::map<collective, std::map<int, std::vector<Ran
 // under `mutex` and then bumps the generation (tuning_generation_counter, below); each thread keeps
 // its own copy of the pointer with the generation it copied it at, so a call reads one atomic and
 // compares it with its own, and only the first call of a thread after a change takes the mutex,
-// once, to copy the new pointer. A table
-// replaced meanwhile lives on until every thread that copied it has made its next automatic
-// choice (or ended).
+// once, to copy the new pointer. A table replaced meanwhile lives on until every thread that
+// copied it has made its next automatic choice (or ended).
 struct state {
   std::mutex mutex;
   std::shared_ptr<const tuning_table> table;
   std::once_flag environment;  // COLLECTIVES_TUNING, read at most once
 };
 constinit state current;
-
-}  // namespace
-
-// Bumped at every change of the table in force; a thread's copy starts at 0: its first call copies.
-constinit std::atomic<std::uint64_t> tuning_generation_counter{1};
-
-namespace {
 
 struct snapshot {
   std::uint64_t generation = 0;
@@ -233,6 +225,9 @@ std::optional<bool> tuning_table::vendor_fastest(collective c, int p, std::size_
   if (const fastest_range* r = find_range(fastest, c, p, bytes)) return r->vendor;
   return std::nullopt;
 }
+
+// Bumped at every change of the table in force; a thread's copy starts at 0: its first call copies.
+constinit std::atomic<std::uint64_t> tuning_generation_counter{1};
 
 const std::shared_ptr<const tuning_table>& active_tuning() {
   if (seen.generation == tuning_generation()) [[likely]]
