@@ -375,6 +375,14 @@ BOOST_AUTO_TEST_CASE(measured_ping_pongs_price_a_message_by_its_size) {
   // A broadcast of 1 MiB at p = 2 is the clean ping-pong's message of 1 MiB.
   BOOST_TEST(*cb::predict_seconds(collective::broadcast, "naive", {2, 0, 1 << 20, 1 << 18}, m) == 60e-6,
              boost::test_tools::tolerance(1e-12));
+  // A pipeline's segment costs its own ping-pong time, or its share of the whole vector's message
+  // when that is more: 1 MiB in 16 segments of 64 KiB moves from the caches (16·u(64 KiB)), 16 MiB
+  // in 256 segments streams from memory like one 16 MiB message (256·u(16 MiB)/256).
+  BOOST_TEST(*cb::predict_seconds(collective::broadcast, "pipeline", {2, 0, 1 << 20, 1 << 18}, m) == 16 * 6e-6,
+             boost::test_tools::tolerance(1e-12));
+  m.clean.push_back({16 << 20, 2000e-6});
+  BOOST_TEST(*cb::predict_seconds(collective::broadcast, "pipeline", {2, 0, 16 << 20, 4 << 20}, m) == 2000e-6,
+             boost::test_tools::tolerance(1e-12));
   // Copies and reductions cost their per-byte time measured at the call's size n: in the caches
   // (1 MiB here) four times faster than from memory (16 MiB).
   m.delta = 1.0 / 10e9;
