@@ -19,8 +19,15 @@
 //                  In collbench every call sends the same untouched inputs, as applications do;
 // both are the ping-pongs' times measured at m bytes (1 B, 2 B, … ×2 up to the run's largest
 // message), interpolated linearly between the measured sizes: the eager and rendezvous
-// protocols, and caches and memory, each get the time they take. With no points (the tests, a
-// file from before), t(m) = α + mβ and u(m) = α + mβ_u, the ping-pongs' least-squares lines.
+// protocols, and caches and memory, each get the time they take. Where the bytes sit depends on
+// the whole call, not on one message: a message moves at the time per byte of the ping-pong that
+// touches as many bytes as the call does (call_footprint: every rank's buffers; the clean
+// ping-pong touches 4m, the forward one 2m), never faster than its own ping-pong when the call
+// touches more (message_seconds). At np 2 this VM's ping-pongs fall off a cliff between 4 and
+// 8 MiB (32 MiB of L3): an 8 MiB broadcast (16 MiB touched) ran 0.6× the 8 MiB ping-pong (32 MiB),
+// an 8 MiB all-reduce by ring (32 MiB, messages of 4 MiB) 1.65× twice the 4 MiB one (16 MiB).
+// With no points (the tests, a file from before), t(m) = α + mβ and u(m) = α + mβ_u, the
+// ping-pongs' least-squares lines.
 // Built from them:
 //   2t(m)          an exchange with a pairing (rank ↔ peer): one side sends while the other
 //                  receives, then they swap — not the t(m) of a concurrent send-receive. Which
@@ -82,6 +89,7 @@ struct cost_input {
   bool fold;           ///< p is not a power of two
   bool root_sits_out;  ///< the root is one of the ranks the fold sets aside (pof2_fold.hpp)
   double n;
+  double footprint;   ///< the bytes the call touches on all ranks (call_footprint)
   double a, b, g, d;  ///< α, β (forward), γ, δ
   int root;
   const cost_params* m;  ///< t(m) and u(m)
@@ -98,8 +106,8 @@ struct cost_entry {
 
 // One blocking message of m bytes: t(m) forwards bytes the sender just wrote (received, reduced,
 // copied), u(m) sends bytes it left untouched (its caller's input, a broadcast root's buffer).
-double t(const cost_input& x, double m) { return message_seconds(*x.m, m, false); }
-double u(const cost_input& x, double m) { return message_seconds(*x.m, m, true); }
+double t(const cost_input& x, double m) { return message_seconds(*x.m, m, false, x.footprint); }
+double u(const cost_input& x, double m) { return message_seconds(*x.m, m, true, x.footprint); }
 
 // S steps of the ring: R(S)·t(m).
 double ring(const cost_input& x, int steps, double m) {
@@ -116,7 +124,7 @@ double ring_from_input(const cost_input& x, int steps, double m) {
 
 double shifts(const cost_input& x, const std::vector<int>& k, const std::vector<double>& m,
               bool clean = false) {
-  return shift_steps_seconds(x.ip, k, m, *x.m, clean);
+  return shift_steps_seconds(x.ip, k, m, *x.m, clean, x.footprint);
 }
 
 // The doubling distances 1, 2, 4, … < p.
@@ -141,14 +149,9 @@ double segments(const cost_input& x) {
 // An inner rank of the chain receives a segment, then sends it on, and cannot take the next one
 // while its send waits for the right neighbour: a segment passes every 2t, not every t. At p = 2
 // the root sends its own buffer, segment after segment.
-// A segment is priced at least at its share of one message of the whole vector, t(n)/S: the
-// ping-pong of n/S bytes moves the same bytes again and again, from the caches, while the
-// pipeline's segments each touch new memory; once the vector outgrows the caches they stream from
-// memory like one n-byte message (at 16 MiB, p = 2: S·u(n/S) priced 0.6× the measured time).
 double pipeline_seconds(const cost_input& x) {
   const double s = segments(x);
-  if (x.p == 2) return s * std::max(u(x, x.n / s), u(x, x.n) / s);
-  return (2 * s + x.p - 3) * std::max(t(x, x.n / s), t(x, x.n) / s);
+  return x.p == 2 ? s * u(x, x.n / s) : (2 * s + x.p - 3) * t(x, x.n / s);
 }
 double pipeline_textbook(const cost_input& x) {
   const double s = segments(x);
@@ -244,7 +247,7 @@ const cost_entry table[] = {
     {collective::broadcast, "naive", "(p−1)·u(n)",
      [](const cost_input& x) { return (x.p - 1) * u(x, x.n); }},
     {collective::broadcast, "binomial", "u(n) + (log p − 1)·t(n)", &binomial_broadcast},
-    {collective::broadcast, "pipeline", "(2S + p − 3)·max(t(n/S), t(n)/S), S = ⌈n / 64 KiB⌉ segments (p = 2: S·max(u(n/S), u(n)/S))",
+    {collective::broadcast, "pipeline", "(2S + p − 3)·t(n/S), S = ⌈n / 64 KiB⌉ segments (p = 2: S·u(n/S))",
      &pipeline_seconds, "(p−2+S)(α + nβ/S)", &pipeline_textbook},
     {collective::broadcast, "scatter_allgather", "u(n/2) + Σᵢ t(n/2ⁱ) (i = 2…log p) + R(p−1)·t(n/p)",
      [](const cost_input& x) { return binomial_scatter(x) - x.n / x.p * x.d + ring(x, x.ip - 1, x.n / x.p); },
@@ -510,6 +513,10 @@ line find_line(collective c, std::string_view algorithm, int p, std::size_t coun
   return {find(c, other.empty() ? algorithm : other), true};
 }
 
+// From this size up a ping-pong's time is mostly per byte (on one node its latency is under a tenth
+// of it), so its time per byte applies to a message of another size (message_seconds).
+constexpr double bandwidth_bound_bytes = 256 * 1024;
+
 // Straight lines between the measured sizes; below the first, its time (or its time per byte,
 // `proportional`); above the last, the last segment's slope.
 double interpolate(const std::vector<pingpong_point>& measured, double bytes, bool proportional) {
@@ -561,6 +568,7 @@ std::optional<double> predict_seconds(collective c, std::string_view algorithm, 
                      q != ranks,
                      root_sits_out,
                      call.n,
+                     call_footprint(c, call.p, call.n),
                      m.alpha,
                      m.beta,
                      per_byte(m.reduce, call.n, m.gamma),
@@ -570,19 +578,58 @@ std::optional<double> predict_seconds(collective c, std::string_view algorithm, 
   return textbook && e->textbook_seconds ? e->textbook_seconds(x) : e->seconds(x);
 }
 
-double message_seconds(const cost_params& m, double bytes, bool clean) {
+double message_seconds(const cost_params& m, double bytes, bool clean, double footprint) {
   const std::vector<pingpong_point>& measured = clean ? m.clean : m.forward;
   if (measured.size() < 2) return m.alpha + bytes * (clean && m.beta_clean > 0 ? m.beta_clean : m.beta);
-  return interpolate(measured, bytes, false);
+  const double own = interpolate(measured, bytes, false);
+  // The ping-pong that touches as many bytes as the call: the clean one has two buffers of its
+  // message on each of its two ranks, the forward one a single one.
+  const double reference = footprint / (clean ? 4 : 2);
+  if (reference <= 0) return own;
+  const double at_footprint = bytes * interpolate(measured, reference, false) / reference;
+  // A call that touches more moves its bytes at least as slowly as that ping-pong does (its own
+  // time stays the floor: a small message in a large call still pays its latency).
+  if (reference >= bytes) return std::max(own, at_footprint);
+  // One that touches less moves them as fast as that ping-pong, where the ping-pong's time is
+  // mostly per byte; below, its time per byte would count a latency for every reference bytes.
+  return reference >= bandwidth_bound_bytes ? at_footprint : own;
+}
+
+double call_footprint(collective c, int p, double n) {
+  switch (c) {
+    case collective::broadcast:
+      return p * n;
+    case collective::reduce:
+      return (p + 1) * n;  // every rank's vector, and the root's result
+    case collective::allreduce:
+    case collective::scan:
+    case collective::exscan:
+    case collective::alltoall:
+    case collective::alltoallv:
+      return 2 * p * n;
+    case collective::scatter:
+    case collective::gather:
+    case collective::scatterv:
+    case collective::gatherv:
+      return 2 * n;  // the root's p blocks, and one block on every rank
+    case collective::allgather:
+    case collective::allgatherv:
+    case collective::reduce_scatter:
+    case collective::reduce_scatterv:
+      return (p + 1) * n;  // one block on every rank, and p blocks on every rank
+    case collective::barrier:
+      break;
+  }
+  return 0;
 }
 
 double shift_steps_seconds(int p, const std::vector<int>& shifts, const std::vector<double>& bytes,
-                           const cost_params& m, bool clean) {
+                           const cost_params& m, bool clean, double footprint) {
   std::vector<double> ready(static_cast<std::size_t>(std::max(p, 1)), 0.0);
   for (std::size_t i = 0; i < shifts.size() && p > 1; ++i) {
     const int k = ((shifts[i] % p) + p) % p;
     if (k == 0) continue;  // a local copy, not a message
-    const double message = message_seconds(m, bytes[i], clean);
+    const double message = message_seconds(m, bytes[i], clean, footprint);
     const int g = std::gcd(k, p), length = p / g;
     for (int c = 0; c < g; ++c) {
       // The cycle c, c+k, c+2k, …: member j sends message j to member j+1 and receives message

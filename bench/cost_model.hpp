@@ -35,8 +35,15 @@ struct cost_params {
   std::vector<pingpong_point> copy = {}, reduce = {};
 };
 
-/// Seconds of one blocking message of `bytes` bytes: t(m) (forward) or u(m) (clean, untouched).
-double message_seconds(const cost_params& m, double bytes, bool clean);
+/// Seconds of one blocking message of `bytes` bytes: t(m) (forward) or u(m) (clean, untouched),
+/// sent in a call whose buffers on all ranks together span `footprint` bytes (0: as the
+/// ping-pong's own). With measured points the message moves at the ping-pong's time per byte where
+/// the ping-pong touches as many bytes as the call (bench/cost_model.cpp says when).
+double message_seconds(const cost_params& m, double bytes, bool clean, double footprint = 0);
+
+/// The bytes a call of `n` bytes (as collbench counts them, metrics.hpp) touches on p ranks
+/// together: every rank's send and receive buffers, scratch left out.
+double call_footprint(collectives::collective c, int p, double n);
 
 /// One call as the formulas see it.
 struct call_shape {
@@ -63,7 +70,7 @@ std::optional<double> predict_seconds(collectives::collective c, std::string_vie
 /// when its receiver has it: t(m), or u(m) when `clean` (every message sends the caller's input).
 /// Exposed for the tests, which check the ring's closed form.
 double shift_steps_seconds(int p, const std::vector<int>& shifts, const std::vector<double>& bytes,
-                           const cost_params& m, bool clean = false);
+                           const cost_params& m, bool clean = false, double footprint = 0);
 
 /// The library's pipeline segment in bytes, as src/algorithms/broadcast/pipeline.cpp reads it:
 /// COLLECTIVES_PIPELINE_SEGMENT_BYTES, a positive integer, else 64 KiB. (A value the library

@@ -372,17 +372,28 @@ BOOST_AUTO_TEST_CASE(measured_ping_pongs_price_a_message_by_its_size) {
   const double slope = (100e-6 - 10e-6) / ((1 << 20) - 65536);
   BOOST_TEST(cb::message_seconds(m, 2 << 20, false) == 100e-6 + (1 << 20) * slope,
              boost::test_tools::tolerance(1e-12));
-  // A broadcast of 1 MiB at p = 2 is the clean ping-pong's message of 1 MiB.
-  BOOST_TEST(*cb::predict_seconds(collective::broadcast, "naive", {2, 0, 1 << 20, 1 << 18}, m) == 60e-6,
+  // Within a call, a message moves at the time per byte of the ping-pong that touches as many
+  // bytes as the call (the clean one touches 4m: two buffers on each of two ranks). More: never
+  // faster than its own ping-pong; 1 MiB in a call of 64 MiB, as u(16 MiB) per byte.
+  const double u_512k = 6e-6 + (524288 - 65536) * (60e-6 - 6e-6) / ((1 << 20) - 65536);
+  BOOST_TEST(cb::message_seconds(m, 1 << 20, true, 64 << 20) ==
+                 std::max(60e-6, cb::message_seconds(m, 16 << 20, true) / 16),
              boost::test_tools::tolerance(1e-12));
-  // A pipeline's segment costs its own ping-pong time, or its share of the whole vector's message
-  // when that is more: 1 MiB in 16 segments of 64 KiB moves from the caches (16·u(64 KiB)), 16 MiB
-  // in 256 segments streams from memory like one 16 MiB message (256·u(16 MiB)/256).
+  BOOST_TEST(cb::message_seconds(m, 65536, true, 64 << 20) == 6e-6, boost::test_tools::tolerance(1e-12));
+  // Less: as fast as the smaller ping-pong where it is mostly per byte (≥ 256 KiB), else its own.
+  // A broadcast of 1 MiB at p = 2 touches 2 MiB, as the clean ping-pong of 512 KiB does.
+  BOOST_TEST(*cb::predict_seconds(collective::broadcast, "naive", {2, 0, 1 << 20, 1 << 18}, m) == 2 * u_512k,
+             boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(cb::message_seconds(m, 65536, true, 65536) == 6e-6, boost::test_tools::tolerance(1e-12));
+  // A pipeline of 16 MiB at p = 2 touches 32 MiB: its 256 segments of 64 KiB stream at the 8 MiB
+  // ping-pong's time per byte, slower than the 64 KiB ping-pong run from the caches.
   BOOST_TEST(*cb::predict_seconds(collective::broadcast, "pipeline", {2, 0, 1 << 20, 1 << 18}, m) == 16 * 6e-6,
              boost::test_tools::tolerance(1e-12));
   m.clean.push_back({16 << 20, 2000e-6});
-  BOOST_TEST(*cb::predict_seconds(collective::broadcast, "pipeline", {2, 0, 16 << 20, 4 << 20}, m) == 2000e-6,
+  BOOST_TEST(*cb::predict_seconds(collective::broadcast, "pipeline", {2, 0, 16 << 20, 4 << 20}, m) ==
+                 256 * (65536 * cb::message_seconds(m, 8 << 20, true) / (8 << 20)),
              boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(65536 * cb::message_seconds(m, 8 << 20, true) / (8 << 20) > 6e-6);
   // Copies and reductions cost their per-byte time measured at the call's size n: in the caches
   // (1 MiB here) four times faster than from memory (16 MiB).
   m.delta = 1.0 / 10e9;
@@ -393,7 +404,7 @@ BOOST_AUTO_TEST_CASE(measured_ping_pongs_price_a_message_by_its_size) {
                  (1 << 19) / 40e9 + cb::message_seconds(m, 1 << 19, true),
              boost::test_tools::tolerance(1e-9));
   BOOST_TEST(*cb::predict_seconds(collective::reduce, "naive", {2, 0, 16 << 20, 4 << 20}, m) ==
-                 cb::message_seconds(m, 16 << 20, true) + (16 << 20) / 5e9,
+                 cb::message_seconds(m, 16 << 20, true, 3.0 * (16 << 20)) + (16 << 20) / 5e9,
              boost::test_tools::tolerance(1e-9));
   // Below the first point, a copy keeps the first point's speed.
   BOOST_TEST(*cb::predict_seconds(collective::gather, "naive", {2, 0, 1024, 256}, m) ==
