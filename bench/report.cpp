@@ -24,6 +24,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <tuple>
 
 #include "cost_model.hpp"
 #include "metrics.hpp"
@@ -429,11 +430,29 @@ void write_layouts(std::ostream& md, const fs::path& plots, std::ostream& gp,
   }
 }
 
+// The decision table's time of the algorithm it chose, per (collective, np, bytes): the tuning
+// runs' median (tune.cpp's `median_us` of every point).
+using tuned_times = std::map<std::tuple<std::string, int, std::size_t>, double>;
+
+tuned_times read_tuned_times(const nlohmann::json& table) {
+  tuned_times times;
+  for (const auto& [collective, by_np] : table.at("collectives").items())
+    for (const auto& [np, ranges] : by_np.items())
+      for (const nlohmann::json& range : ranges)
+        for (const nlohmann::json& point : range.at("points"))
+          times[{collective, std::stoi(np), point.at("bytes").get<std::size_t>()}] =
+              point.at("median_us").get<double>();
+  return times;
+}
+
 // automatic against the library's fastest flat algorithm (automatic never chooses vendor or
 // hierarchical; on one host hierarchical's rows repeat ring's or binomial's), size by size: how
 // often it is within 5%, its worst ratio and where, and the geometric mean of its ratios; per
-// collective and np, then over every collective per np.
-void write_automatic(std::ostream& md, const std::map<std::string, std::vector<table>>& by_collective) {
+// collective and np, then over every collective per np. With a decision table, also how fast the
+// machine ran here against when it was tuned: a table is right for the speed it measured, and a
+// VM that switches between speeds can tune in one and compare in the other.
+void write_automatic(std::ostream& md, const std::map<std::string, std::vector<table>>& by_collective,
+                     const tuned_times& tuned) {
   const auto flat = [](const std::string& l) {
     return is_library(l) && l != "automatic" && l != "hierarchical";
   };
@@ -453,6 +472,11 @@ void write_automatic(std::ostream& md, const std::map<std::string, std::vector<t
     }
   };
   std::map<std::string, tally> overall;  // by "np" (and path)
+  struct drift {
+    int points = 0, far = 0;
+    double log_sum = 0;
+  };
+  std::map<std::string, drift> against_tuning;  // likewise
   std::vector<std::string> lines;
   for (collectives::collective c : collectives::all_collectives()) {
     const auto it = by_collective.find(std::string(to_string(c)));
@@ -465,9 +489,17 @@ void write_automatic(std::ostream& md, const std::map<std::string, std::vector<t
         if (!a || !best || a->median_us <= 0 || (a->wrong && *a->wrong > 0)) continue;
         const std::string at =
             fmt::format("at {} ({} {})", format_size(bytes), best->algorithm, us(best->median_us));
+        const std::string np = fmt::format("{}{}", t.info->ranks, path_note(t));
         mine.add(a->median_us / best->median_us, at);
-        overall[fmt::format("{}{}", t.info->ranks, path_note(t))].add(a->median_us / best->median_us,
-                                                                      fmt::format("{} {}", t.collective, at));
+        overall[np].add(a->median_us / best->median_us, fmt::format("{} {}", t.collective, at));
+        if (const auto when_tuned = tuned.find({t.collective, t.info->ranks, bytes});
+            when_tuned != tuned.end() && when_tuned->second > 0) {
+          const double speed = a->median_us / when_tuned->second;
+          drift& d = against_tuning[np];
+          ++d.points;
+          d.far += speed < 0.8 || speed > 1.25;
+          d.log_sum += std::log(speed);
+        }
       }
       if (mine.points > 0)
         lines.push_back(
@@ -486,6 +518,16 @@ void write_automatic(std::ostream& md, const std::map<std::string, std::vector<t
       "|\n|---|---:|---:|---|---:|\n");
   for (const std::string& l : lines) md << l;
   for (const auto& [np, all] : overall) fmt::print(md, "| **all** | {} | {}\n", np, all.row());
+  fmt::print(md, "\n");
+  if (against_tuning.empty()) return;
+  fmt::print(md,
+             "Against the tuning runs: automatic's time here ÷ the time the decision table recorded for the "
+             "algorithm it chose, at the same size (geometric mean over the sizes both measured, and how many "
+             "of them are outside 0.8–1.25×). Far from 1, the machine ran at another speed when tuned than "
+             "now, and the table's choices were made for that speed.\n\n| np | here ÷ tuned | sizes outside "
+             "0.8–1.25× |\n|---:|---:|---:|\n");
+  for (const auto& [np, d] : against_tuning)
+    fmt::print(md, "| {} | {:.2f}× | {} of {} |\n", np, std::exp(d.log_sum / d.points), d.far, d.points);
   fmt::print(md, "\n");
 }
 
@@ -589,10 +631,13 @@ int run(int argc, char** argv) {
                  ? "Here the path is not known: " + first.shm_copy.source
                  : "Read from the MPI library's own parameter: " + first.shm_copy.source);
   fmt::print(md, "\nMethod: {}.\n\nVendor internals: {}.\n\n", first.timing, first.vendor_internals);
+  tuned_times tuned;
   if (!tuning.empty()) {
     std::ifstream in(tuning);
     if (!in) throw std::runtime_error(fmt::format("cannot read {}", tuning));
-    const nlohmann::json p = nlohmann::json::parse(in).at("provenance");
+    const nlohmann::json table = nlohmann::json::parse(in);
+    tuned = read_tuned_times(table);
+    const nlohmann::json& p = table.at("provenance");
     const auto field = [&](const char* k) {
       if (!p.contains(k)) return std::string("–");
       return p.at(k).is_string() ? p.at(k).get<std::string>() : p.at(k).dump();
@@ -633,7 +678,8 @@ int run(int argc, char** argv) {
         md,
         "Machine model (measured in each run; α, β from a fit of the ping-pong that forwards what it "
         "received, β_u of the one that sends an untouched buffer, γ from the library's reduction kernel, "
-        "memcpy on one core; the model prices a message by the ping-pongs' time at its size):\n\n| np | α "
+        "memcpy on one core; the model prices a message by the ping-pongs' time at its size, at the speed they "
+        "have where they touch as many bytes as the call):\n\n| np | α "
         "(µs) | 1/β (GB/s) | 1/β_u (GB/s) | 1/γ (GB/s) | memcpy (GB/s) |\n|---:|---:|---:|---:|---:|---:|\n");
     for (const run_results& r : runs)
       if (const auto& m = r.info.model)
@@ -685,7 +731,7 @@ int run(int argc, char** argv) {
     }
   }
   fmt::print(md, "\n");
-  write_automatic(md, by_collective);
+  write_automatic(md, by_collective, tuned);
   if (paths.contains("single") && paths.contains("double")) write_paths(md, by_collective);
   write_layouts(md, plots, gp, by_collective);
 

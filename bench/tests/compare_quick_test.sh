@@ -33,7 +33,10 @@ grep -q "^## automatic against the library's best\$" "$out/report.md" || fail "r
 for np in 2 4; do
   grep -qE "^\| allreduce \| $np \| [0-9]+ of [0-9]+ " "$out/report.md" || fail "no automatic summary of allreduce at np $np"
   grep -qE "^\| \*\*all\*\* \| $np \| " "$out/report.md" || fail "no overall automatic summary at np $np"
+  # and how fast the machine ran against when it was tuned
+  grep -qE "^\| $np \| [0-9.]+× \| [0-9]+ of [1-9][0-9]* \|$" "$out/report.md" || fail "no speed against the tuning runs at np $np"
 done
+grep -q "^Against the tuning runs" "$out/report.md" || fail "report.md does not set the run against the tuning runs"
 # barrier moves no data: its section has one row per algorithm (0 bytes, vendor's internals beside
 # the library's) and no plots.
 grep -q "^## barrier\$" "$out/report.md" || fail "report.md has no section for barrier"
