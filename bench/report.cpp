@@ -520,12 +520,13 @@ void write_automatic(std::ostream& md, const std::map<std::string, std::vector<t
   for (const auto& [np, all] : overall) fmt::print(md, "| **all** | {} | {}\n", np, all.row());
   fmt::print(md, "\n");
   if (against_tuning.empty()) return;
-  fmt::print(md,
-             "Against the tuning runs: automatic's time here ÷ the time the decision table recorded for the "
-             "algorithm it chose, at the same size (geometric mean over the sizes both measured, and how many "
-             "of them are outside 0.8–1.25×). Far from 1, the machine ran at another speed when tuned than "
-             "now, and the table's choices were made for that speed.\n\n| np | here ÷ tuned | sizes outside "
-             "0.8–1.25× |\n|---:|---:|---:|\n");
+  fmt::print(
+      md,
+      "Against the tuning runs: automatic's time here ÷ the time the decision table recorded for the "
+      "algorithm it chose, at the same size (geometric mean over the sizes both measured, and how many "
+      "of them are outside 0.8–1.25×). Far from 1, the machine ran at another speed when tuned than "
+      "now, and the table's choices were made for that speed.\n\n| np | here ÷ tuned | sizes outside "
+      "0.8–1.25× |\n|---:|---:|---:|\n");
   for (const auto& [np, d] : against_tuning)
     fmt::print(md, "| {} | {:.2f}× | {} of {} |\n", np, std::exp(d.log_sum / d.points), d.far, d.points);
   fmt::print(md, "\n");
@@ -678,8 +679,8 @@ int run(int argc, char** argv) {
         md,
         "Machine model (measured in each run; α, β from a fit of the ping-pong that forwards what it "
         "received, β_u of the one that sends an untouched buffer, γ from the library's reduction kernel, "
-        "memcpy on one core; the model prices a message by the ping-pongs' time at its size, at the speed they "
-        "have where they touch as many bytes as the call):\n\n| np | α "
+        "memcpy on one core; the model prices a message by the ping-pongs' time at its size, at the "
+        "speed they have where they touch as many bytes as the call):\n\n| np | α "
         "(µs) | 1/β (GB/s) | 1/β_u (GB/s) | 1/γ (GB/s) | memcpy (GB/s) |\n|---:|---:|---:|---:|---:|---:|\n");
     for (const run_results& r : runs)
       if (const auto& m = r.info.model)

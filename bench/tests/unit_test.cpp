@@ -387,8 +387,9 @@ BOOST_AUTO_TEST_CASE(measured_ping_pongs_price_a_message_by_its_size) {
   BOOST_TEST(cb::message_seconds(m, 65536, true, 65536) == 6e-6, boost::test_tools::tolerance(1e-12));
   // A pipeline of 16 MiB at p = 2 touches 32 MiB: its 256 segments of 64 KiB stream at the 8 MiB
   // ping-pong's time per byte, slower than the 64 KiB ping-pong run from the caches.
-  BOOST_TEST(*cb::predict_seconds(collective::broadcast, "pipeline", {2, 0, 1 << 20, 1 << 18}, m) == 16 * 6e-6,
-             boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(
+      *cb::predict_seconds(collective::broadcast, "pipeline", {2, 0, 1 << 20, 1 << 18}, m) == 16 * 6e-6,
+      boost::test_tools::tolerance(1e-12));
   m.clean.push_back({16 << 20, 2000e-6});
   BOOST_TEST(*cb::predict_seconds(collective::broadcast, "pipeline", {2, 0, 16 << 20, 4 << 20}, m) ==
                  256 * (65536 * cb::message_seconds(m, 8 << 20, true) / (8 << 20)),
