@@ -111,21 +111,9 @@ std::vector<row> make_rows(collective c, int ranks, const message& m, const opti
     r.late_fraction = s.calls > 0 ? static_cast<double>(s.late) / s.calls : 0.0;
     r.wrong = s.wrong;
     r.shm_copy = info.shm_copy.path;
-    if (model && info.hosts && info.hosts->layout.hosts > 1) {
-      // Across hosts one α-β pair does not describe the links: the model across hosts does, or nothing.
-      const auto predicted = o.root == 0 ? predict_across_hosts(c, r.algorithm, *info.hosts,
-                                                                static_cast<double>(m.bytes), model->gamma)
-                                         : std::nullopt;
-      if (predicted) r.model_us = predicted->total() * 1e6;
-    } else if (model) {
-      const auto predicted =
-          predict_seconds(c, r.algorithm, {ranks, o.root, static_cast<double>(m.bytes), m.count},
-                          {model->alpha, model->beta, model->gamma,
-                           model->memcpy_bandwidth > 0 ? 1 / model->memcpy_bandwidth : 0.0, model->beta_clean,
-                           model->pingpong, model->pingpong_clean, model->copy, model->reduce});
-      if (predicted && ranks > 1) r.model_us = *predicted * 1e6;
-    }
-    if (model && model->memcpy_bandwidth > 0) r.busbw_of_memcpy = r.busbw_GBps * 1e9 / model->memcpy_bandwidth;
+    r.model_us = model_us(c, r.algorithm, info, m.bytes, m.count);
+    if (model && model->memcpy_bandwidth > 0)
+      r.busbw_of_memcpy = r.busbw_GBps * 1e9 / model->memcpy_bandwidth;
     rows.push_back(std::move(r));
   }
   return rows;

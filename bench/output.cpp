@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "cost_model.hpp"
 #include "options.hpp"
 
 namespace collbench {
@@ -118,6 +119,27 @@ std::string describe_start(const start_info& s) {
       clock, s.margin_us, 100 * s.late_fraction);
 }
 
+std::optional<double> model_us(collectives::collective c, std::string_view algorithm, const run_info& info,
+                               std::size_t bytes, std::size_t count) {
+  if (!info.model) return std::nullopt;
+  const machine& m = *info.model;
+  if (info.hosts && info.hosts->layout.hosts > 1) {
+    // Across hosts one α-β pair does not describe the links: the model across hosts does, or nothing.
+    if (info.root != 0) return std::nullopt;
+    const auto predicted =
+        predict_across_hosts(c, algorithm, *info.hosts, static_cast<double>(bytes), m.gamma);
+    if (!predicted) return std::nullopt;
+    return predicted->total() * 1e6;
+  }
+  if (info.ranks < 2) return std::nullopt;
+  const auto predicted =
+      predict_seconds(c, algorithm, {info.ranks, info.root, static_cast<double>(bytes), count},
+                      {m.alpha, m.beta, m.gamma, m.memcpy_bandwidth > 0 ? 1 / m.memcpy_bandwidth : 0.0,
+                       m.beta_clean, m.pingpong, m.pingpong_clean, m.copy, m.reduce});
+  if (!predicted) return std::nullopt;
+  return *predicted * 1e6;
+}
+
 void write_csv(std::ostream& os, std::span<const row> rows, bool header) {
   if (header) fmt::print(os, "{}\n", csv_header);
   for (const row& r : rows)
@@ -201,9 +223,9 @@ run_results read_json(std::istream& is) {
 }
 
 void write_table(std::ostream& os, const run_info& info, std::span<const row> rows) {
-  fmt::print(os, "# collbench {} — {} ranks on {} cores{}; {} ({}), root {}, v-variants' skew {}\n", info.version,
-             info.ranks, info.cores, info.oversubscribed ? " (oversubscribed)" : "", info.type, info.op, info.root,
-             info.skew);
+  fmt::print(os, "# collbench {} — {} ranks on {} cores{}; {} ({}), root {}, v-variants' skew {}\n",
+             info.version, info.ranks, info.cores, info.oversubscribed ? " (oversubscribed)" : "", info.type,
+             info.op, info.root, info.skew);
   fmt::print(os, "# {}\n# {}\n", info.mpi_library, info.timing);
   if (info.start) fmt::print(os, "# start: {}\n", describe_start(*info.start));
   fmt::print(os, "# vendor internals: {}\n", info.vendor_internals);

@@ -3,12 +3,12 @@
 //                  best algorithm per size and its speedup over vendor, model against measurement,
 //                  and the plots;
 //   results.csv    every row of every run (collbench's CSV);
-//   results.json   {"runs": [each run as collbench wrote it]};
+//   results.json   {"runs": [each run as collbench wrote it]} (--reprice: with model_us recomputed);
 //   plots/*.dat, plots/plots.gp   data and a gnuplot script drawing, per collective and process
 //                  count, latency and busbw against size (log-log), vendor highlighted.
 //   automatic's summary: per collective and np, how close automatic comes to the library's fastest.
-// Usage: collreport --out DIR [--tuning TABLE] run1.json [run2.json ...]; then `gnuplot plots.gp` in
-// DIR/plots.
+// Usage: collreport --out DIR [--tuning TABLE] [--reprice] run1.json [run2.json ...]; then
+// `gnuplot plots.gp` in DIR/plots.
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -24,6 +24,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 #include <tuple>
 
 #include "cost_model.hpp"
@@ -576,6 +577,11 @@ int run(int argc, char** argv) {
   app.add_option("--out", out, "Directory to write report.md, results.csv, results.json and plots/ into")
       ->required();
   app.add_option("inputs", inputs, "collbench --format json files, one per process count")->required();
+  bool reprice = false;
+  app.add_flag("--reprice", reprice,
+               "Recompute every row's model_us with this build's cost model, from the machine each run "
+               "measured (its ping-pongs, copies and reductions), instead of the figures collbench wrote: "
+               "what a change of the model does to runs already made");
   std::string tuning;
   app.add_option("--tuning", tuning,
                  "The decision table automatic followed in the runs (tune.sh), named in the report");
@@ -586,10 +592,22 @@ int run(int argc, char** argv) {
   for (const std::string& path : inputs) {
     std::ifstream in(path);
     if (!in) throw std::runtime_error(fmt::format("cannot read {}", path));
-    runs.push_back(read_json(in));
-    in.clear();
-    in.seekg(0);
-    merged["runs"].push_back(nlohmann::json::parse(in));
+    run_results run = read_json(in);
+    if (reprice) {
+      for (row& r : run.rows) {
+        const auto c = collectives::parse_collective(r.collective);
+        if (!c) throw std::runtime_error(fmt::format("{}: unknown collective '{}'", path, r.collective));
+        r.model_us = model_us(*c, r.algorithm, run.info, r.bytes, r.count);
+      }
+      std::ostringstream repriced;
+      write_json(repriced, run.info, run.rows);
+      merged["runs"].push_back(nlohmann::json::parse(repriced.str()));
+    } else {
+      in.clear();
+      in.seekg(0);
+      merged["runs"].push_back(nlohmann::json::parse(in));
+    }
+    runs.push_back(std::move(run));
   }
   // By process count, the single-copy run before the two-copy one.
   std::stable_sort(runs.begin(), runs.end(), [](const auto& a, const auto& b) {
@@ -632,6 +650,11 @@ int run(int argc, char** argv) {
                  ? "Here the path is not known: " + first.shm_copy.source
                  : "Read from the MPI library's own parameter: " + first.shm_copy.source);
   fmt::print(md, "\nMethod: {}.\n\nVendor internals: {}.\n\n", first.timing, first.vendor_internals);
+  if (reprice)
+    fmt::print(md,
+               "The model's figures were recomputed by this collreport (`--reprice`), from the machine each "
+               "run measured, with the cost model it was built with; collbench's own are in the input "
+               "files.\n\n");
   tuned_times tuned;
   if (!tuning.empty()) {
     std::ifstream in(tuning);

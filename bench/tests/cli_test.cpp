@@ -221,6 +221,45 @@ BOOST_AUTO_TEST_CASE(table_shows_the_model_beside_the_measurement) {
   BOOST_TEST(o.out.find("allreduce (2 ranks)") != std::string::npos, o.out);
 }
 
+// collreport --reprice prices every row again from the run's own measured machine: a run whose
+// model_us were overwritten gets back what collbench wrote (the same cost model), and without
+// --reprice the file's figures pass through untouched.
+BOOST_AUTO_TEST_CASE(collreport_reprice_recomputes_the_model_from_the_run) {
+  const outcome o =
+      launch(2, "-c allreduce,alltoall,broadcast -b 64K -e 1M --step 4 -n 3 -w 1 -q -f json --model");
+  BOOST_TEST_REQUIRE(o.status == 0, o.err);
+  const nlohmann::json original = nlohmann::json::parse(o.out);
+  nlohmann::json tampered = original;
+  for (nlohmann::json& r : tampered.at("results"))
+    if (!r.at("model_us").is_null()) r["model_us"] = 1e9;
+  const fs::path dir = fs::temp_directory_path() / fmt::format("collreport_reprice_{}", ::getpid());
+  fs::create_directories(dir);
+  std::ofstream(dir / "np2.json") << tampered.dump(1);
+  const auto report = [&](const std::string& flags) {
+    const std::string out = (dir / "out").string();
+    fs::remove_all(out);
+    const std::string command = fmt::format("'{}' {} --out '{}' '{}' > /dev/null 2>&1", COLLREPORT_EXE, flags,
+                                            out, (dir / "np2.json").string());
+    BOOST_TEST_REQUIRE(std::system(command.c_str()) == 0, command);
+    return nlohmann::json::parse(slurp(dir / "out" / "results.json")).at("runs").at(0).at("results");
+  };
+  const nlohmann::json kept = report(""), repriced = report("--reprice");
+  BOOST_TEST(slurp(dir / "out" / "report.md").find("--reprice") != std::string::npos);
+  fs::remove_all(dir);
+  const nlohmann::json& before = original.at("results");
+  BOOST_TEST_REQUIRE(repriced.size() == before.size());
+  int priced = 0;
+  for (std::size_t i = 0; i < before.size(); ++i) {
+    BOOST_TEST(repriced[i].at("model_us").is_null() == before[i].at("model_us").is_null(), before[i].dump());
+    if (before[i].at("model_us").is_null()) continue;
+    ++priced;
+    BOOST_TEST(kept[i].at("model_us").get<double>() == 1e9);
+    BOOST_TEST(repriced[i].at("model_us").get<double>() == before[i].at("model_us").get<double>(),
+               boost::test_tools::tolerance(1e-9));
+  }
+  BOOST_TEST(priced > 0);
+}
+
 // Identical algorithms must measure alike within one run, whatever is measured around them. At
 // 8 B, automatic is binomial. Before the random order and the common start, automatic always ran
 // right after scatter_allgather and binomial right after vendor: whichever followed
