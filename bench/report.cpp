@@ -491,8 +491,9 @@ void write_automatic(std::ostream& md, const std::map<std::string, std::vector<t
         const std::string at =
             fmt::format("at {} ({} {})", format_size(bytes), best->algorithm, us(best->median_us));
         const std::string np = fmt::format("{}{}", t.info->ranks, path_note(t));
-        mine.add(a->median_us / best->median_us, at);
-        overall[np].add(a->median_us / best->median_us, fmt::format("{} {}", t.collective, at));
+        const double ratio = a->median_us / best->median_us;
+        mine.add(ratio, at);
+        overall[np].add(ratio, fmt::format("{} {}", t.collective, at));
         if (const auto when_tuned = tuned.find({t.collective, t.info->ranks, bytes});
             when_tuned != tuned.end() && when_tuned->second > 0) {
           const double speed = a->median_us / when_tuned->second;

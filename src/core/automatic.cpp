@@ -75,7 +75,7 @@
 //                     since only the root knows them);  otherwise binomial
 //   allgatherv        as allgather (skewed: recursive_doubling or bruck, never ring)
 //   alltoallv         pairwise
-//   reduce_scatterv   as reduce_scatter (skewed and not p = 2 or 4: recursive_halving)
+//   reduce_scatterv   as reduce_scatter (skewed, above 4 ranks: recursive_halving, never ring)
 
 #include "core/automatic.hpp"
 
