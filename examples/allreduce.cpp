@@ -1,0 +1,20 @@
+// Every rank contributes rank + 1; the sum on every rank must be 1 + 2 + … + p.
+#include <mpi.h>
+
+#include <collectives/collectives.hpp>
+#include <cstdio>
+#include <vector>
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, p = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  std::vector<double> mine(1000, rank + 1.0), sum(1000);
+  collectives::allreduce(mine, sum, collectives::ops::sum{}, MPI_COMM_WORLD);
+  int wrong = 0;
+  for (double x : sum) wrong += x != p * (p + 1) / 2.0;
+  if (wrong != 0) std::fprintf(stderr, "rank %d: %d wrong elements\n", rank, wrong);
+  MPI_Finalize();
+  return wrong != 0 ? 1 : 0;
+}
