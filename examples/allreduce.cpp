@@ -1,4 +1,3 @@
-// Every rank contributes rank + 1; the sum on every rank must be 1 + 2 + … + p.
 #include <mpi.h>
 
 #include <collectives/collectives.hpp>
@@ -10,7 +9,7 @@ int main(int argc, char** argv) {
   int rank = 0, p = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &p);
-  std::vector<double> mine(1000, rank + 1.0), sum(1000);
+  std::vector<double> mine(1000, rank + 1.0), sum(1000);  // every sum must be 1 + 2 + … + p
   collectives::allreduce(mine, sum, collectives::ops::sum{}, MPI_COMM_WORLD);
   int wrong = 0;
   for (double x : sum) wrong += x != p * (p + 1) / 2.0;
