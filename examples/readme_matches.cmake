@@ -1,8 +1,8 @@
-# cmake -DREADME=README.md -DEXAMPLE=examples/allreduce.cpp -P readme_matches.cmake
+# cmake -DREADME=README.md -DEXAMPLE=examples/allreduce.cpp [-DOUT=file] -P readme_matches.cmake
 # Fails unless the README's code block after the line
 #   <!-- example: examples/allreduce.cpp -->
 # (from the line after its opening ```cpp to the line before its closing ```) is EXAMPLE, byte
-# for byte.
+# for byte. With -DOUT, a differing copy is written there, to diff against EXAMPLE.
 foreach(var IN ITEMS README EXAMPLE)
   if(NOT DEFINED ${var} OR NOT EXISTS "${${var}}")
     message(FATAL_ERROR "readme_matches: -D${var}=<file> is missing or names no file")
@@ -28,9 +28,12 @@ math(EXPR end "${end} + 1")  # keep the last line's newline
 string(SUBSTRING "${rest}" 0 ${end} block)
 
 if(NOT block STREQUAL example)
-  file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/readme_example.cpp" "${block}")
-  message(FATAL_ERROR "readme_matches: the README's example differs from ${EXAMPLE}; the README's copy "
-                      "is in ${CMAKE_CURRENT_BINARY_DIR}/readme_example.cpp (diff the two, then copy the "
-                      "file into the README)")
+  set(where "")
+  if(DEFINED OUT)
+    file(WRITE "${OUT}" "${block}")
+    set(where "; the README's copy is in ${OUT} (diff the two)")
+  endif()
+  message(FATAL_ERROR "readme_matches: the README's example differs from ${EXAMPLE}${where}. Copy the "
+                      "file into the README's block, or the block into the file.")
 endif()
 message(STATUS "readme_matches: the README shows ${EXAMPLE} exactly")
