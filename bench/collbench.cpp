@@ -1,5 +1,5 @@
 // collbench: every collective algorithm of the library against the MPI library's own, in one
-// run. See bench/README.md for the options and how to read the numbers.
+// run. See bench/README.md for the options, docs/benchmark.md for how to read the numbers.
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>

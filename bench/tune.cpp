@@ -1,7 +1,7 @@
 // colltune: turns repeated collbench runs (JSON, --algorithm library, any process counts) into the
 // decision table that algorithm::automatic follows (collectives::load_tuning, COLLECTIVES_TUNING),
 // with vendor's times beside it for the drop-in's `fastest`.
-// scripts/mpirun/tune.sh runs collbench and then this; the table's schema is in the README.
+// scripts/mpirun/tune.sh runs collbench and then this; the table's schema is in docs/tuning.md.
 //
 // Per collective, process count and size, each library algorithm's time is the least of its
 // medians over the runs (the run least disturbed by other work). Noise rule: the candidates are
@@ -10,7 +10,8 @@
 // fastest. The spread of the medians, (largest − least) ÷ least, is recorded but does not widen
 // the 3%: one disturbed run makes it large (tens of % at np 4 on 2 cores), and letting it widen
 // the candidates kept the rule's choice where the least times said 20–45% slower; the least of
-// three medians is what stays stable between runs (README, "Noise rule", has the figures). Every
+// three medians is what stays stable between runs (figures:
+// docs/measurements/2026-11-26-noise-rule.md). Every
 // size records the chosen algorithm's time, its spread, the runner-up (the fastest other
 // algorithm) and its margin.
 //

@@ -1,7 +1,7 @@
 #pragma once
 
 // A measured decision table for algorithm::automatic. scripts/mpirun/tune.sh measures every
-// algorithm of every collective on this machine and writes one (its schema is in the README);
+// algorithm of every collective on this machine and writes one (its schema is in docs/tuning.md);
 // once loaded, automatic follows it: per collective, per process count, size ranges → algorithm.
 // Without a table, or where the table has nothing that fits a call, automatic keeps its
 // built-in rule (src/core/automatic.cpp).

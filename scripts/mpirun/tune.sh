@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The tuner: measures every library algorithm of every collective at each process count, a few
 # times, and writes the decision table that algorithm::automatic follows (COLLECTIVES_TUNING=FILE
-# or collectives::load_tuning(FILE); schema and noise rule in the README, "Tuning automatic").
+# or collectives::load_tuning(FILE); schema and noise rule in docs/tuning.md).
 # collbench times vendor (the MPI library's default collective) in every run too: the table's
 # "fastest" section records it per size for the drop-in's COLLECTIVES_ALGORITHMS=*=fastest.
 #
