@@ -5,12 +5,15 @@
 # <name>.<p>ranks, launched through scripts/mpirun/run (the same settings a person uses by
 # hand). Each is registered a second time as <name>.<p>ranks.ssend with every library send made
 # synchronous (MPI_Ssend), proving no schedule relies on MPI's eager buffering.
-# Labels: the given ones, plus "mpi", "np<p>" and "ssend" or "standard".
+# Labels: the given ones, plus "mpi", "np<p>" and "ssend" or "standard" (and "smpi" in an SMPI
+# build, whose process counts are 17, 64 and 100 simulated ranks).
 # The process counts: powers of two and not, up to four times the cores of a small machine with
 # Open MPI, whose idle ranks yield their core; up to 4 with MPICH, whose idle ranks spin, so that
 # more ranks than cores crawl (scripts/test.sh runs a subset at 4 with MPICH).
 if(COLLECTIVES_MPI STREQUAL "mpich")
   set(collectives_default_ranks 1 2 3 4)
+elseif(COLLECTIVES_MPI STREQUAL "smpi")
+  set(collectives_default_ranks 17 64 100)
 else()
   set(collectives_default_ranks 1 2 3 4 5 7 8)
 endif()
@@ -25,7 +28,7 @@ function(collectives_add_mpi_test name)
     set(arg_TIMEOUT 300)
   endif()
   add_executable(${name} ${arg_SOURCES})
-  target_link_libraries(${name} PRIVATE collectives_test_support ${arg_LIBRARIES})
+  target_link_libraries(${name} PRIVATE collectives_test_main collectives_test_support ${arg_LIBRARIES})
 
   set(modes standard)
   if(NOT arg_NO_SYNCHRONOUS)
@@ -35,17 +38,31 @@ function(collectives_add_mpi_test name)
     foreach(mode IN LISTS modes)
       set(test ${name}.${p}ranks)
       set(env "")
+      set(labels "")
+      set(processors ${p})
       if(mode STREQUAL "ssend")
         set(test ${test}.ssend)
         set(env COLLECTIVES_SYNCHRONOUS_SENDS=1)
+      endif()
+      if(COLLECTIVES_MPI STREQUAL "smpi")
+        # The scale matrix (tests/support/checks.hpp); the synchronous sends with one system
+        # thread per rank, the standard ones with SimGrid's default contexts (all ranks on one
+        # thread): the library's thread_local caches must be right under both.
+        # One simulation is one process on one core, however many ranks it models.
+        set(labels smpi)
+        set(processors 1)
+        list(APPEND env COLLECTIVES_TEST_MATRIX=scale)
+        if(mode STREQUAL "ssend")
+          list(APPEND env COLLECTIVES_SMPI_CONTEXTS=thread)
+        endif()
       endif()
       add_test(NAME ${test}
                COMMAND ${PROJECT_SOURCE_DIR}/scripts/mpirun/run -n ${p} $<TARGET_FILE:${name}>)
       set_tests_properties(${test} PROPERTIES
         TIMEOUT ${arg_TIMEOUT}
-        LABELS "mpi;np${p};${mode};${arg_LABELS}"
+        LABELS "mpi;np${p};${mode};${labels};${arg_LABELS}"
         ENVIRONMENT "${env}"
-        PROCESSORS ${p})
+        PROCESSORS ${processors})
     endforeach()
   endforeach()
 endfunction()

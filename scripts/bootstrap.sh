@@ -2,6 +2,7 @@
 # Installs what the project needs on Debian 12 with apt-get, skipping what is already there.
 # Run as root (or with sudo available).
 #
+# COLLECTIVES_MPI=smpi also installs SimGrid's SMPI (libsimgrid-dev), the simulator.
 # COLLECTIVES_MPI=mpich also sets up MPICH, the second MPI library, beside Open MPI: its runtime
 # (mpich, libmpich12) from apt, and libmpich-dev's headers and link files unpacked
 # (apt-get download + dpkg-deb -x) into .deps/mpich/ — never installed, as it would compete with
@@ -11,8 +12,8 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 mpi=${COLLECTIVES_MPI:-openmpi}
 case $mpi in
-  openmpi | mpich) ;;
-  *) echo "bootstrap: COLLECTIVES_MPI must be 'openmpi' or 'mpich', not '$mpi'" >&2; exit 2 ;;
+  openmpi | mpich | smpi) ;;
+  *) echo "bootstrap: COLLECTIVES_MPI must be 'openmpi', 'mpich' or 'smpi', not '$mpi'" >&2; exit 2 ;;
 esac
 
 packages=(
@@ -52,6 +53,12 @@ install() {
 }
 
 install -- "${packages[@]}"
+# COLLECTIVES_MPI=smpi: SimGrid's SMPI (smpicc, smpicxx, smpirun), the simulated clusters of
+# scripts/mpirun/simulate; Open MPI stays installed and the system's MPI.
+if [ "$mpi" = smpi ]; then
+  install -- libsimgrid-dev
+  exit 0
+fi
 [ "$mpi" = mpich ] || exit 0
 
 install --no-install-recommends -- "${mpich_packages[@]}"

@@ -13,6 +13,12 @@
 #                                                  collbench's unit test and vendor forcing (np 4).
 #                                                  MPICH's idle ranks spin, so more ranks than
 #                                                  cores crawl: nothing else above np 3.
+#   COLLECTIVES_MPI=smpi bash scripts/test.sh      SimGrid's SMPI (build-smpi/): every algorithm of
+#                                                  every collective at 17, 64 and 100 simulated
+#                                                  ranks on a fat tree (the scale matrix, standard
+#                                                  sends on SimGrid's default contexts, synchronous
+#                                                  ones on threads), and the node-aware ones on
+#                                                  multi-core nodes (label smpi).
 #   COLLECTIVES_SANITIZE=1 bash scripts/test.sh    AddressSanitizer + UndefinedBehaviorSanitizer
 #                                                  (build-sanitize/, Open MPI, no benchmark): the
 #                                                  library's tests and the drop-in's at np 1-4
@@ -46,6 +52,12 @@ if [[ $mpi == mpich ]]; then
   ranks="1;2;3"
   programs=OFF
 fi
+if [[ $mpi == smpi ]]; then
+  # SimGrid's SMPI: the matrix at 17, 64 and 100 simulated ranks (label smpi).
+  build+=-smpi
+  ranks="17;64;100"
+  bench=OFF
+fi
 if [[ $sanitize == ON ]]; then
   build+=-sanitize
   # -Og -g1: line numbers in the sanitizers' reports, and a build 2.5× cheaper than -O2 -g (the
@@ -72,6 +84,10 @@ cmake -S . -B "$build" "${configure[@]}"
 cmake --build "$build" -j "$(nproc)"
 
 run_ctest() { ctest --test-dir "$build" --output-on-failure -j "$(nproc)" "$@"; }
+if [[ $mpi == smpi ]]; then
+  run_ctest -L '^smpi$' "$@"
+  exit
+fi
 if [[ $mpi == openmpi && $sanitize == OFF ]]; then
   run_ctest -LE '^large$' "$@"
   exit

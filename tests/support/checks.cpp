@@ -10,21 +10,23 @@ namespace {
 
 // Created once, after MPI_Init (first use), and freed before MPI_Finalize by the fixture.
 struct comm_set {
+  MPI_Comm halves = MPI_COMM_NULL, reversed = MPI_COMM_NULL;
   std::vector<test_comm> comms;
 
   comm_set() {
     const int rank = rank_of(MPI_COMM_WORLD), p = size_of(MPI_COMM_WORLD);
-    MPI_Comm halves = MPI_COMM_NULL, reversed = MPI_COMM_NULL;
     MPI_Comm_split(MPI_COMM_WORLD, rank < p / 2 ? 0 : 1, rank, &halves);
     MPI_Comm_split(MPI_COMM_WORLD, 0, p - 1 - rank, &reversed);
     comms = {{"world", MPI_COMM_WORLD, true},
              {"halves", halves, false},
              {"reversed", reversed, false},
              {"self", MPI_COMM_SELF, false}};
+    // At scale: world without the large counts, and the halves (p/2 and p − p/2 ranks).
+    if (scale_matrix()) comms = {{"world", MPI_COMM_WORLD, false}, {"halves", halves, false}};
   }
   ~comm_set() {
-    MPI_Comm_free(&comms[1].comm);
-    MPI_Comm_free(&comms[2].comm);
+    MPI_Comm_free(&halves);
+    MPI_Comm_free(&reversed);
   }
 };
 
@@ -40,6 +42,14 @@ struct free_comms_before_finalize {
 }  // namespace
 
 BOOST_TEST_GLOBAL_FIXTURE(free_comms_before_finalize);
+
+bool scale_matrix() {
+  static const bool scale = [] {
+    const char* v = std::getenv("COLLECTIVES_TEST_MATRIX");
+    return v != nullptr && std::string_view(v) == "scale";
+  }();
+  return scale;
+}
 
 const std::vector<test_comm>& test_comms() {
   if (the_comms == nullptr) the_comms = new comm_set();

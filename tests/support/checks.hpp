@@ -23,7 +23,13 @@ struct test_comm {
   bool full_matrix;  ///< world also runs the large count
 };
 
-/// world, the two halves of a split, world with ranks reversed, and MPI_COMM_SELF.
+/// COLLECTIVES_TEST_MATRIX=scale: the matrix for hundreds of simulated ranks (CTest's smpi label,
+/// scripts/mpirun/simulate), where every message costs real time: every algorithm still, on world
+/// and its halves, for int32 (commutative) and mat2 (non-commutative), without the large counts.
+bool scale_matrix();
+
+/// world, the two halves of a split, world with ranks reversed, and MPI_COMM_SELF (at scale:
+/// world and the halves).
 const std::vector<test_comm>& test_comms();
 
 int rank_of(MPI_Comm comm);
@@ -119,11 +125,15 @@ bool same_bits(const std::vector<T>& actual, const std::vector<T>& expected, con
   return problem.empty();
 }
 
-/// Calls f(T{}, op) for every element type with the op the matrix uses for it. The
-/// non-commutative mat2 comes last.
+/// Calls f(T{}, op) for every element type with the op the matrix uses for it (at scale: int32
+/// and mat2). The non-commutative mat2 comes last.
 template <class F>
 void for_each_type(F&& f) {
   f(std::int32_t{}, collectives::ops::sum{});
+  if (scale_matrix()) {
+    f(mat2{}, mat_mul{});
+    return;
+  }
   f(std::int64_t{}, collectives::ops::sum{});
   f(float{}, collectives::ops::sum{});
   f(double{}, std::plus<>{});
