@@ -225,3 +225,19 @@ BOOST_AUTO_TEST_CASE(gallery_shows_every_algorithm) {
     }
   }
 }
+
+// tests/pmpi/CMakeLists.txt runs the drop-in under `*=<name>` for every algorithm name: its list must
+// hold every enumerator, so that a new algorithm is tested under the drop-in too.
+BOOST_AUTO_TEST_CASE(dropin_tests_run_every_algorithm_name) {
+  const std::string text = read(source_dir / "tests/pmpi/CMakeLists.txt");
+  const std::size_t start = text.find("set(names ");
+  BOOST_TEST_REQUIRE(start != std::string::npos, "tests/pmpi/CMakeLists.txt has no set(names ...)");
+  const std::size_t end = text.find(')', start);
+  std::istringstream words(text.substr(start + 10, end - start - 10));
+  std::vector<std::string> listed, expected;
+  for (std::string w; words >> w;) listed.push_back(w);
+  for (int i = 0; i <= static_cast<int>(algorithm::hierarchical); ++i)
+    expected.emplace_back(to_string(static_cast<algorithm>(i)));
+  BOOST_TEST(listed == expected,
+             fmt::format("tests/pmpi/CMakeLists.txt names {}, the enum {}", listed, expected));
+}
