@@ -27,9 +27,9 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 if [[ -f $here/run && -f $here/../../CMakeLists.txt ]]; then
-  root=$(cd "$here/../.." && pwd) installed=0 self=scripts/mpirun/tune.sh
+  root=$(cd "$here/../.." && pwd) installed=0 self=tune.sh command=scripts/mpirun/tune.sh
 else
-  root=$PWD installed=1 self=$(basename "$0")
+  root=$PWD installed=1 self=$(basename "$0") command=$(basename "$0")
 fi
 build=$root/build
 out=
@@ -105,6 +105,6 @@ for ((i = 1; i <= runs; i++)); do
   done
 done
 "$colltune" --out "$out" --options "${options[*]}" \
-  --command "$self ${nps[*]}$( ((quick)) && echo ' --quick') --runs $runs${extra[*]:+ -- ${extra[*]}}" \
+  --command "$command ${nps[*]}$( ((quick)) && echo ' --quick') --runs $runs${extra[*]:+ -- ${extra[*]}}" \
   "${jsons[@]}"
 echo "$self: $out ($((SECONDS - start)) s); use it with COLLECTIVES_TUNING=$out" >&2
