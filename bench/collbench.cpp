@@ -74,6 +74,9 @@ std::string describe_timing(const options& o) {
       o.seconds_per_size > 0 ? fmt::format("{} s", o.seconds_per_size) : "nothing");
 }
 
+// One line per collective, `<collective>: <algorithm> ...` in algorithms_for() order, as the
+// drop-in's COLLECTIVES_ALGORITHMS=help prints them (tests/pmpi/check.sh help compares the two),
+// then the MPI library's internal algorithms this build can force (vendor:<name>).
 void print_list(const vendor_internals& internals) {
   for (collective c : collectives::all_collectives()) {
     fmt::print("{}:", to_string(c));
@@ -84,6 +87,9 @@ void print_list(const vendor_internals& internals) {
   }
   if (internals.available().empty())
     fmt::print("(no vendor internals: {})\n", internals.unavailable_reason());
+  fmt::print(
+      "-a also takes: all (the default: every algorithm above), library (the library's only), vendor:all "
+      "(the vendor's internal ones), automatic (the library's own choice, measured only when named)\n");
 }
 
 std::vector<row> make_rows(collective c, int ranks, const message& m, const options& o,

@@ -8,6 +8,8 @@
 #include <cctype>
 #include <charconv>
 
+#include "metrics.hpp"
+
 namespace collbench {
 namespace {
 
@@ -16,11 +18,16 @@ using collectives::collective;
 // MPI takes int counts, and the vendor baseline must run every size.
 constexpr std::size_t largest_size = std::size_t{1} << 30;
 
-std::string collective_names() {
+// The collectives for which `keep` holds, comma-separated, from the library's own list.
+template <class Keep>
+std::string collective_names(Keep keep) {
   std::string names;
   for (collective c : collectives::all_collectives())
-    names += fmt::format("{}{}", names.empty() ? "" : ", ", to_string(c));
+    if (keep(c)) names += fmt::format("{}{}", names.empty() ? "" : ", ", to_string(c));
   return names;
+}
+std::string collective_names() {
+  return collective_names([](collective) { return true; });
 }
 
 template <class Range, class Name>
@@ -186,12 +193,11 @@ parse_result parse_options(int argc, char** argv) {
                  fmt::format("Element type: {}",
                              join_names(all_element_kinds(), [](element_kind t) { return to_string(t); })))
       ->capture_default_str();
-  app.add_option(
-         "-o,--op", op_text,
-         fmt::format("Reduction op (reduce, reduce_scatter, reduce_scatterv, allreduce, scan, exscan): {}",
-                     join_names(all_op_kinds(), [](op_kind x) { return to_string(x); })))
+  app.add_option("-o,--op", op_text,
+                 fmt::format("Reduction op ({}): {}", collective_names(reduces),
+                             join_names(all_op_kinds(), [](op_kind x) { return to_string(x); })))
       ->capture_default_str();
-  app.add_option("-r,--root", o.root, "Root rank of broadcast, scatter, gather, reduce, gatherv and scatterv")
+  app.add_option("-r,--root", o.root, fmt::format("Root rank of {}", collective_names(has_root)))
       ->capture_default_str();
   app.add_option(
          "--skew", o.skew,
@@ -228,7 +234,9 @@ parse_result parse_options(int argc, char** argv) {
       "buffer), γ (reduction kernel) and memcpy bandwidth, and print each algorithm's predicted time beside "
       "the measured one");
   app.add_flag("-q,--quiet", o.quiet, "No progress on stderr");
-  app.add_flag("--list", o.list, "List the collectives and the algorithms available here, then exit");
+  app.add_flag("--list", o.list,
+               "List each collective's algorithms (as the drop-in's COLLECTIVES_ALGORITHMS=help does) and "
+               "the MPI library's internal ones available here (vendor:<name>), then exit");
   std::string draw_time = "real";
   app.add_option("--draw", o.draw,
                  "Instead of measuring: run each collective:algorithm given (comma-separated, or all: every "

@@ -89,3 +89,10 @@ foreach(dir IN ITEMS LIBDIR INCLUDEDIR)
 endforeach()
 configure_file(cmake/collectives.pc.in ${PROJECT_BINARY_DIR}/collectives.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/collectives.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# The launcher with this project's settings (scripts/mpirun/run) as collectives-run, and the
+# shared-memory probe it compiles on first use, which the installed copy finds in
+# share/collectives. collbench, colltune and the tuner (collectives-tune) are installed by
+# bench/CMakeLists.txt when the benchmark is built.
+install(PROGRAMS scripts/mpirun/run DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME collectives-run)
+install(FILES scripts/mpirun/cma_probe.c DESTINATION ${CMAKE_INSTALL_DATADIR}/collectives)

@@ -213,6 +213,48 @@ BOOST_AUTO_TEST_CASE(bad_options_exit_2_with_a_message) {
   }
 }
 
+// --help's lists and --list come from the library's tables: every collective for -c, every one that
+// reduces for -o, every one with a root for -r; one --list line per collective naming
+// algorithms_for() in order (then vendor:<name> internals, which tests/pmpi/check.sh help strips to
+// compare with the drop-in's COLLECTIVES_ALGORITHMS=help).
+BOOST_AUTO_TEST_CASE(help_and_list_name_every_collective) {
+  const outcome help = launch(1, "--help");
+  BOOST_TEST_REQUIRE(help.status == 0, help.err);
+  std::string flat = help.out;  // CLI11 wraps long descriptions: compare with the line breaks removed
+  for (std::size_t at; (at = flat.find('\n')) != std::string::npos;) {
+    std::size_t end = at + 1;
+    while (end < flat.size() && flat[end] == ' ') ++end;
+    flat.replace(at, end - at, " ");
+  }
+  const auto names_where = [](auto keep) {
+    std::string names;
+    for (collective c : collectives::all_collectives())
+      if (keep(c)) names += fmt::format("{}{}", names.empty() ? "" : ", ", to_string(c));
+    return names;
+  };
+  BOOST_TEST(flat.find(names_where([](collective) { return true; })) != std::string::npos, "-c: " << flat);
+  BOOST_TEST(
+      flat.find(fmt::format("Reduction op ({})", names_where(collbench::reduces))) != std::string::npos,
+      "-o: " << flat);
+  BOOST_TEST(flat.find("scan, exscan") != std::string::npos);
+  BOOST_TEST(flat.find(fmt::format("Root rank of {}", names_where(collbench::has_root))) !=
+             std::string::npos);
+
+  const outcome list = launch(2, "--list");
+  BOOST_TEST_REQUIRE(list.status == 0, list.err);
+  std::map<std::string, std::string> lines;
+  for (const std::string& line : split(list.out, '\n'))
+    if (const auto colon = line.find(": "); colon != std::string::npos) lines[line.substr(0, colon)] = line;
+  for (collective c : collectives::all_collectives()) {
+    std::string expected = fmt::format("{}:", to_string(c));
+    for (collectives::algorithm a : collectives::algorithms_for(c))
+      expected += fmt::format(" {}", to_string(a));
+    const std::string& got = lines[std::string(to_string(c))];
+    BOOST_TEST((got == expected || got.starts_with(expected + " vendor:")),
+               "expected '" << expected << "', got '" << got << "'");
+  }
+}
+
 BOOST_AUTO_TEST_CASE(table_shows_the_model_beside_the_measurement) {
   const outcome o = launch(2, "-c allreduce -b 1K -e 1K -n 3 -w 1 -q --model");
   BOOST_TEST_REQUIRE(o.status == 0, o.err);

@@ -9,7 +9,7 @@ namespace collectives {
 /// (block r after blocks 0 … r−1) without displacements. `recv`, `recv_counts` and
 /// `recv_displs` are read at the root only and may be empty elsewhere, as in MPI_Gatherv.
 /// Counts and displacements: any contiguous range of an integral type, in elements.
-/// Algorithms: naive, binomial, vendor.
+/// Algorithms: `vendor` (MPI_Gatherv), `naive`, `binomial`.
 template <detail::buffer S, detail::buffer R, detail::index_range C>
 void gatherv(S&& send, R&& recv, C&& recv_counts, int root, MPI_Comm comm,
              algorithm alg = algorithm::automatic) {

@@ -9,7 +9,7 @@ namespace collectives {
 /// `recv` of rank r, which holds exactly send_counts[r] elements. `send`, `send_counts` and
 /// `send_displs` are read at the root only and may be empty elsewhere, as in MPI_Scatterv.
 /// Counts and displacements: any contiguous range of an integral type, in elements.
-/// Algorithms: naive, binomial, vendor.
+/// Algorithms: `vendor` (MPI_Scatterv), `naive`, `binomial`.
 template <detail::buffer S, detail::index_range C, detail::buffer R>
 void scatterv(S&& send, C&& send_counts, R&& recv, int root, MPI_Comm comm,
               algorithm alg = algorithm::automatic) {

@@ -20,9 +20,17 @@
 # The runs of the process counts alternate (np 2, np 4, np 2, ...), so that a burst of load from
 # elsewhere falls on one run of each rather than on every run of one. A COLLECTIVES_TUNING in the
 # environment is ignored: the table's rule choices are the built-in rule's.
+# Installed by cmake --install as collectives-tune: collbench, colltune and collectives-run are then
+# taken from beside it (else from PATH), the table goes to results/ under the current directory
+# by default, and --build-dir does not apply (nothing is built).
 set -euo pipefail
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+if [[ -f $here/run && -f $here/../../CMakeLists.txt ]]; then
+  root=$(cd "$here/../.." && pwd) installed=0 self=tune.sh command=scripts/mpirun/tune.sh
+else
+  root=$PWD installed=1 self=$(basename "$0") command=$(basename "$0")
+fi
 build=$root/build
 out=
 nps=()
@@ -34,12 +42,13 @@ while (($#)); do
     --quick) quick=1 ;;
     -o | --out) out=$2; shift ;;
     --runs) runs=$2; shift ;;
-    --build-dir) build=$2; shift ;;
+    --build-dir) build=$2; shift
+      ((installed)) && { echo "$self: --build-dir: the installed tuner builds nothing" >&2; exit 2; } ;;
     --) shift; extra=("$@"); break ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    [1-9]*) [[ $1 =~ ^[1-9][0-9]*$ ]] || { echo "tune.sh: '$1' is not a process count" >&2; exit 2; }
+    [1-9]*) [[ $1 =~ ^[1-9][0-9]*$ ]] || { echo "$self: '$1' is not a process count" >&2; exit 2; }
       nps+=("$1") ;;
-    *) echo "tune.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+    *) echo "$self: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
 done
@@ -51,16 +60,31 @@ else
   sizes=(--min-bytes 8 --max-bytes 16M --step 2 --time-per-size 0.5 --min-iterations 5)
   runs=${runs:-3}
 fi
-[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "tune.sh: --runs expects a count ≥ 1, given '$runs'" >&2; exit 2; }
+[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "$self: --runs expects a count ≥ 1, given '$runs'" >&2; exit 2; }
 out=${out:-$root/results/tuning-$(hostname).json}
 raw=${out%.json}-runs
 mkdir -p "$(dirname "$out")" "$raw"
 unset COLLECTIVES_TUNING
 
-if [[ ! -f $build/CMakeCache.txt ]] || ! grep -q '^COLLECTIVES_BUILD_BENCH:BOOL=ON' "$build/CMakeCache.txt"; then
-  cmake -S "$root" -B "$build" -DCOLLECTIVES_BUILD_BENCH=ON > /dev/null
+# The programs: built here in the source tree; beside this script (or on PATH) once installed.
+tool() {
+  if [[ -x $here/$1 ]]; then
+    echo "$here/$1"
+  else
+    command -v "$1" || { echo "$self: no $1 beside $here nor on PATH" >&2; exit 2; }
+  fi
+}
+if ((installed)); then
+  run=$(tool collectives-run)
+  collbench=$(tool collbench)
+  colltune=$(tool colltune)
+else
+  if [[ ! -f $build/CMakeCache.txt ]] || ! grep -q '^COLLECTIVES_BUILD_BENCH:BOOL=ON' "$build/CMakeCache.txt"; then
+    cmake -S "$root" -B "$build" -DCOLLECTIVES_BUILD_BENCH=ON > /dev/null
+  fi
+  cmake --build "$build" --target collbench colltune -j "$(nproc)" > /dev/null
+  run=$root/scripts/mpirun/run collbench=$build/bench/collbench colltune=$build/bench/colltune
 fi
-cmake --build "$build" --target collbench colltune -j "$(nproc)" > /dev/null
 
 # A size option given after -- replaces the default one (collbench takes each once).
 kept=()
@@ -75,12 +99,12 @@ jsons=()
 for ((i = 1; i <= runs; i++)); do
   for np in "${nps[@]}"; do
     json=$raw/np$np-run$i.json
-    echo "tune.sh: np = $np, run $i of $runs" >&2
-    "$root/scripts/mpirun/run" -n "$np" "$build/bench/collbench" --output "$json" "${options[@]}"
+    echo "$self: np = $np, run $i of $runs" >&2
+    "$run" -n "$np" "$collbench" --output "$json" "${options[@]}"
     jsons+=("$json")
   done
 done
-"$build/bench/colltune" --out "$out" --options "${options[*]}" \
-  --command "scripts/mpirun/tune.sh ${nps[*]}$( ((quick)) && echo ' --quick') --runs $runs${extra[*]:+ -- ${extra[*]}}" \
+"$colltune" --out "$out" --options "${options[*]}" \
+  --command "$command ${nps[*]}$( ((quick)) && echo ' --quick') --runs $runs${extra[*]:+ -- ${extra[*]}}" \
   "${jsons[@]}"
-echo "tune.sh: $out ($((SECONDS - start)) s); use it with COLLECTIVES_TUNING=$out" >&2
+echo "$self: $out ($((SECONDS - start)) s); use it with COLLECTIVES_TUNING=$out" >&2

@@ -45,6 +45,7 @@ const void* block_at(const void* buf, std::size_t index, const layout& l) {
 int after_init(int code) {
   if (code != MPI_SUCCESS) return code;
   const settings& s = current_settings();
+  if (s.help) exit_with_help();
   const std::string problem = s.problem.empty() ? fastest_problem(s) : s.problem;
   if (!problem.empty()) {
     // Every rank says why, then the job stops before the application runs.

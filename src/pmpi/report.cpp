@@ -13,16 +13,30 @@
 namespace collectives::pmpi {
 namespace {
 
-// One counter row per (function, slot): slots [0, reason_slot0) are algorithms by enum value,
-// the rest forward reasons.
+// Each call also counts in one range of its bytes (this rank's, as `outcome::bytes`), mpiP-style:
+// the report breaks every row down by them. Lower bound included; the last range is open.
+struct size_range {
+  std::uint64_t below;  ///< the range ends before this many bytes
+  std::string_view label;
+};
+constexpr std::uint64_t kib = 1024;
+constexpr size_range size_ranges[] = {{kib, "[0, 1 KiB)"},
+                                      {64 * kib, "[1 KiB, 64 KiB)"},
+                                      {kib * kib, "[64 KiB, 1 MiB)"},
+                                      {UINT64_MAX, ">= 1 MiB"}};
+constexpr std::size_t ranges = std::size(size_ranges);
+
+// One counter row per (function, slot), slots [0, reason_slot0) being algorithms by enum value and
+// the rest forward reasons; each row holds one counter per size range.
 constexpr std::size_t reason_slot0 = 48;
 constexpr std::size_t slots = reason_slot0 + forward_reason_names.size();
 constexpr std::size_t rows = functions.size() * slots;
+constexpr std::size_t cells = rows * ranges;
 
 struct counters {
-  std::array<std::atomic<std::uint64_t>, rows> calls{};
-  std::array<std::atomic<std::uint64_t>, rows> bytes{};
-  std::array<std::atomic<std::uint64_t>, rows> nanoseconds{};
+  std::array<std::atomic<std::uint64_t>, cells> calls{};
+  std::array<std::atomic<std::uint64_t>, cells> bytes{};
+  std::array<std::atomic<std::uint64_t>, cells> nanoseconds{};
 };
 
 counters& totals() {
@@ -36,26 +50,43 @@ std::size_t row_of(mpi_function f, const outcome& o) {
   return static_cast<std::size_t>(f) * slots + slot;
 }
 
+std::size_t range_of(std::uint64_t bytes) {
+  std::size_t r = 0;
+  while (bytes >= size_ranges[r].below) ++r;
+  return r;
+}
+
 std::string how(std::size_t slot) {
   if (slot < reason_slot0) return fmt::format("served: {}", to_string(static_cast<algorithm>(slot)));
   return fmt::format("forwarded: {}", forward_reason_names[slot - reason_slot0]);
 }
 
-std::vector<std::uint64_t> snapshot(const std::array<std::atomic<std::uint64_t>, rows>& a) {
-  std::vector<std::uint64_t> v(rows);
-  for (std::size_t i = 0; i < rows; ++i) v[i] = a[i].load();
+// This rank's counters, per cell, followed by each row's sum over its ranges (the row's own
+// figures: what one rank did, before the reductions across ranks).
+std::vector<std::uint64_t> snapshot(const std::array<std::atomic<std::uint64_t>, cells>& a) {
+  std::vector<std::uint64_t> v(cells + rows);
+  for (std::size_t i = 0; i < cells; ++i) {
+    v[i] = a[i].load();
+    v[cells + i / ranges] += v[i];
+  }
   return v;
+}
+
+bool reporting() {
+  static const bool on = current_settings().report_to.has_value();
+  return on;
 }
 
 }  // namespace
 
 void record(mpi_function f, const outcome& o, std::chrono::steady_clock::duration inside) {
-  static_assert(static_cast<std::size_t>(algorithm::pairwise) < reason_slot0);
-  const std::size_t row = row_of(f, o);
+  static_assert(static_cast<std::size_t>(algorithm::hierarchical) < reason_slot0);
+  if (!reporting()) return;  // no report asked for: no counting
+  const std::size_t cell = row_of(f, o) * ranges + range_of(o.bytes);
   counters& c = totals();
-  c.calls[row].fetch_add(1, std::memory_order_relaxed);
-  c.bytes[row].fetch_add(o.bytes, std::memory_order_relaxed);
-  c.nanoseconds[row].fetch_add(
+  c.calls[cell].fetch_add(1, std::memory_order_relaxed);
+  c.bytes[cell].fetch_add(o.bytes, std::memory_order_relaxed);
+  c.nanoseconds[cell].fetch_add(
       static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(inside).count()),
       std::memory_order_relaxed);
 }
@@ -67,12 +98,13 @@ void print_report(const settings& s) {
   const counters& c = totals();
   const std::vector<std::uint64_t> calls = snapshot(c.calls), bytes = snapshot(c.bytes),
                                    ns = snapshot(c.nanoseconds);
-  std::vector<std::uint64_t> max_calls(rows), sum_bytes(rows), sum_ns(rows), max_ns(rows);
-  const int n = static_cast<int>(rows);
-  PMPI_Reduce(calls.data(), max_calls.data(), n, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
-  PMPI_Reduce(bytes.data(), sum_bytes.data(), n, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
-  PMPI_Reduce(ns.data(), sum_ns.data(), n, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
-  PMPI_Reduce(ns.data(), max_ns.data(), n, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
+  const std::size_t n = calls.size();
+  std::vector<std::uint64_t> max_calls(n), sum_bytes(n), sum_ns(n), max_ns(n);
+  const int count = static_cast<int>(n);
+  PMPI_Reduce(calls.data(), max_calls.data(), count, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
+  PMPI_Reduce(bytes.data(), sum_bytes.data(), count, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+  PMPI_Reduce(ns.data(), sum_ns.data(), count, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+  PMPI_Reduce(ns.data(), max_ns.data(), count, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
   if (rank != 0) return;
 
   const char* tuning = std::getenv("COLLECTIVES_TUNING");
@@ -80,22 +112,29 @@ void print_report(const settings& s) {
       "collectives_mpi report: {} ranks, COLLECTIVES_ALGORITHMS={}{}\n", size,
       s.algorithms_text.empty() ? "(unset: automatic)" : s.algorithms_text,
       tuning != nullptr && *tuning != '\0' ? fmt::format(", COLLECTIVES_TUNING={}", tuning) : std::string());
-  text += fmt::format("{:<26} {:<32} {:>10} {:>16} {:>14} {:>14}\n", "function", "how", "calls", "bytes",
-                      "mean time (s)", "max time (s)");
+  const auto line = [&](std::string_view function, std::string_view what, std::size_t i) {
+    text += fmt::format("{:<26} {:<32} {:>10} {:>16} {:>16.1f} {:>16.1f}\n", function, what, max_calls[i],
+                        sum_bytes[i], static_cast<double>(sum_ns[i]) * 1e-3 / size,
+                        static_cast<double>(max_ns[i]) * 1e-3);
+  };
+  text += fmt::format("{:<26} {:<32} {:>10} {:>16} {:>16} {:>16}\n", "function", "how / bytes per call",
+                      "calls", "bytes", "mean time (µs)", "max time (µs)");
   bool any = false;
   for (const function_info& f : functions)
     for (std::size_t slot = 0; slot < slots; ++slot) {
       const std::size_t row = static_cast<std::size_t>(f.id) * slots + slot;
-      if (max_calls[row] == 0) continue;
+      if (max_calls[cells + row] == 0) continue;
       any = true;
-      text += fmt::format("{:<26} {:<32} {:>10} {:>16} {:>14.6f} {:>14.6f}\n", f.name, how(slot),
-                          max_calls[row], sum_bytes[row], static_cast<double>(sum_ns[row]) * 1e-9 / size,
-                          static_cast<double>(max_ns[row]) * 1e-9);
+      line(f.name, how(slot), cells + row);
+      for (std::size_t r = 0; r < ranges; ++r)
+        if (max_calls[row * ranges + r] != 0)
+          line("", fmt::format("  {}", size_ranges[r].label), row * ranges + r);
     }
   if (!any) text += "(no collective calls)\n";
   text +=
       "calls: the most any rank made; bytes: each rank's data summed over ranks; time: inside the "
-      "function, per rank\n";
+      "function, per rank (mean over ranks, and the most any rank spent); indented rows: the calls by "
+      "the bytes of each rank's data, [from, to)\n";
 
   if (*s.report_to == "-") {
     std::fputs(text.c_str(), stderr);

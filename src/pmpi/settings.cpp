@@ -1,8 +1,10 @@
 #include "pmpi/settings.hpp"
 
 #include <fmt/format.h>
+#include <mpi.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <string_view>
 #include <vector>
@@ -86,7 +88,9 @@ settings parse_settings(const char* algorithms, const char* report) {
   settings s;
   s.chosen.assign(all_collectives().size(), algorithm::automatic);
   s.fastest.assign(all_collectives().size(), false);
-  if (algorithms != nullptr) {
+  if (algorithms != nullptr && trim(algorithms) == "help") {
+    s.help = true;
+  } else if (algorithms != nullptr) {
     s.algorithms_text = algorithms;
     std::string_view rest = algorithms;
     while (s.problem.empty() && !rest.empty()) {
@@ -112,6 +116,36 @@ std::string fastest_problem(const settings& s) {
       "collectives_mpi: COLLECTIVES_ALGORITHMS entry '{}': needs the decision table of this machine, "
       "and COLLECTIVES_TUNING is not set (scripts/mpirun/tune.sh writes one)",
       s.fastest_entry);
+}
+
+std::string help_text() {
+  std::string text = fmt::format(
+      "COLLECTIVES_ALGORITHMS: which algorithm the drop-in (libcollectives_mpi) runs for each collective,\n"
+      "as comma-separated entries collective=algorithm, e.g. allreduce=ring,broadcast=binomial.\n"
+      "  collective: one of those below, or * (every collective that has the algorithm)\n"
+      "  algorithm:  one of the collective's below (vendor: forward the call to the MPI library), or\n"
+      "              automatic (the default: the library's rule, or COLLECTIVES_TUNING's table), or\n"
+      "              {} (per call the MPI library or the library, whichever COLLECTIVES_TUNING's\n"
+      "              table measured faster)\n"
+      "Every collective and its algorithms:\n",
+      fastest_name);
+  for (collective c : all_collectives()) {
+    text += fmt::format("{}:", to_string(c));
+    for (algorithm a : algorithms_for(c)) text += fmt::format(" {}", to_string(a));
+    text += '\n';
+  }
+  return text;
+}
+
+void exit_with_help() {
+  int rank = 0;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    std::fputs(help_text().c_str(), stdout);
+    std::fflush(stdout);
+  }
+  PMPI_Finalize();
+  std::exit(0);
 }
 
 const settings& current_settings() {

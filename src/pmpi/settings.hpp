@@ -22,6 +22,8 @@ struct settings {
   std::string algorithms_text;  ///< the variable as given, for the report's header
   /// Empty when the selection is valid; otherwise the one line every rank prints before aborting.
   std::string problem;
+  /// COLLECTIVES_ALGORITHMS=help: list the choices and stop (exit_with_help).
+  bool help = false;
   /// Unset: no report; "-" for stderr (COLLECTIVES_MPI_REPORT=1), otherwise a file name.
   std::optional<std::string> report_to;
 
@@ -30,13 +32,23 @@ struct settings {
 };
 
 /// Parses a COLLECTIVES_ALGORITHMS value (comma-separated `collective=algorithm`, `*=algorithm`;
-/// the algorithm may be `fastest`).
+/// the algorithm may be `fastest`), or `help`.
 settings parse_settings(const char* algorithms, const char* report);
 
 /// For a selection with `fastest`: "" when the decision table it needs is in force (loading
 /// COLLECTIVES_TUNING now if it was not), else the one line every rank prints before aborting
 /// (the variable is unset, or the table does not load). "" for any other selection.
 std::string fastest_problem(const settings& s);
+
+/// What COLLECTIVES_ALGORITHMS=help prints: the syntax, then one line per collective,
+/// `<collective>: <algorithm> ...` in algorithms_for() order (as `collbench --list` prints them).
+std::string help_text();
+
+/// COLLECTIVES_ALGORITHMS=help, called right after MPI_Init: rank 0 of MPI_COMM_WORLD prints
+/// help_text() on stdout, then every rank finalizes MPI and exits with status 0 — the program does
+/// not run, as with LD_DEBUG=help: a user asking what to write wants the list, not a run with
+/// some default they did not choose.
+[[noreturn]] void exit_with_help();
 
 /// The process's settings, parsed from the environment on first use.
 const settings& current_settings();

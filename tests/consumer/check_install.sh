@@ -109,3 +109,36 @@ if [[ $mode != makefile ]]; then
   grep -Eq '^MPI_Allreduce +served: ' "$work_dir/report.txt" ||
     { cat "$work_dir/report.txt" >&2; echo "check_install: the drop-in did not serve MPI_Allreduce" >&2; exit 1; }
 fi
+
+# The installed tools (cmake/install.cmake, bench/CMakeLists.txt), run from outside the source
+# tree with the prefix's bin/ first on PATH: collectives-run compiles its shared-memory probe from
+# share/collectives (a fresh cache forces it), collbench lists and measures, and collectives-tune
+# writes a table with the collbench and colltune beside it.
+if [[ $mode == find_package && -x $prefix/bin/collbench ]]; then
+  (
+    tools=$work_dir/tools
+    mkdir -p "$tools"
+    cd "$tools"
+    export PATH=$prefix/bin:$PATH XDG_CACHE_HOME=$tools/cache COLLECTIVES_SHM_COPY_VERBOSE=1
+    unset COLLECTIVES_SHM_COPY OMPI_MCA_btl_vader_single_copy_mechanism LD_LIBRARY_PATH
+    tool_fail() { echo "check_install: installed tools: $*" >&2; exit 1; }
+    for t in collectives-run collectives-tune collbench colltune; do
+      [[ $(command -v $t) == "$prefix/bin/$t" ]] || tool_fail "$t is not installed in $prefix/bin"
+    done
+    [[ -f $prefix/share/collectives/cma_probe.c ]] || tool_fail "no share/collectives/cma_probe.c"
+    collectives-run --which 2>which.txt >/dev/null || tool_fail "collectives-run --which failed: $(cat which.txt)"
+    grep -q "probed now" which.txt || tool_fail "collectives-run did not run its probe: $(cat which.txt)"
+    collectives-run -n 2 collbench --list >list.txt 2>/dev/null || tool_fail "collbench --list failed"
+    grep -q '^allreduce: vendor naive ' list.txt || { cat list.txt >&2; tool_fail "collbench --list: no allreduce line"; }
+    collectives-run -n 2 collbench -c allreduce -b 8 -e 64 --step 8 --time-per-size 0.02 --min-iterations 2 -q \
+      -f csv --output bench.csv 2>/dev/null || tool_fail "a small collbench run failed"
+    grep -q '^allreduce,ring,2,64,' bench.csv || { cat bench.csv >&2; tool_fail "collbench wrote no allreduce ring row"; }
+    collectives-tune --help | grep -q "Installed by cmake --install as collectives-tune" ||
+      tool_fail "collectives-tune --help does not print its help"
+    collectives-tune 2 --quick --runs 1 -o tuning.json -- -c allreduce --max-bytes 64 2>tune.txt ||
+      { cat tune.txt >&2; tool_fail "collectives-tune failed"; }
+    grep -q '"allreduce"' tuning.json || tool_fail "collectives-tune wrote no allreduce table"
+    grep -q '"command": "collectives-tune 2 --quick' tuning.json || tool_fail "the table does not name collectives-tune"
+    echo "check_install: installed tools run from $tools"
+  )
+fi

@@ -3,8 +3,8 @@
 # messages, the report. Usage:
 #   check.sh <what> <np> <libcollectives_mpi.so> <dropin_test> [extra]
 # what: matrix (preloaded; COLLECTIVES_ALGORITHMS from the environment) | linked (extra = the
-#       test linked with the drop-in) | errors | fatal | threads | report | star | tuning | fastest |
-#       bad_selection | hpcc
+#       test linked with the drop-in) | errors | fatal | threads | report | sizes | star | tuning | fastest |
+#       bad_selection | help (extra: collbench, whose --list must agree) | hpcc
 set -euo pipefail
 what=$1 np=$2 lib=$3 prog=$4
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,6 +21,20 @@ preload() {
   local program=$1
   shift
   "$run" -n "$np" env LD_PRELOAD="${asan:+$asan:}$lib${LD_PRELOAD:+:$LD_PRELOAD}" "$program" "$@"
+}
+
+# Under the report's row for function $1 served or forwarded as $2, the size-range row $3 with $4
+# calls and $5 bytes (the indented rows that follow it).
+expect_range() {
+  awk -v f="$1" -v h="$2" -v r="$3" -v c="$4" -v b="$5" '
+    index($0, f " ") == 1 { inside = index($0, " " h " ") > 0; next }
+    inside && /^ / {
+      line = $0; sub(/^ +/, "", line)
+      if (index(line, r " ") == 1) { split(substr(line, length(r) + 1), n, " "); if (n[1] == c && n[2] == b) found = 1 }
+      next
+    }
+    { inside = 0 }
+    END { exit !found }' "$work/report.txt" || { cat "$work/report.txt"; fail "no row '$3 $4 $5' under '$1 $2'"; }
 }
 
 case $what in
@@ -46,6 +60,29 @@ case $what in
     [ "$(grep -cF "$want" "$work/out")" -eq "$np" ] || { cat "$work/out"; fail "expected the line once per rank: $want"; }
     ! grep -q "dropin_test matrix" "$work/out" || fail "the program ran"
     ;;
+  help)
+    # COLLECTIVES_ALGORITHMS=help: rank 0 prints the syntax and every collective's algorithms, then
+    # every rank exits 0 before the program runs (settings.hpp, exit_with_help).
+    COLLECTIVES_ALGORITHMS=' help ' preload "$prog" matrix >"$work/out" 2>"$work/err" ||
+      { cat "$work/out" "$work/err"; fail "the job did not exit 0"; }
+    cat "$work/out"
+    ! grep -q "dropin_test matrix" "$work/out" "$work/err" || fail "the program ran"
+    [ "$(grep -c '^COLLECTIVES_ALGORITHMS: ' "$work/out")" -eq 1 ] || fail "expected the help once (rank 0 only)"
+    grep -E '^[a-z_]+:( [a-z_]+)+$' "$work/out" >"$work/lines"
+    [ "$(wc -l <"$work/lines")" -eq 16 ] || fail "expected one line per collective (16)"
+    grep -qx 'allreduce: vendor naive ring recursive_doubling rabenseifner hierarchical' "$work/lines" ||
+      fail "no line 'allreduce: vendor naive ring recursive_doubling rabenseifner hierarchical'"
+    grep -qx 'barrier: vendor naive binomial dissemination recursive_doubling' "$work/lines" ||
+      fail "no line 'barrier: vendor naive binomial dissemination recursive_doubling'"
+    grep -q 'fastest' "$work/out" && grep -q 'automatic' "$work/out" && grep -q '\*' "$work/out" ||
+      fail "the help does not explain automatic, fastest and *"
+    # collbench --list prints the same lines, plus the MPI library's internal algorithms (vendor:<name>).
+    if [ -n "${5:-}" ]; then
+      "$run" -n 1 "$5" --list >"$work/list"
+      grep -E '^[a-z_]+:' "$work/list" | sed -E 's/ vendor:[^ ]+//g' | diff "$work/lines" - ||
+        fail "collbench --list and COLLECTIVES_ALGORITHMS=help differ"
+    fi
+    ;;
   report)
     # Known calls (see run_report in dropin_test.c), with reduce forwarded by choice.
     sel='reduce=vendor,allreduce=ring,barrier=dissemination,scan=naive,exscan=recursive_doubling'
@@ -68,6 +105,22 @@ case $what in
     [ "$np" -gt 1 ] && expect MPI_Allreduce "forwarded: intercommunicator" 1
     rows=$(grep -cE '^MPI_' "$work/report.txt")
     [ "$rows" -eq $([ "$np" -gt 1 ] && echo 13 || echo 12) ] || fail "$rows rows, expected only the calls made"
+    # Times in µs; each row broken down by the bytes of each call (20 B here: the first range).
+    grep -q "mean time (µs) *max time (µs)" "$work/report.txt" || fail "the times are not in µs"
+    expect_range MPI_Allreduce "served: ring" "[0, 1 KiB)" 3 $((3 * 20 * np))
+    expect_range MPI_Bcast "served: naive" "[0, 1 KiB)" 2 $((2 * 20 * np))
+    ;;
+  sizes)
+    # One row per size range with calls in it, under the function's row (dropin_test sizes).
+    COLLECTIVES_ALGORITHMS=allreduce=ring COLLECTIVES_MPI_REPORT="$work/report.txt" preload "$prog" sizes
+    cat "$work/report.txt"
+    grep -Eq "^MPI_Allreduce +served: ring +5 +$(((100 + 2 * 4096 + 102400 + 2097152) * np)) " "$work/report.txt" ||
+      fail "no total row 'MPI_Allreduce served: ring 5'"
+    expect_range MPI_Allreduce "served: ring" "[0, 1 KiB)" 1 $((100 * np))
+    expect_range MPI_Allreduce "served: ring" "[1 KiB, 64 KiB)" 2 $((2 * 4096 * np))
+    expect_range MPI_Allreduce "served: ring" "[64 KiB, 1 MiB)" 1 $((102400 * np))
+    expect_range MPI_Allreduce "served: ring" ">= 1 MiB" 1 $((2097152 * np))
+    [ "$(grep -c '^ ' "$work/report.txt")" -eq 4 ] || fail "expected exactly 4 size rows"
     ;;
   star)
     # `*=name` sets exactly the collectives that have that algorithm; the others stay automatic.
@@ -118,6 +171,10 @@ case $what in
     expect MPI_Allreduce "served: ring" 3 $((3 * 400 * np))
     expect MPI_Bcast "served: naive" 1 $((20 * np))  # automatic's rule at np 3 (src/core/automatic.cpp)
     rows 3
+    # The forwarded calls in two size ranges, the served ones in one.
+    expect_range MPI_Allreduce "forwarded: vendor fastest" "[0, 1 KiB)" 2 $((2 * 20 * np))
+    expect_range MPI_Allreduce "forwarded: vendor fastest" "[1 KiB, 64 KiB)" 1 $((8000 * np))
+    expect_range MPI_Allreduce "served: ring" "[0, 1 KiB)" 3 $((3 * 400 * np))
     grep -q "COLLECTIVES_ALGORITHMS=\*=fastest, COLLECTIVES_TUNING=$work/t.json" "$work/report.txt" ||
       fail "the report's header does not name the table"
     # One collective, with a table written before the tuner measured vendor: automatic's choice

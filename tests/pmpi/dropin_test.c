@@ -828,6 +828,25 @@ static void run_report(const comm_t* c) {
   }
 }
 
+/* ---- the report's size ranges: one MPI_Allreduce in each, two in [1 KiB, 64 KiB) (check.sh) ---- */
+
+static void run_sizes(const comm_t* c) {
+  static const int counts[] = {25, 1024, 1024, 25600, 524288}; /* 100 B, 4 KiB twice, 100 KiB, 2 MiB */
+  enum { most = 524288 };
+  int* x = malloc(most * sizeof(int));
+  int* y = malloc(most * sizeof(int));
+  int i, k;
+  for (k = 0; k < (int)(sizeof counts / sizeof counts[0]); ++k) {
+    const int n = counts[k];
+    int bad = 0;
+    for (i = 0; i < n; ++i) x[i] = c->rank + i % 7;
+    MPI_Allreduce(x, y, n, MPI_INT, MPI_SUM, c->comm);
+    for (i = 0; i < n; ++i) bad += y[i] != c->size * (c->size - 1) / 2 + c->size * (i % 7);
+    CHECK(bad == 0, "sizes: MPI_Allreduce of %d ints: %d wrong elements", n, bad);
+  }
+  free(x), free(y);
+}
+
 /* ---- `fastest`: the path of each call is the table's (check.sh reads it from the report) ---- */
 
 static void run_fastest(const comm_t* c) {
@@ -924,6 +943,8 @@ int main(int argc, char** argv) {
     fprintf(stderr, "dropin_test: FAILED: MPI_Bcast with a bad root returned under MPI_ERRORS_ARE_FATAL\n");
   } else if (strcmp(mode, "report") == 0) {
     run_report(&world);
+  } else if (strcmp(mode, "sizes") == 0) {
+    run_sizes(&world);
   } else if (strcmp(mode, "fastest") == 0) {
     run_fastest(&world);
   } else if (strcmp(mode, "threads") == 0) {
