@@ -53,6 +53,7 @@ int after_init(int code) {
     PMPI_Barrier(MPI_COMM_WORLD);
     PMPI_Abort(MPI_COMM_WORLD, 1);
   }
+  make_plan();  // from now on a collective selected `vendor` without a report goes straight to PMPI_
   return code;
 }
 
@@ -193,7 +194,7 @@ int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
     }
     const std::size_t n = sz(count) * l.size;
     if (const auto why = to_vendor(collective::reduce, a.size, n)) return forwarded(*why, n, forward());
-    mapped_reduction m{};
+    mapped_reduction m;
     if (!map_reduction(op, l, comm, m)) return forwarded(forward_reason::op, n, forward());
     const algorithm alg = choose(collective::reduce, a.size, n, sz(count), m.red.commutative);
     bytes_t send_scratch, recv_scratch;
@@ -266,7 +267,7 @@ int reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_
     const std::size_t n = p * count * l.size;
     if (const auto why = to_vendor(collective::reduce_scatter, a.size, count * l.size))
       return forwarded(*why, n, forward());
-    mapped_reduction m{};
+    mapped_reduction m;
     if (!map_reduction(op, l, comm, m)) return forwarded(forward_reason::op, n, forward());
     const algorithm alg =
         choose(collective::reduce_scatter, a.size, count * l.size, count, m.red.commutative);
@@ -333,7 +334,7 @@ int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype dataty
     if (!in_place) a.buffer("sendbuf", sendbuf, count, l);
     const std::size_t n = sz(count) * l.size;
     if (const auto why = to_vendor(collective::allreduce, a.size, n)) return forwarded(*why, n, forward());
-    mapped_reduction m{};
+    mapped_reduction m;
     if (!map_reduction(op, l, comm, m)) return forwarded(forward_reason::op, n, forward());
     const algorithm alg = choose(collective::allreduce, a.size, n, sz(count), m.red.commutative);
     bytes_t send_scratch, recv_scratch;
@@ -389,7 +390,7 @@ int prefix(mpi_function f, const void* sendbuf, void* recvbuf, int count, MPI_Da
     if (!in_place) a.buffer("sendbuf", sendbuf, count, l);
     const std::size_t n = sz(count) * l.size;
     if (const auto why = to_vendor(c, a.size, n)) return forwarded(*why, n, forward());
-    mapped_reduction m{};
+    mapped_reduction m;
     if (!map_reduction(op, l, comm, m)) return forwarded(forward_reason::op, n, forward());
     const algorithm alg = choose(c, a.size, n, sz(count), m.red.commutative);
     bytes_t send_scratch, recv_scratch;
@@ -695,7 +696,7 @@ int reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, MP
     if (!in_place) a.buffer("sendbuf", sendbuf, span_int(total), l);
     if (const auto why = to_vendor(collective::reduce_scatterv, a.size, b.total, b.largest))
       return forwarded(*why, b.total, forward());
-    mapped_reduction m{};
+    mapped_reduction m;
     if (!map_reduction(op, l, comm, m)) return forwarded(forward_reason::op, b.total, forward());
     const algorithm alg =
         choose(collective::reduce_scatterv, a.size, b.total, total, m.red.commutative, b.largest);
@@ -734,14 +735,14 @@ COLLECTIVES_MPI_EXPORT int MPI_Finalize(void) {
 
 COLLECTIVES_MPI_EXPORT int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root,
                                      MPI_Comm comm) {
-  if (pm::inside_library()) return PMPI_Bcast(buffer, count, datatype, root, comm);
+  if (pm::forward_at_once(pm::mpi_function::bcast)) return PMPI_Bcast(buffer, count, datatype, root, comm);
   return pm::bcast(buffer, count, datatype, root, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                        void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                                        MPI_Comm comm) {
-  if (pm::inside_library())
+  if (pm::forward_at_once(pm::mpi_function::scatter))
     return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   return pm::scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
@@ -749,64 +750,69 @@ COLLECTIVES_MPI_EXPORT int MPI_Scatter(const void* sendbuf, int sendcount, MPI_D
 COLLECTIVES_MPI_EXPORT int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                       void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                                       MPI_Comm comm) {
-  if (pm::inside_library())
+  if (pm::forward_at_once(pm::mpi_function::gather))
     return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   return pm::gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                                       MPI_Op op, int root, MPI_Comm comm) {
-  if (pm::inside_library()) return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+  if (pm::forward_at_once(pm::mpi_function::reduce))
+    return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
   return pm::reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                          void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  if (pm::inside_library())
+  if (pm::forward_at_once(pm::mpi_function::allgather))
     return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   return pm::allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
                                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  if (pm::inside_library()) return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
+  if (pm::forward_at_once(pm::mpi_function::reduce_scatter_block))
+    return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
   return pm::reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                         void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  if (pm::inside_library())
+  if (pm::forward_at_once(pm::mpi_function::alltoall))
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   return pm::alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                                          MPI_Op op, MPI_Comm comm) {
-  if (pm::inside_library()) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+  if (pm::forward_at_once(pm::mpi_function::allreduce))
+    return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
   return pm::allreduce(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Barrier(MPI_Comm comm) {
-  if (pm::inside_library()) return PMPI_Barrier(comm);
+  if (pm::forward_at_once(pm::mpi_function::barrier)) return PMPI_Barrier(comm);
   return pm::barrier(comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                                     MPI_Op op, MPI_Comm comm) {
-  if (pm::inside_library()) return PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
+  if (pm::forward_at_once(pm::mpi_function::scan))
+    return PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
   return pm::prefix(pm::mpi_function::scan, sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                                       MPI_Op op, MPI_Comm comm) {
-  if (pm::inside_library()) return PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
+  if (pm::forward_at_once(pm::mpi_function::exscan))
+    return PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
   return pm::prefix(pm::mpi_function::exscan, sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                        void* recvbuf, const int recvcounts[], const int displs[],
                                        MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (pm::inside_library())
+  if (pm::forward_at_once(pm::mpi_function::gatherv))
     return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
   return pm::gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
 }
@@ -814,7 +820,7 @@ COLLECTIVES_MPI_EXPORT int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_D
 COLLECTIVES_MPI_EXPORT int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
                                         MPI_Datatype sendtype, void* recvbuf, int recvcount,
                                         MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (pm::inside_library())
+  if (pm::forward_at_once(pm::mpi_function::scatterv))
     return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
   return pm::scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
@@ -822,7 +828,7 @@ COLLECTIVES_MPI_EXPORT int MPI_Scatterv(const void* sendbuf, const int sendcount
 COLLECTIVES_MPI_EXPORT int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                           void* recvbuf, const int recvcounts[], const int displs[],
                                           MPI_Datatype recvtype, MPI_Comm comm) {
-  if (pm::inside_library())
+  if (pm::forward_at_once(pm::mpi_function::allgatherv))
     return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   return pm::allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
 }
@@ -830,7 +836,7 @@ COLLECTIVES_MPI_EXPORT int MPI_Allgatherv(const void* sendbuf, int sendcount, MP
 COLLECTIVES_MPI_EXPORT int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                          MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                                          const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
-  if (pm::inside_library())
+  if (pm::forward_at_once(pm::mpi_function::alltoallv))
     return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
                           comm);
   return pm::alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
@@ -838,7 +844,8 @@ COLLECTIVES_MPI_EXPORT int MPI_Alltoallv(const void* sendbuf, const int sendcoun
 
 COLLECTIVES_MPI_EXPORT int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  if (pm::inside_library()) return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+  if (pm::forward_at_once(pm::mpi_function::reduce_scatter))
+    return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
   return pm::reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
 }
 
