@@ -57,7 +57,10 @@ int after_init(int code) {
   return code;
 }
 
-int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+// The served path of each entry point, kept out of line: the entry point itself is then a few
+// instructions around its PMPI_ call when it forwards at once (no stack frame to set up for the
+// served path's locals).
+[[gnu::noinline]] int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   const mpi_function f = mpi_function::bcast;
   return at_boundary(f, comm, [&] {
     const arguments a(f, comm);
@@ -82,7 +85,7 @@ int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm com
   });
 }
 
-int scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+[[gnu::noinline]] int scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
             MPI_Datatype recvtype, int root, MPI_Comm comm) {
   const mpi_function f = mpi_function::scatter;
   const auto forward = [&] {
@@ -130,7 +133,7 @@ int scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
   });
 }
 
-int gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+[[gnu::noinline]] int gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
            MPI_Datatype recvtype, int root, MPI_Comm comm) {
   const mpi_function f = mpi_function::gather;
   const auto forward = [&] {
@@ -173,7 +176,7 @@ int gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recv
   });
 }
 
-int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+[[gnu::noinline]] int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
            MPI_Comm comm) {
   const mpi_function f = mpi_function::reduce;
   const auto forward = [&] { return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm); };
@@ -208,7 +211,7 @@ int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
   });
 }
 
-int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+[[gnu::noinline]] int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
               MPI_Datatype recvtype, MPI_Comm comm) {
   const mpi_function f = mpi_function::allgather;
   const auto forward = [&] {
@@ -246,7 +249,7 @@ int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* r
   });
 }
 
-int reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+[[gnu::noinline]] int reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
                          MPI_Comm comm) {
   const mpi_function f = mpi_function::reduce_scatter_block;
   const auto forward = [&] {
@@ -281,7 +284,7 @@ int reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_
   });
 }
 
-int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+[[gnu::noinline]] int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
              MPI_Datatype recvtype, MPI_Comm comm) {
   const mpi_function f = mpi_function::alltoall;
   const auto forward = [&] {
@@ -317,7 +320,7 @@ int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
   });
 }
 
-int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+[[gnu::noinline]] int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
               MPI_Comm comm) {
   const mpi_function f = mpi_function::allreduce;
   const auto forward = [&] { return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm); };
@@ -354,7 +357,7 @@ int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype dataty
   });
 }
 
-int barrier(MPI_Comm comm) {
+[[gnu::noinline]] int barrier(MPI_Comm comm) {
   const mpi_function f = mpi_function::barrier;
   return at_boundary(f, comm, [&] {
     const arguments a(f, comm);
@@ -369,7 +372,7 @@ int barrier(MPI_Comm comm) {
 
 // MPI_Scan and MPI_Exscan: the same arguments as MPI_Allreduce. Exscan leaves rank 0's recvbuf
 // as it was (MPI leaves it undefined).
-int prefix(mpi_function f, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+[[gnu::noinline]] int prefix(mpi_function f, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
            MPI_Comm comm) {
   const bool exclusive = f == mpi_function::exscan;
   const collective c = info(f).coll;
@@ -452,7 +455,7 @@ std::byte* v_output(void* buf, const v_blocks& b, const layout& l, bytes_t& scra
                       : writable(input_copy(buf, b.span, l, scratch, comm));
 }
 
-int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
+[[gnu::noinline]] int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
             const int* displs, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   const mpi_function f = mpi_function::gatherv;
   const auto forward = [&] {
@@ -510,7 +513,7 @@ int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
   });
 }
 
-int scatterv(const void* sendbuf, const int* sendcounts, const int* displs, MPI_Datatype sendtype,
+[[gnu::noinline]] int scatterv(const void* sendbuf, const int* sendcounts, const int* displs, MPI_Datatype sendtype,
              void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   const mpi_function f = mpi_function::scatterv;
   const auto forward = [&] {
@@ -572,7 +575,7 @@ int scatterv(const void* sendbuf, const int* sendcounts, const int* displs, MPI_
   });
 }
 
-int allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+[[gnu::noinline]] int allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                const int* recvcounts, const int* displs, MPI_Datatype recvtype, MPI_Comm comm) {
   const mpi_function f = mpi_function::allgatherv;
   const auto forward = [&] {
@@ -625,7 +628,7 @@ int allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
 
 // MPI_IN_PLACE (MPI 2.2): the blocks to send lie where the received ones go (recvcounts, rdispls,
 // recvtype); a copy of that span is the input.
-int alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, MPI_Datatype sendtype,
+[[gnu::noinline]] int alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, MPI_Datatype sendtype,
               void* recvbuf, const int* recvcounts, const int* rdispls, MPI_Datatype recvtype,
               MPI_Comm comm) {
   const mpi_function f = mpi_function::alltoallv;
@@ -678,7 +681,7 @@ int alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls, MP
 }
 
 // MPI_Reduce_scatter: the library's reduce_scatterv, with rank r's block recvcounts[r] elements.
-int reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, MPI_Datatype datatype,
+[[gnu::noinline]] int reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, MPI_Datatype datatype,
                    MPI_Op op, MPI_Comm comm) {
   const mpi_function f = mpi_function::reduce_scatter;
   const auto forward = [&] { return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm); };
