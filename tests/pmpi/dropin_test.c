@@ -18,7 +18,8 @@
  *   dropin_test reuse      a user op and a derived datatype, each freed and replaced by one of
  *                          another kind (commutative or not; contiguous or strided), so that MPI
  *                          may hand the freed handle out again: the drop-in keeps what it learns
- *                          of predefined handles only, and must see the new op and type as they are
+ *                          of predefined handles only, and must see the new op and type as they are;
+ *                          then a communicator served on, freed, and an intercommunicator made
  *
  * Receive buffers start filled with a sentinel: the holes of a strided type, and everything a
  * rank must not receive, have to keep it. Every rank's failure count is summed at the end. */
@@ -879,7 +880,8 @@ static void run_reuse(const comm_t* c) {
   enum { n = 6, blocks = 4 };
   MPI_Op previous_op = MPI_OP_NULL;
   MPI_Datatype previous_type = MPI_DATATYPE_NULL;
-  int round, i, op_reused = 0, type_reused = 0;
+  MPI_Comm previous_comm = MPI_COMM_NULL;
+  int round, i, op_reused = 0, type_reused = 0, comm_reused = 0;
   for (round = 0; round < 6; ++round) {
     const int commutative = round % 2 == 0, strided = round % 2 == 1;
     MPI_Op op;
@@ -916,9 +918,43 @@ static void run_reuse(const comm_t* c) {
     previous_type = t;
     MPI_Type_free(&t);
   }
+  /* A communicator the drop-in served on (and remembers the last call's shape for), freed and
+   * replaced by an intercommunicator, perhaps under the same handle: the same call on it must go
+   * to the MPI library (each group gets the other group's sum), not to the library's algorithms. */
+  for (round = 0; round < 2 && c->size > 1; ++round) {
+    MPI_Comm dup, half, inter;
+    const int color = c->rank % 2;
+    int x[4], y[4], r;
+    MPI_Comm_dup(c->comm, &dup);
+    for (i = 0; i < 4; ++i) x[i] = c->rank + i;
+    for (r = 0; r < 2; ++r) { /* twice: the second call repeats the first one's shape */
+      for (i = 0; i < 4; ++i) y[i] = -1;
+      MPI_Allreduce(x, y, 4, MPI_INT, MPI_SUM, dup);
+      for (i = 0; i < 4; ++i)
+        CHECK(y[i] == c->size * (c->size - 1) / 2 + c->size * i, "reuse: MPI_Allreduce on a duplicate: %d", y[i]);
+    }
+    MPI_Comm_split(c->comm, color, c->rank, &half);
+    previous_comm = dup;
+    MPI_Comm_free(&dup);
+    MPI_Intercomm_create(half, 0, c->comm, color == 0 ? 1 : 0, 7, &inter);
+    comm_reused += inter == previous_comm;
+    for (i = 0; i < 4; ++i) y[i] = -1;
+    MPI_Allreduce(x, y, 4, MPI_INT, MPI_SUM, inter);
+    for (i = 0; i < 4; ++i) {
+      int want = 0;
+      for (r = 0; r < c->size; ++r)
+        if (r % 2 != color) want += r + i;
+      CHECK(y[i] == want, "reuse: MPI_Allreduce on an intercommunicator: element %d is %d, expected %d", i, y[i],
+            want);
+    }
+    MPI_Comm_free(&inter);
+    MPI_Comm_free(&half);
+  }
   if (c->rank == 0)
-    printf("dropin_test reuse: MPI handed out a freed op handle again %d times, a freed datatype handle %d times\n",
-           op_reused, type_reused);
+    printf(
+        "dropin_test reuse: MPI handed out a freed handle again: op %d times, datatype %d times, communicator %d "
+        "times\n",
+        op_reused, type_reused, comm_reused);
 }
 
 /* ---- threads: each on its own communicator, at once ---- */
