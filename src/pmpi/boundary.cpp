@@ -11,6 +11,7 @@ namespace collectives::pmpi {
 
 constinit thread_local int library_depth = 0;
 constinit std::array<std::atomic<bool>, functions.size()> straight_to_mpi{};
+constinit thread_local std::array<fastest_memo, collective_count> last_fastest{};
 
 // A selection that MPI_Init did not see (a program whose MPI_Init bypassed ours) still stops
 // the job on its first collective rather than running with a selection the user did not mean.

@@ -20,6 +20,7 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -146,6 +147,30 @@ inline algorithm choose(collective c, int p, std::size_t bytes, std::size_t coun
   return a;
 }
 
+/// `fastest`'s last answer per collective on this thread, with what it was asked of: calls repeat
+/// their shapes, and the decision table's lookup (detail::vendor_fastest) cost about 300
+/// instructions per call (callgrind), more than PMPI_Allreduce's 255 at np 1. The answer is a
+/// function of the key and the table in force, whose generation is part of the key.
+struct fastest_memo {
+  std::uint64_t generation = 0;  // no table has generation 0: a thread's first call asks
+  int p = 0;
+  std::size_t bytes = 0, largest_block = 0;
+  bool vendor = false;
+};
+extern constinit thread_local std::array<fastest_memo, collective_count> last_fastest;
+
+/// detail::vendor_fastest, remembered per thread and collective.
+inline bool vendor_fastest(collective c, int p, std::size_t bytes, std::size_t largest_block) {
+  fastest_memo& m = last_fastest[static_cast<std::size_t>(c)];
+  const std::uint64_t generation = detail::tuning_generation();  // read before asking
+  if (m.generation == generation && m.p == p && m.bytes == bytes && m.largest_block == largest_block)
+      [[likely]]
+    return m.vendor;
+  const bool vendor = detail::vendor_fastest(c, p, bytes, largest_block);
+  m = {generation, p, bytes, largest_block, vendor};
+  return vendor;
+}
+
 /// Why this call of collective `c` goes to the MPI library: COLLECTIVES_ALGORITHMS selected
 /// `vendor`, or `fastest` and the decision table measured vendor clearly faster for it (the
 /// arguments as choose takes them, so every rank decides alike); std::nullopt when the library
@@ -156,8 +181,7 @@ inline std::optional<forward_reason> to_vendor(collective c, int p, std::size_t 
   const std::size_t i = static_cast<std::size_t>(c);
   if (s.chosen[i] == algorithm::vendor) [[unlikely]]
     return forward_reason::vendor_chosen;
-  if (s.fastest[i] && detail::vendor_fastest(c, p, bytes, largest_block))
-    return forward_reason::vendor_fastest;
+  if (s.fastest[i] && vendor_fastest(c, p, bytes, largest_block)) return forward_reason::vendor_fastest;
   return std::nullopt;
 }
 

@@ -18,6 +18,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <cstdint>
 #include <cstdio>
@@ -321,25 +322,50 @@ int after_init(int code) {
   });
 }
 
-// The last MPI_Allreduce this thread served, by its shape, and what served it. A call of the same
-// shape is served without looking anything up again (callgrind, 8 B at np 1: 400 instructions
-// → 270, the C++ call 266): its checks passed last time and pass again (only the buffers are new);
-// the datatype and the op are predefined, whose handles never change; the communicator's record is
-// still the library's (comm_generation changes when one is freed), so it is an intracommunicator
-// of the same size; the decision table is the same one (tuning_generation), so `fastest` and
-// automatic decide as before. Made only with the report off (the shortcut counts nothing).
+// The last MPI_Allreduce this thread served, or that `fastest` sent to the MPI library, by its
+// shape, and how it went. A call of the same shape goes the same way without looking anything up
+// again (callgrind, 8 B at np 1: served 400 instructions → 284, the C++ call 266; `fastest` →
+// vendor 788 → 282, PMPI_Allreduce 255). Remembered only with the report off (the shortcuts count
+// nothing), for a predefined datatype (whose handle never changes, so the same count means the
+// same bytes), and the decision table's generation is part of the shape (so `fastest` and
+// automatic decide as before).
+//   - Served (a kernel op, a communicator the library has a record of): its checks passed last
+//     time and pass again, only the buffers are new; the communicator's record is still the
+//     library's (comm_generation changes when one is freed), so it is the same intracommunicator.
+//   - Forwarded by `fastest` (MPI_Allreduce then forwards at once): the decision is a function of
+//     the communicator's size and the bytes, and no communicator has been freed since
+//     (comms_freed), so the handle is still the communicator of that size.
 struct allreduce_shape {
   MPI_Comm comm{};
   MPI_Datatype type{};
   MPI_Op op{};
   int count = -1;  // none yet
   bool in_place = false;
-  std::uint64_t comm_generation = 0, tuning_generation = 0;
+  bool forward = false;  // `fastest` sent it to the MPI library, at size p
+  int p = 0;
+  std::uint64_t comm_generation = 0;  // served: detail::comm_generation; forwarded: comms_freed
+  std::uint64_t tuning_generation = 0;
   element_type elem{};
   detail::reduction red{};  // a kernel: no state
   algorithm alg{};
 };
 constinit thread_local allreduce_shape last_allreduce;
+
+// Bumped by every MPI_Comm_free and MPI_Comm_disconnect (the drop-in defines them, below), before
+// the handle is freed: a communicator handle can be reused only after it.
+constinit std::atomic<std::uint64_t> comms_freed{0};
+
+// True when `fastest` sent this thread's last MPI_Allreduce of this shape to the MPI library, on a
+// communicator not freed since (so of the size it was decided at): MPI_Allreduce forwards it at
+// once. Loads and comparisons only, so the entry point needs no stack frame for it.
+inline bool forwarded_last_time(const void* sendbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                                MPI_Comm comm) {
+  const allreduce_shape& last = last_allreduce;
+  return last.forward && count == last.count && datatype == last.type && op == last.op && comm == last.comm &&
+         (sendbuf == MPI_IN_PLACE) == last.in_place &&
+         last.tuning_generation == detail::tuning_generation() &&
+         last.comm_generation == comms_freed.load(std::memory_order_acquire);
+}
 
 [[gnu::noinline]] int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                                 MPI_Op op, MPI_Comm comm) {
@@ -349,14 +375,14 @@ constinit thread_local allreduce_shape last_allreduce;
     const bool in_place = sendbuf == MPI_IN_PLACE;
     allreduce_shape& last = last_allreduce;
     if (count == last.count && datatype == last.type && op == last.op && comm == last.comm &&
-        in_place == last.in_place &&
-        last.comm_generation == detail::comm_generation.load(std::memory_order_acquire) &&
-        last.tuning_generation == detail::tuning_generation() && recvbuf != MPI_IN_PLACE &&
-        (count == 0 || (recvbuf != nullptr && sendbuf != nullptr))) [[likely]] {
-      const void* send = in_place ? recvbuf : sendbuf;  // predefined datatypes are contiguous, lb 0
-      run_library({collective::allreduce, send, sz(count), recvbuf, sz(count), last.elem, &last.red, 0, comm,
-                   last.alg});
-      return served(last.alg, sz(count) * last.elem.size);
+        in_place == last.in_place && last.tuning_generation == detail::tuning_generation()) [[likely]] {
+      if (!last.forward && last.comm_generation == detail::comm_generation.load(std::memory_order_acquire) &&
+          recvbuf != MPI_IN_PLACE && (count == 0 || (recvbuf != nullptr && sendbuf != nullptr))) [[likely]] {
+        const void* send = in_place ? recvbuf : sendbuf;  // predefined datatypes are contiguous, lb 0
+        run_library({collective::allreduce, send, sz(count), recvbuf, sz(count), last.elem, &last.red, 0,
+                     comm, last.alg});
+        return served(last.alg, sz(count) * last.elem.size);
+      }
     }
     const arguments a(f, comm);
     if (a.inter) return forwarded(forward_reason::intercommunicator, 0, forward());
@@ -368,10 +394,18 @@ constinit thread_local allreduce_shape last_allreduce;
     a.buffer("recvbuf", recvbuf, count, l);
     if (!in_place) a.buffer("sendbuf", sendbuf, count, l);
     const std::size_t n = sz(count) * l.size;
-    if (const auto why = to_vendor(collective::allreduce, a.size, n)) return forwarded(*why, n, forward());
+    const std::uint64_t tuning_generation = detail::tuning_generation();  // read before deciding
+    const std::uint64_t freed_before = comms_freed.load(std::memory_order_acquire);
+    // Remembered only when nothing about it can change behind the handles (see allreduce_shape).
+    const bool remember = l.predefined != nullptr && l.contiguous && l.true_lb == 0 && !current_plan().report;
+    if (const auto why = to_vendor(collective::allreduce, a.size, n)) {
+      if (remember && *why == forward_reason::vendor_fastest)
+        last = {comm,         datatype,          op,           count, in_place, true, a.size,
+                freed_before, tuning_generation, {l.size, {}}, {},    {}};
+      return forwarded(*why, n, forward());
+    }
     mapped_reduction m;
     if (!map_reduction(op, l, comm, m)) return forwarded(forward_reason::op, n, forward());
-    const std::uint64_t tuning_generation = detail::tuning_generation();  // read before choosing
     const algorithm alg = choose(collective::allreduce, a.size, n, sz(count), m.red.commutative);
     bytes_t send_scratch, recv_scratch;
     std::byte* recv = nullptr;
@@ -387,12 +421,9 @@ constinit thread_local allreduce_shape last_allreduce;
     const std::uint64_t comm_generation = detail::comm_generation.load(std::memory_order_acquire);
     run_library({collective::allreduce, send, sz(count), recv, sz(count), m.elem, &m.red, 0, comm, alg});
     store_output(recvbuf, sz(count), l, recv_scratch, comm);
-    // Remembered when nothing about it can change behind the handles: a predefined datatype (always
-    // contiguous with lower bound 0) and op (a kernel), a communicator the library has a record of.
-    const bool predefined = l.predefined != nullptr && l.contiguous && l.true_lb == 0 &&
-                            m.red.state == nullptr && is_predefined_op(op);
-    if (predefined && !current_plan().report && detail::last_comm_info(comm) != nullptr)
-      last = {comm, datatype, op, count, in_place, comm_generation, tuning_generation, m.elem, m.red, alg};
+    if (remember && m.red.state == nullptr && is_predefined_op(op) && detail::last_comm_info(comm) != nullptr)
+      last = {comm,   datatype, op, count, in_place, false, a.size, comm_generation, tuning_generation,
+              m.elem, m.red,    alg};
     return served(alg, n);
   });
 }
@@ -779,6 +810,17 @@ COLLECTIVES_MPI_EXPORT int MPI_Finalize(void) {
   return PMPI_Finalize();
 }
 
+// Only to know when a communicator handle may be reused (see comms_freed).
+COLLECTIVES_MPI_EXPORT int MPI_Comm_free(MPI_Comm* comm) {
+  pm::comms_freed.fetch_add(1, std::memory_order_acq_rel);
+  return PMPI_Comm_free(comm);
+}
+
+COLLECTIVES_MPI_EXPORT int MPI_Comm_disconnect(MPI_Comm* comm) {
+  pm::comms_freed.fetch_add(1, std::memory_order_acq_rel);
+  return PMPI_Comm_disconnect(comm);
+}
+
 COLLECTIVES_MPI_EXPORT int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root,
                                      MPI_Comm comm) {
   if (pm::forward_at_once(pm::mpi_function::bcast)) return PMPI_Bcast(buffer, count, datatype, root, comm);
@@ -831,7 +873,8 @@ COLLECTIVES_MPI_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_
 
 COLLECTIVES_MPI_EXPORT int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                                          MPI_Op op, MPI_Comm comm) {
-  if (pm::forward_at_once(pm::mpi_function::allreduce))
+  if (pm::forward_at_once(pm::mpi_function::allreduce) ||
+      pm::forwarded_last_time(sendbuf, count, datatype, op, comm))
     return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
   return pm::allreduce(sendbuf, recvbuf, count, datatype, op, comm);
 }
