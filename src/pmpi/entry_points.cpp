@@ -11,8 +11,11 @@
 //   - the v-variants' int counts and displacements (elements, displacements in the datatype's
 //     extent) become the library's counts and displacements in bytes of the packed elements;
 //     a non-contiguous receive span is packed with what it holds, so gaps keep their bytes.
+// A collective selected `vendor` (with no report) is forwarded by the entry point itself, before
+// any check: the MPI library checks its arguments, as without the drop-in.
 // MPI_Init/MPI_Init_thread check COLLECTIVES_ALGORITHMS (and, for `fastest`, that the table loads);
-// MPI_Finalize prints the report.
+// MPI_Finalize prints the report. MPI_Comm_free/MPI_Comm_disconnect only count, for
+// MPI_Allreduce's memory of the last call (allreduce_shape), and forward.
 
 #include <fmt/format.h>
 #include <mpi.h>
@@ -324,8 +327,8 @@ int after_init(int code) {
 
 // The last MPI_Allreduce this thread served, or that `fastest` sent to the MPI library, by its
 // shape, and how it went. A call of the same shape goes the same way without looking anything up
-// again (callgrind, 8 B at np 1: served 400 instructions → 284, the C++ call 266; `fastest` →
-// vendor 788 → 282, PMPI_Allreduce 255). Remembered only with the report off (the shortcuts count
+// again (callgrind, 8 B at np 1: served 400 instructions → 291, the C++ call 266; `fastest` →
+// vendor 788 → 291, PMPI_Allreduce 255). Remembered only with the report off (the shortcuts count
 // nothing), for a predefined datatype (whose handle never changes, so the same count means the
 // same bytes), and the decision table's generation is part of the shape (so `fastest` and
 // automatic decide as before).
