@@ -1,10 +1,16 @@
 // The drop-in's own cost: time per 8-byte MPI_Allreduce at the same algorithm through
 //   - the drop-in (this program is linked with libcollectives_mpi.so ahead of the MPI library,
-//     so its MPI_Allreduce is the drop-in's; COLLECTIVES_ALGORITHMS picks the algorithm),
+//     so its MPI_Allreduce is the drop-in's; COLLECTIVES_ALGORITHMS picks the algorithm): served
+//     by the library, or forwarded to the MPI library when the selection is `vendor`,
 //   - the library's C++ call collectives::allreduce with the algorithm given as argument,
 //   - the MPI library itself (PMPI_Allreduce, "vendor").
 // Rows alternate within every round (same conditions for all three); per round each row times
-// `calls` back-to-back calls, the slowest rank counts; the median over rounds is printed.
+// `calls` back-to-back calls, the slowest rank counts; the median over rounds is printed, and the
+// drop-in's ratio to the other two rows: the median of the rounds' ratios (each round's rows ran
+// side by side, so drift of the machine cancels).
+// Under valgrind --tool=callgrind (bench/dropin_instructions.sh) each row's timed loop is also a
+// callgrind dump of its own, named after the row, so instructions per call = the dump's total ÷
+// calls: a measure that does not depend on the machine's load.
 // Usage: dropin_overhead <algorithm> [rounds] [calls]   (bench/dropin_overhead.sh runs it)
 
 #include <fmt/format.h>
@@ -19,10 +25,30 @@
 #include <string>
 #include <vector>
 
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#else
+#define RUNNING_ON_VALGRIND 0
+#define CALLGRIND_START_INSTRUMENTATION
+#define CALLGRIND_ZERO_STATS
+#define CALLGRIND_DUMP_STATS_AT(label)
+#endif
+
 namespace co = collectives;
+
+namespace {
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
+  CALLGRIND_START_INSTRUMENTATION;  // bench/dropin_instructions.sh starts valgrind with it off
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -35,6 +61,7 @@ int main(int argc, char** argv) {
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   const char* selection = std::getenv("COLLECTIVES_ALGORITHMS");
+  const bool forwarded = *alg == co::algorithm::vendor;  // run with COLLECTIVES_ALGORITHMS=allreduce=vendor
 
   double in = rank + 1.0, out = 0.0;  // 8 bytes
   std::array<double, 1> in_c{in}, out_c{};
@@ -44,36 +71,50 @@ int main(int argc, char** argv) {
     std::vector<double> per_call_us;
   };
   std::vector<row> rows{
-      {fmt::format("drop-in MPI_Allreduce (COLLECTIVES_ALGORITHMS={})", selection ? selection : "unset"),
+      {fmt::format("drop-in {} (COLLECTIVES_ALGORITHMS={})", forwarded ? "forwarded" : "served",
+                   selection ? selection : "unset"),
        [&] { MPI_Allreduce(&in, &out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); },
        {}},
       {fmt::format("C++ collectives::allreduce({})", name),
        [&] { co::allreduce(in_c, out_c, co::ops::sum{}, MPI_COMM_WORLD, *alg); },
        {}},
-      {"vendor PMPI_Allreduce",
-       [&] { PMPI_Allreduce(&in, &out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); },
-       {}},
+      {"PMPI_Allreduce", [&] { PMPI_Allreduce(&in, &out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); }, {}},
   };
   for (row& r : rows)
     for (int i = 0; i < 200; ++i) r.call();  // warm-up: private communicators, caches
   for (int round = 0; round < rounds; ++round)
     for (row& r : rows) {
       PMPI_Barrier(MPI_COMM_WORLD);
+      CALLGRIND_ZERO_STATS;
       const auto start = std::chrono::steady_clock::now();
       for (int i = 0; i < calls; ++i) r.call();
       double us =
           std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() / calls;
+      CALLGRIND_DUMP_STATS_AT(r.label.c_str());
       PMPI_Allreduce(MPI_IN_PLACE, &us, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
       r.per_call_us.push_back(us);
     }
   if (rank == 0) {
-    fmt::print("np {}, 8-byte MPI_SUM all-reduce of one double, {} rounds x {} calls, median of rounds\n",
-               size, rounds, calls);
-    for (row& r : rows) {
-      std::sort(r.per_call_us.begin(), r.per_call_us.end());
-      fmt::print("{:<62} {:8.2f} us/call  (min {:.2f}, max {:.2f})\n", r.label,
-                 r.per_call_us[r.per_call_us.size() / 2], r.per_call_us.front(), r.per_call_us.back());
-    }
+    fmt::print("np {}, 8-byte MPI_SUM all-reduce of one double, {} rounds x {} calls, median of rounds{}\n",
+               size, rounds, calls, RUNNING_ON_VALGRIND ? " (under valgrind: times are not meaningful)" : "");
+    const auto ratios = [&](const row& a, const row& b) {
+      std::vector<double> v;
+      for (std::size_t i = 0; i < a.per_call_us.size(); ++i) v.push_back(a.per_call_us[i] / b.per_call_us[i]);
+      return median(v);
+    };
+    const auto least = [](const row& r) {
+      return *std::min_element(r.per_call_us.begin(), r.per_call_us.end());
+    };
+    const double to_cxx = ratios(rows[0], rows[1]), to_vendor = ratios(rows[0], rows[2]);
+    for (row& r : rows)
+      fmt::print("{:<62} {:8.2f} us/call  (min {:.2f}, max {:.2f})\n", r.label, median(r.per_call_us),
+                 least(r), *std::max_element(r.per_call_us.begin(), r.per_call_us.end()));
+    // The median of the rounds' ratios, and the ratio of the minima (the least disturbed rounds).
+    const char* how = forwarded ? "forwarded" : "served";
+    fmt::print("{:<62} {:8.3f}  (minima {:.3f})\n", fmt::format("ratio drop-in {} / C++ call", how), to_cxx,
+               least(rows[0]) / least(rows[1]));
+    fmt::print("{:<62} {:8.3f}  (minima {:.3f})\n", fmt::format("ratio drop-in {} / PMPI_Allreduce", how),
+               to_vendor, least(rows[0]) / least(rows[2]));
   }
   MPI_Finalize();
   return out == 0.0 ? 1 : 0;

@@ -2,15 +2,32 @@
 
 // The C boundary: argument checks that become MPI error classes, the guard that sends the
 // library's own MPI calls straight to the MPI library, and the serve/forward bookkeeping.
+//
+// Everything a call passes through on its way to the library or to PMPI_ is inline here and costs
+// no MPI call once the call's shape is known (bench/dropin_instructions.sh counts it):
+//   - a collective that COLLECTIVES_ALGORITHMS sends to `vendor`, with no report, goes to PMPI_
+//     at the C entry point itself: one load (straight_to_mpi);
+//   - the communicator's rank and size come from the library's record of it when this thread's
+//     previous call was on it (core/transport.hpp), else from three MPI calls (query);
+//   - the datatype's layout and the op's kernel come from tables of the predefined ones
+//     (datatypes.hpp); derived datatypes and user ops are asked of MPI on every call, since
+//     their handles can be freed and reused;
+//   - the selection is read once per process into a plan; clocks are read and counters added
+//     only when the report is on.
 
 #include <mpi.h>
 
+#include <array>
+#include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "collectives/detail/request.hpp"
+#include "core/automatic.hpp"
+#include "core/transport.hpp"
 #include "pmpi/datatypes.hpp"
 #include "pmpi/functions.hpp"
 #include "pmpi/report.hpp"
@@ -23,68 +40,181 @@ struct mpi_failure {
   std::string message;
 };
 
+/// Per thread: > 0 while this thread runs the library's code for a drop-in call.
+extern constinit thread_local int library_depth;
+
 /// True while this thread runs the library's code for a drop-in call: an MPI collective called
 /// from there (the library's MPI_Allreduce for collective argument checks, the vendor variant,
 /// anything the MPI library calls back) is forwarded unchanged and uncounted, never served again.
-bool inside_library();
+inline bool inside_library() { return library_depth > 0; }
+
+/// Per MPI function: true when every call goes to PMPI_ unchanged and uncounted (its collective
+/// is selected `vendor` and there is no report), so the entry point forwards before anything
+/// else. False until the plan is made (at MPI_Init, or at the first collective call).
+extern constinit std::array<std::atomic<bool>, functions.size()> straight_to_mpi;
+
+/// True when the entry point of `f` forwards this call at once: straight_to_mpi, or the guard.
+inline bool forward_at_once(mpi_function f) {
+  return straight_to_mpi[static_cast<std::size_t>(f)].load(std::memory_order_relaxed) || inside_library();
+}
+
+inline constexpr std::size_t collective_count = static_cast<std::size_t>(collective::reduce_scatterv) + 1;
+
+/// The settings as each call reads them: made once per process from current_settings() (which
+/// stops the job, as MPI_Init would have, when the selection is invalid).
+struct plan {
+  std::array<algorithm, collective_count> chosen{};
+  std::array<bool, collective_count> fastest{};
+  bool report = false;
+};
+const plan& make_plan();
+inline const plan& current_plan() {
+  static const plan& p = make_plan();
+  return p;
+}
 
 /// Checks one call's arguments on this rank, before any message, throwing mpi_failure.
 class arguments {
  public:
-  /// Throws MPI_ERR_COMM for MPI_COMM_NULL; learns rank, size and whether comm is an intercommunicator.
-  arguments(mpi_function f, MPI_Comm comm);
+  /// Throws MPI_ERR_COMM for MPI_COMM_NULL; learns rank, size and whether comm is an
+  /// intercommunicator: from the library's record when this thread's last call was on comm (a
+  /// record exists only for intracommunicators), else from MPI.
+  arguments(mpi_function fn, MPI_Comm c) : f(fn), comm(c) {
+    if (const detail::comm_info* known = detail::last_comm_info(c)) [[likely]] {
+      rank = known->rank;
+      size = known->size;
+      return;
+    }
+    query();
+  }
 
-  [[noreturn]] void fail(int error_class, std::string_view problem) const;
-  void count(std::string_view name, int count) const;
-  void type(std::string_view name, MPI_Datatype type) const;
-  void root(int root) const;
-  void op(MPI_Op op) const;
-  void not_in_place(std::string_view name, const void* buf) const;
+  [[noreturn, gnu::cold]] void fail(int error_class, std::string_view problem) const;
+  void count(std::string_view name, int c) const {
+    if (c < 0) [[unlikely]]
+      bad_count(name, c);
+  }
+  void type(std::string_view name, MPI_Datatype t) const {
+    if (t == MPI_DATATYPE_NULL) [[unlikely]]
+      bad_type(name);
+  }
+  void root(int r) const {
+    if (r < 0 || r >= size) [[unlikely]]
+      bad_root(r);
+  }
+  void op(MPI_Op o) const {
+    if (o == MPI_OP_NULL) [[unlikely]]
+      fail(MPI_ERR_OP, "op is MPI_OP_NULL");
+  }
+  void not_in_place(std::string_view name, const void* buf) const {
+    if (buf == MPI_IN_PLACE) [[unlikely]]
+      bad_in_place(name);
+  }
   /// A null buffer holding data (MPI_BOTTOM with a type of absolute addresses is fine).
-  void buffer(std::string_view name, const void* buf, int count, const layout& l) const;
+  void buffer(std::string_view name, const void* buf, int c, const layout& l) const {
+    if (buf == nullptr && c > 0 && l.size > 0 && l.true_lb == 0) [[unlikely]]
+      bad_buffer(name, c);
+  }
   /// Send and receive sides must carry the same bytes per block.
-  void same_bytes(std::size_t send_bytes, std::size_t recv_bytes) const;
+  void same_bytes(std::size_t send_bytes, std::size_t recv_bytes) const {
+    if (send_bytes != recv_bytes) [[unlikely]]
+      bad_bytes(send_bytes, recv_bytes);
+  }
 
   mpi_function f;
   MPI_Comm comm;
   int rank = 0;
   int size = 0;
   bool inter = false;
+
+ private:
+  [[gnu::noinline]] void query();
+  [[noreturn, gnu::cold]] void bad_count(std::string_view name, int c) const;
+  [[noreturn, gnu::cold]] void bad_type(std::string_view name) const;
+  [[noreturn, gnu::cold]] void bad_root(int r) const;
+  [[noreturn, gnu::cold]] void bad_in_place(std::string_view name) const;
+  [[noreturn, gnu::cold]] void bad_buffer(std::string_view name, int c) const;
+  [[noreturn, gnu::cold]] void bad_bytes(std::size_t send_bytes, std::size_t recv_bytes) const;
 };
 
 /// The algorithm serving collective `c`: the selection, or automatic's choice when it is
 /// automatic or cannot keep the rank order a non-commutative op needs. The v-variants pass
 /// what every rank knows alike, as detail::choose_automatic takes it (0 where nothing is).
-algorithm choose(collective c, int p, std::size_t bytes, std::size_t count, bool commutative,
-                 std::size_t largest_block = 0);
+inline algorithm choose(collective c, int p, std::size_t bytes, std::size_t count, bool commutative,
+                        std::size_t largest_block = 0) {
+  const algorithm a = current_plan().chosen[static_cast<std::size_t>(c)];
+  if (a == algorithm::automatic || (!commutative && !keeps_rank_order(c, a)))
+    return detail::choose_automatic(c, p, bytes, count, commutative, largest_block);
+  return a;
+}
+
+/// `fastest`'s last answer per collective on this thread, with what it was asked of: calls repeat
+/// their shapes, and the decision table's lookup (detail::vendor_fastest) cost about 300
+/// instructions per call (callgrind), more than PMPI_Allreduce's 255 at np 1. The answer is a
+/// function of the key and the table in force, whose generation is part of the key.
+struct fastest_memo {
+  std::uint64_t generation = 0;  // no table has generation 0: a thread's first call asks
+  int p = 0;
+  std::size_t bytes = 0, largest_block = 0;
+  bool vendor = false;
+};
+extern constinit thread_local std::array<fastest_memo, collective_count> last_fastest;
+
+/// detail::vendor_fastest, remembered per thread and collective.
+inline bool vendor_fastest(collective c, int p, std::size_t bytes, std::size_t largest_block) {
+  fastest_memo& m = last_fastest[static_cast<std::size_t>(c)];
+  const std::uint64_t generation = detail::tuning_generation();  // read before asking
+  if (m.generation == generation && m.p == p && m.bytes == bytes && m.largest_block == largest_block)
+      [[likely]]
+    return m.vendor;
+  const bool vendor = detail::vendor_fastest(c, p, bytes, largest_block);
+  m = {generation, p, bytes, largest_block, vendor};
+  return vendor;
+}
 
 /// Why this call of collective `c` goes to the MPI library: COLLECTIVES_ALGORITHMS selected
 /// `vendor`, or `fastest` and the decision table measured vendor clearly faster for it (the
 /// arguments as choose takes them, so every rank decides alike); std::nullopt when the library
 /// serves it.
-std::optional<forward_reason> to_vendor(collective c, int p, std::size_t bytes,
-                                        std::size_t largest_block = 0);
+inline std::optional<forward_reason> to_vendor(collective c, int p, std::size_t bytes,
+                                               std::size_t largest_block = 0) {
+  const plan& s = current_plan();
+  const std::size_t i = static_cast<std::size_t>(c);
+  if (s.chosen[i] == algorithm::vendor) [[unlikely]]
+    return forward_reason::vendor_chosen;
+  if (s.fastest[i] && vendor_fastest(c, p, bytes, largest_block)) return forward_reason::vendor_fastest;
+  return std::nullopt;
+}
 
 /// Runs the library on `r` (its algorithm already chosen) with the guard set.
-void run_library(const detail::request& r);
-
-/// Times one entry point, converts failures into MPI error classes, and records the outcome.
-template <class Body>
-int at_boundary(mpi_function f, MPI_Comm comm, Body&& body);
+inline void run_library(const detail::request& r) {
+  struct scope {
+    scope() { ++library_depth; }
+    ~scope() { --library_depth; }
+  } const guard;
+  detail::run(r);
+}
 
 int raise(MPI_Comm comm, int error_class, const std::string& message);
+[[gnu::cold]] int raise_out_of_memory(mpi_function f, MPI_Comm comm);
 
+/// Converts failures into MPI error classes and, when the report is on, times the call and
+/// records its outcome.
 template <class Body>
 int at_boundary(mpi_function f, MPI_Comm comm, Body&& body) {
-  const auto start = std::chrono::steady_clock::now();
   try {
+    // One call of body, so that the compiler inlines it here.
+    const bool report = current_plan().report;
+    std::chrono::steady_clock::time_point start{};
+    if (report) [[unlikely]]
+      start = std::chrono::steady_clock::now();
     const outcome o = body();
-    record(f, o, std::chrono::steady_clock::now() - start);
+    if (report) [[unlikely]]
+      record(f, o, std::chrono::steady_clock::now() - start);
     return o.code;
   } catch (const mpi_failure& e) {
     return raise(comm, e.error_class, e.message);
   } catch (const std::bad_alloc&) {
-    return raise(comm, MPI_ERR_NO_MEM, std::string(info(f).name) + ": out of memory");
+    return raise_out_of_memory(f, comm);
   } catch (const std::exception& e) {  // collectives::error, or an MPI failure inside the library
     return raise(comm, MPI_ERR_OTHER, e.what());
   }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cstring>
 
@@ -81,12 +82,6 @@ const std::vector<named_type>& named_types() {
   return table;
 }
 
-const named_type* find_named(MPI_Datatype type) {
-  for (const named_type& n : named_types())
-    if (n.type == type) return &n;
-  return nullptr;
-}
-
 // The library's element type for a predefined type, where it has a kernel for its kind and size.
 builtin_type builtin_of(const named_type& n, std::size_t size) {
   switch (n.k) {
@@ -119,22 +114,27 @@ builtin_type builtin_of(const named_type& n, std::size_t size) {
   return builtin_type::none;
 }
 
-struct predefined_op {
-  MPI_Op op;
-  builtin_op id;  ///< none: no kernel (MINLOC, MAXLOC, REPLACE, NO_OP)
-};
+// The library's op for each of predefined_op_handles; none: no kernel (MINLOC, MAXLOC, REPLACE, NO_OP).
+constexpr std::array<builtin_op, predefined_op_count> predefined_op_ids{
+    builtin_op::sum,        builtin_op::prod,        builtin_op::min,     builtin_op::max,
+    builtin_op::bit_and,    builtin_op::bit_or,      builtin_op::bit_xor, builtin_op::logical_and,
+    builtin_op::logical_or, builtin_op::logical_xor, builtin_op::none,    builtin_op::none,
+    builtin_op::none,       builtin_op::none};
 
-const std::vector<predefined_op>& predefined_ops() {
-  static const std::vector<predefined_op> table{
-      {MPI_SUM, builtin_op::sum},        {MPI_PROD, builtin_op::prod},
-      {MPI_MIN, builtin_op::min},        {MPI_MAX, builtin_op::max},
-      {MPI_BAND, builtin_op::bit_and},   {MPI_BOR, builtin_op::bit_or},
-      {MPI_BXOR, builtin_op::bit_xor},   {MPI_LAND, builtin_op::logical_and},
-      {MPI_LOR, builtin_op::logical_or}, {MPI_LXOR, builtin_op::logical_xor},
-      {MPI_MINLOC, builtin_op::none},    {MPI_MAXLOC, builtin_op::none},
-      {MPI_REPLACE, builtin_op::none},   {MPI_NO_OP, builtin_op::none},
-  };
-  return table;
+// Predefined datatypes the predefined ops do not apply to, kept for their layout only (the
+// non-reducing collectives move them; a predefined op on them is forwarded: MPI decides).
+std::vector<MPI_Datatype> other_predefined_types() {
+  std::vector<MPI_Datatype> t{MPI_CHAR,
+                              MPI_WCHAR,
+                              MPI_PACKED,
+                              MPI_C_COMPLEX,
+                              MPI_CXX_BOOL,
+                              MPI_CXX_FLOAT_COMPLEX,
+                              MPI_CXX_DOUBLE_COMPLEX,
+                              MPI_CXX_LONG_DOUBLE_COMPLEX,
+                              MPI_CHARACTER};
+  std::erase(t, MPI_DATATYPE_NULL);
+  return t;
 }
 
 // Whether MPI defines predefined op `op` on types of kind `k` (MPI 4.0 §6.9.2).
@@ -219,7 +219,11 @@ void reduce_local(const void* lhs, void* inout, std::size_t count, const void* s
 
 }  // namespace
 
-layout describe(MPI_Datatype type) {
+const std::array<MPI_Op, predefined_op_count> predefined_op_handles{
+    MPI_SUM,  MPI_PROD, MPI_MIN,  MPI_MAX,    MPI_BAND,   MPI_BOR,     MPI_BXOR,
+    MPI_LAND, MPI_LOR,  MPI_LXOR, MPI_MINLOC, MPI_MAXLOC, MPI_REPLACE, MPI_NO_OP};
+
+layout ask_mpi(MPI_Datatype type) {
   layout l{type, 0, 0, 0, 0, false};
   int size = 0;
   MPI_Aint lb = 0;
@@ -231,15 +235,41 @@ layout describe(MPI_Datatype type) {
   return l;
 }
 
-const std::byte* input_bytes(const void* buf, std::size_t count, const layout& l,
-                             std::vector<std::byte>& scratch, MPI_Comm comm) {
-  if (l.contiguous) return at(buf, l.true_lb);
+const predefined_types& make_predefined_types() {
+  static const predefined_types table = [] {
+    predefined_types made;
+    const std::vector<MPI_Datatype> others = other_predefined_types();
+    made.types.reserve(named_types().size() + others.size());  // no reallocation: slots point in
+    const auto add = [&](MPI_Datatype t, const named_type* named) {
+      if (made.find(t) != nullptr) return;  // an alias of one already in (MPI_LONG_LONG = MPI_LONG_LONG_INT)
+      predefined_type& p = made.types.emplace_back();
+      p.l = ask_mpi(t);
+      p.l.predefined = &p;
+      p.builtin = named != nullptr ? builtin_of(*named, p.l.size) : builtin_type::none;
+      for (std::size_t i = 0; i < predefined_op_count; ++i) {
+        const bool defined = named != nullptr && defined_for(predefined_op_handles[i], named->k);
+        p.on[i] = {defined, defined ? detail::builtin_kernel(p.builtin, predefined_op_ids[i]) : nullptr,
+                   predefined_op_ids[i]};
+      }
+      std::size_t i = predefined_types::slot_of(t);
+      while (made.slots[i] != nullptr) i = (i + 1) % made.slots.size();
+      made.slots[i] = &p;
+    };
+    for (const named_type& n : named_types()) add(n.type, &n);
+    for (MPI_Datatype o : others) add(o, nullptr);
+    return made;
+  }();
+  return table;
+}
+
+const std::byte* pack_input(const void* buf, std::size_t count, const layout& l,
+                            std::vector<std::byte>& scratch, MPI_Comm comm) {
   scratch.resize(count * l.size);
   pack(buf, count, l, scratch.data(), comm);
   return scratch.data();
 }
 
-const std::byte* input_copy(const void* buf, std::size_t count, const layout& l,
+const std::byte* copy_input(const void* buf, std::size_t count, const layout& l,
                             std::vector<std::byte>& scratch, MPI_Comm comm) {
   scratch.resize(count * l.size);
   if (l.contiguous) {
@@ -250,41 +280,32 @@ const std::byte* input_copy(const void* buf, std::size_t count, const layout& l,
   return scratch.data();
 }
 
-std::byte* output_bytes(void* buf, std::size_t count, const layout& l, std::vector<std::byte>& scratch) {
-  if (l.contiguous) return at(buf, l.true_lb);
-  scratch.resize(count * l.size);
-  return scratch.data();
+void unpack_output(void* buf, std::size_t count, const layout& l, const std::vector<std::byte>& scratch,
+                   MPI_Comm comm) {
+  unpack(scratch.data(), count, l, buf, comm);
 }
 
-void store_output(void* buf, std::size_t count, const layout& l, const std::vector<std::byte>& scratch,
-                  MPI_Comm comm) {
-  if (!l.contiguous) unpack(scratch.data(), count, l, buf, comm);
-}
-
-bool is_predefined_op(MPI_Op op) {
-  const auto& ops = predefined_ops();
-  return std::any_of(ops.begin(), ops.end(), [&](const predefined_op& p) { return p.op == op; });
-}
-
-bool map_reduction(MPI_Op op, const layout& l, MPI_Comm comm, mapped_reduction& out) {
-  int commutative = 0;
-  check_mpi(MPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
+bool map_reduction_general(MPI_Op op, const layout& l, MPI_Comm comm, mapped_reduction& out) {
   out.local = {op, l, comm};
   out.elem = {l.size, builtin_type::none};
-  out.red = {&reduce_local, &out.local, commutative != 0, builtin_op::none};
   out.how = "MPI_Reduce_local";
-  const auto& ops = predefined_ops();
-  const auto predefined =
-      std::find_if(ops.begin(), ops.end(), [&](const predefined_op& p) { return p.op == op; });
-  if (predefined == ops.end()) return true;  // a user op: MPI_Reduce_local on any datatype
-  const named_type* named = find_named(l.type);
-  if (named == nullptr || !defined_for(op, named->k)) return false;
-  const builtin_type type = builtin_of(*named, l.size);
-  if (detail::combine_fn kernel = detail::builtin_kernel(type, predefined->id)) {
-    out.elem = {l.size, type};
-    out.red = {kernel, nullptr, true, predefined->id};
-    out.how = "kernel";
+  const int index = predefined_op_index(op);
+  if (index < 0) {  // a user op: MPI_Reduce_local on any datatype, commutative as it was created
+    int commutative = 0;
+    check_mpi(MPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
+    out.red = {&reduce_local, &out.local, commutative != 0, builtin_op::none};
+    return true;
   }
+  // A predefined op: on a derived datatype, or one it is not defined on, MPI decides (forwarded).
+  const predefined_type* type = l.predefined;
+  if (type == nullptr || !type->on[static_cast<std::size_t>(index)].defined) return false;
+  if (const detail::combine_fn kernel = type->on[static_cast<std::size_t>(index)].kernel) {
+    out.elem = {l.size, type->builtin};
+    out.red = {kernel, nullptr, true, type->on[static_cast<std::size_t>(index)].id};
+    out.how = "kernel";
+    return true;
+  }
+  out.red = {&reduce_local, &out.local, true, builtin_op::none};  // every predefined op commutes
   return true;
 }
 

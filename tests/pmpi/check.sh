@@ -4,7 +4,7 @@
 #   check.sh <what> <np> <libcollectives_mpi.so> <dropin_test> [extra]
 # what: matrix (preloaded; COLLECTIVES_ALGORITHMS from the environment) | linked (extra = the
 #       test linked with the drop-in) | errors | fatal | threads | report | sizes | star | tuning | fastest |
-#       bad_selection | help (extra: collbench, whose --list must agree) | hpcc
+#       bad_selection | reuse | help (extra: collbench, whose --list must agree) | hpcc
 set -euo pipefail
 what=$1 np=$2 lib=$3 prog=$4
 here=$(cd "$(dirname "$0")" && pwd)
@@ -199,6 +199,12 @@ case $what in
     fi
     grep -q "bad.json: fastest.allreduce.\"$np\"\[1\]: \"fastest\" must be \"vendor\" or \"library\", given \"ring\"" "$work/out" ||
       { cat "$work/out"; fail "the refusal does not name the file, the entry and the problem"; }
+    ;;
+  reuse)
+    # Freed and re-created user ops and derived datatypes (whose handles MPI may reuse), with
+    # all-reduce on ring, which does not keep rank order: the non-commutative op must not be taken
+    # for the commutative one whose handle it may have inherited.
+    COLLECTIVES_ALGORITHMS=allreduce=ring preload "$prog" reuse
     ;;
   hpcc)
     exec "$here/hpcc.sh" "$np" "$lib"

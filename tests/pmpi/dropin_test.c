@@ -15,6 +15,11 @@
  *   dropin_test report     a known set of calls whose report the test script checks
  *   dropin_test fastest    all-reduces at sizes check.sh's table sends to vendor or to the library
  *   dropin_test threads    two threads, each on its own communicator, at once
+ *   dropin_test reuse      a user op and a derived datatype, each freed and replaced by one of
+ *                          another kind (commutative or not; contiguous or strided), so that MPI
+ *                          may hand the freed handle out again: the drop-in keeps what it learns
+ *                          of predefined handles only, and must see the new op and type as they are;
+ *                          then a communicator served on, freed, and an intercommunicator made
  *
  * Receive buffers start filled with a sentinel: the holes of a strided type, and everything a
  * rank must not receive, have to keep it. Every rank's failure count is summed at the end. */
@@ -872,6 +877,105 @@ static void run_fastest(const comm_t* c) {
   free(x), free(y);
 }
 
+/* ---- handles freed and reused: nothing learnt of the old op or type may stick to the new ---- */
+
+/* Commutative: element-wise int sum. */
+static void int_sum(void* in, void* inout, int* len, MPI_Datatype* type) {
+  const int* a = in;
+  int* b = inout;
+  int i;
+  (void)type;
+  for (i = 0; i < *len; ++i) b[i] += a[i];
+}
+
+/* Not commutative: a ∘ b = a (inout = in, the lower ranks' side), so the fold over the ranks is rank
+ * 0's input; an algorithm that combined out of rank order would return another rank's. */
+static void int_first(void* in, void* inout, int* len, MPI_Datatype* type) {
+  (void)type;
+  memcpy(inout, in, (size_t)*len * sizeof(int));
+}
+
+static void run_reuse(const comm_t* c) {
+  enum { n = 6, blocks = 4 };
+  MPI_Op previous_op = MPI_OP_NULL;
+  MPI_Datatype previous_type = MPI_DATATYPE_NULL;
+  MPI_Comm previous_comm = MPI_COMM_NULL;
+  int round, i, op_reused = 0, type_reused = 0, comm_reused = 0;
+  for (round = 0; round < 6; ++round) {
+    const int commutative = round % 2 == 0, strided = round % 2 == 1;
+    MPI_Op op;
+    MPI_Datatype t;
+    int x[n], y[n], buf[3 * blocks];
+    /* A user op (check.sh selects ring, which does not keep rank order: a non-commutative op must
+     * get automatic's order-keeping choice instead). */
+    MPI_Op_create(commutative ? &int_sum : &int_first, commutative, &op);
+    op_reused += op == previous_op;
+    for (i = 0; i < n; ++i) x[i] = c->rank * 10 + i + round, y[i] = -1;
+    MPI_Allreduce(x, y, n, MPI_INT, op, c->comm);
+    for (i = 0; i < n; ++i) {
+      const int want = commutative ? 10 * c->size * (c->size - 1) / 2 + c->size * (i + round) : i + round;
+      CHECK(y[i] == want, "reuse round %d: MPI_Allreduce with a %scommutative user op: element %d is %d, expected %d",
+            round, commutative ? "" : "non-", i, y[i], want);
+    }
+    previous_op = op;
+    MPI_Op_free(&op);
+    /* A derived datatype: 3 contiguous ints, or ints 0 and 2 of 3 (the middle one a hole that must
+     * keep its value on every rank but the root). */
+    if (strided)
+      MPI_Type_vector(2, 1, 2, MPI_INT, &t);
+    else
+      MPI_Type_contiguous(3, MPI_INT, &t);
+    MPI_Type_commit(&t);
+    type_reused += t == previous_type;
+    for (i = 0; i < 3 * blocks; ++i) buf[i] = c->rank == 0 ? 1000 * round + i : -1;
+    MPI_Bcast(buf, blocks, t, 0, c->comm);
+    for (i = 0; i < 3 * blocks; ++i) {
+      const int want = c->rank != 0 && strided && i % 3 == 1 ? -1 : 1000 * round + i;
+      CHECK(buf[i] == want, "reuse round %d: MPI_Bcast of a %s type: int %d is %d, expected %d", round,
+            strided ? "strided" : "contiguous", i, buf[i], want);
+    }
+    previous_type = t;
+    MPI_Type_free(&t);
+  }
+  /* A communicator the drop-in served on (and remembers the last call's shape for), freed and
+   * replaced by an intercommunicator, perhaps under the same handle: the same call on it must go
+   * to the MPI library (each group gets the other group's sum), not to the library's algorithms. */
+  for (round = 0; round < 2 && c->size > 1; ++round) {
+    MPI_Comm dup, half, inter;
+    const int color = c->rank % 2;
+    int x[4], y[4], r;
+    MPI_Comm_dup(c->comm, &dup);
+    for (i = 0; i < 4; ++i) x[i] = c->rank + i;
+    for (r = 0; r < 2; ++r) { /* twice: the second call repeats the first one's shape */
+      for (i = 0; i < 4; ++i) y[i] = -1;
+      MPI_Allreduce(x, y, 4, MPI_INT, MPI_SUM, dup);
+      for (i = 0; i < 4; ++i)
+        CHECK(y[i] == c->size * (c->size - 1) / 2 + c->size * i, "reuse: MPI_Allreduce on a duplicate: %d", y[i]);
+    }
+    MPI_Comm_split(c->comm, color, c->rank, &half);
+    previous_comm = dup;
+    MPI_Comm_free(&dup);
+    MPI_Intercomm_create(half, 0, c->comm, color == 0 ? 1 : 0, 7, &inter);
+    comm_reused += inter == previous_comm;
+    for (i = 0; i < 4; ++i) y[i] = -1;
+    MPI_Allreduce(x, y, 4, MPI_INT, MPI_SUM, inter);
+    for (i = 0; i < 4; ++i) {
+      int want = 0;
+      for (r = 0; r < c->size; ++r)
+        if (r % 2 != color) want += r + i;
+      CHECK(y[i] == want, "reuse: MPI_Allreduce on an intercommunicator: element %d is %d, expected %d", i, y[i],
+            want);
+    }
+    MPI_Comm_free(&inter);
+    MPI_Comm_free(&half);
+  }
+  if (c->rank == 0)
+    printf(
+        "dropin_test reuse: MPI handed out a freed handle again: op %d times, datatype %d times, communicator %d "
+        "times\n",
+        op_reused, type_reused, comm_reused);
+}
+
 /* ---- threads: each on its own communicator, at once ---- */
 
 typedef struct {
@@ -947,6 +1051,8 @@ int main(int argc, char** argv) {
     run_sizes(&world);
   } else if (strcmp(mode, "fastest") == 0) {
     run_fastest(&world);
+  } else if (strcmp(mode, "reuse") == 0) {
+    run_reuse(&world);
   } else if (strcmp(mode, "threads") == 0) {
     if (provided < MPI_THREAD_MULTIPLE) {
       if (world.rank == 0) printf("dropin_test threads: skipped (MPI_THREAD_MULTIPLE not provided)\n");
