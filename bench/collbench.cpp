@@ -182,6 +182,11 @@ int run(int argc, char** argv, bool forcing_set_here) {
   info.shm_copy = shm_copy_in_force();
   info.vendor_internals =
       internals.available().empty() ? internals.unavailable_reason()
+      : internals.smpi()
+          ? std::string(
+                "SimGrid SMPI, its algorithm set per call inside the simulator: vendor:ompi, vendor:mpich, "
+                "vendor:mvapich2 and vendor:impi reproduce those libraries' selection logic, the other "
+                "vendor:<name> rows are SMPI's single algorithms; vendor is the launch's choice")
       : internals.mpich()
           ? std::string(
                 "MPICH, MPIR_CVAR_<collective>_INTRA_ALGORITHM set through MPI_T around each call, with "

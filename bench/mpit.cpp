@@ -43,6 +43,9 @@ bool access_cvar(int index, int* value, bool write) {
 
 shm_copy_info shm_copy_in_force() {
   constexpr std::string_view name = "btl_vader_single_copy_mechanism";
+#if COLLBENCH_SMPI
+  return {"unknown", "", "SimGrid SMPI: messages are timed by the platform's network model"};
+#endif
   int provided = 0;
   if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
     return {"unknown", "", "the MPI tool interface (MPI_T) is not available"};

@@ -4,6 +4,9 @@
 // lookups vendor forcing uses (variants.cpp), and the shared-memory path in force.
 
 #include <mpi.h>
+#if COLLBENCH_SMPI
+#include "mpit_smpi.hpp"
+#endif
 
 #include <string>
 #include <string_view>

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <ctime>
 #include <thread>
 #include <vector>
 
@@ -68,7 +69,11 @@ bool on_rank0_node(MPI_Comm comm, int rank) {
 }  // namespace
 
 double start_sync::now() {
+#if COLLBENCH_SMPI
+  return MPI_Wtime();  // the simulated clock, one for all ranks (the host's runs meanwhile)
+#else
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+#endif
 }
 
 start_sync::start_sync(MPI_Comm comm, bool oversubscribed) : comm_(comm), yield_(oversubscribed) {
@@ -105,8 +110,18 @@ start_sync::start start_sync::next() {
   MPI_Bcast(&instant, 1, MPI_DOUBLE, 0, comm_);
   const double local = instant + offset_;
   const bool late = now() > local;
+#if COLLBENCH_SMPI
+  // Simulated time passes only by the simulator's leave: sleep to the instant (SMPI's nanosleep,
+  // through its compiler wrapper's macro), where a spin would pay 10 ns of simulation per read.
+  if (!late) {
+    const double wait = local - now();
+    timespec interval{static_cast<time_t>(wait), static_cast<long>((wait - std::floor(wait)) * 1e9)};
+    nanosleep(&interval, nullptr);
+  }
+#else
   while (now() < local)
     if (yield_) std::this_thread::yield();
+#endif
   return {local, late};
 }
 

@@ -11,6 +11,9 @@
 #include "cost_model.hpp"
 #include "metrics.hpp"
 #include "mpit.hpp"
+#if COLLBENCH_SMPI
+#include "smpi_colls.hpp"
+#endif
 
 namespace collbench {
 namespace {
@@ -129,6 +132,13 @@ vendor_internals::vendor_internals(MPI_Comm base, int ranks) : base_(base) {
     reason_ = "one process: the MPI library copies the data itself, no internal algorithm runs";
     return;
   }
+#if COLLBENCH_SMPI
+  for (collective c : collectives::all_collectives()) {
+    const std::vector<std::string> names = smpi::algorithms(c);
+    for (std::size_t i = 0; i < names.size(); ++i) available_.push_back({c, names[i], static_cast<int>(i), 0});
+  }
+  return;
+#endif
   int provided = 0;
   mpit_ = MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS;
   if (!mpit_) {
@@ -234,8 +244,9 @@ std::vector<cvar_setting> vendor_internals::per_call(const vendor_internal& v) c
 }
 
 MPI_Comm vendor_internals::communicator(const vendor_internal& v) {
-  // MPICH reads its control variables at every call: any communicator will do.
-  if (!mpich_.empty()) return base_;
+  // MPICH reads its control variables at every call, SMPI is switched per call: any communicator
+  // will do.
+  if (!mpich_.empty() || smpi()) return base_;
   for (const locked& l : comms_)
     if (l.coll == v.coll && l.value == v.value) return l.comm;
   const int index = cvar_index_.at(static_cast<std::size_t>(v.coll));
@@ -298,8 +309,12 @@ std::vector<variant> select_variants(collective c, const std::vector<std::string
     out.push_back({"automatic", algorithm::automatic, MPI_COMM_NULL});
   for (const vendor_internal& v : internals.available()) {
     const std::string label = "vendor:" + v.name;
-    if (v.coll == c && wanted(label, is_vendor_group))
-      out.push_back({label, algorithm::vendor, internals.communicator(v), internals.per_call(v)});
+    if (v.coll != c || !wanted(label, is_vendor_group)) continue;
+    out.push_back({label, algorithm::vendor, internals.communicator(v), internals.per_call(v)});
+#if COLLBENCH_SMPI
+    out.back().smpi_choice = v.name;
+    out.back().smpi_restore = smpi::launch_choice(c);
+#endif
   }
   return out;
 }

@@ -24,10 +24,21 @@
 // override it; both go back to their values right after the call, before anything else runs.
 // Where a forced algorithm cannot run (reduce_scatter_allgather with fewer elements than ranks, a
 // non-commutative op), MPICH quietly uses its own choice (MPIR_CVAR_COLLECTIVE_FALLBACK=silent).
+//
+// SimGrid's SMPI offers its reproductions of the MPI libraries' selection logic and its single
+// algorithms instead, switched per call inside the simulator (smpi_colls.hpp): vendor:ompi,
+// vendor:mpich, vendor:mvapich2, vendor:impi, vendor:ring, ... on the base communicator.
 
 #include <mpi.h>
+#if COLLBENCH_SMPI
+#include "mpit_smpi.hpp"
+#endif
 
 #include <collectives/algorithm.hpp>
+
+#ifndef COLLBENCH_SMPI
+#define COLLBENCH_SMPI 0
+#endif
 #include <span>
 #include <string>
 #include <vector>
@@ -48,6 +59,9 @@ struct variant {
   MPI_Comm forced_comm = MPI_COMM_NULL;
   /// A vendor internal of MPICH: what forcing_scope sets around each call.
   std::vector<cvar_setting> per_call = {};
+  /// SimGrid SMPI: the algorithm or selector set around each call, and the launch's own to go
+  /// back to (smpi_colls.hpp).
+  std::string smpi_choice = {}, smpi_restore = {};
 };
 
 /// Holds a variant's per-call control variables for its lifetime (nothing for the others).
@@ -95,6 +109,8 @@ class vendor_internals {
   std::vector<cvar_setting> per_call(const vendor_internal& v) const;
   /// Forcing through MPICH's per-call control variables (rather than Open MPI's communicators).
   bool mpich() const { return !mpich_.empty(); }
+  /// SimGrid SMPI's algorithms, switched per call (smpi_colls.hpp).
+  static constexpr bool smpi() { return COLLBENCH_SMPI != 0; }
 
  private:
   /// MPICH's two control variables of one collective, and their values at start-up.

@@ -4,16 +4,52 @@
 #include <collectives/collectives.hpp>
 #include <cstdint>
 #include <cstring>
+#include <cstdlib>
 #include <limits>
+#include <memory>
+#include <new>
+#include <span>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "metrics.hpp"
+#if COLLBENCH_SMPI
+#include "smpi_colls.hpp"
+#endif
 
 namespace collbench {
 namespace {
 
 using collectives::collective;
+
+// A workload's send or receive buffer: allocated with malloc, which an SMPI build routes through
+// SimGrid's allocator, so that large buffers are shared by all simulated ranks when the launch
+// asks for it (smpi/auto-shared-malloc-thresh: compare.sh --simulate, where the values do not
+// matter and 1024 ranks' private buffers would not fit in memory). Elsewhere a plain array.
+template <class T>
+class buffer {
+ public:
+  buffer() = default;
+  explicit buffer(std::size_t n)
+      : data_(n == 0 ? nullptr : static_cast<T*>(::malloc(n * sizeof(T)))), size_(n) {  // NOLINT
+    if (n > 0 && data_ == nullptr) throw std::bad_alloc();
+    std::uninitialized_value_construct_n(data_.get(), n);
+  }
+  T* data() { return data_.get(); }
+  const T* data() const { return data_.get(); }
+  std::size_t size() const { return size_; }
+  T& operator[](std::size_t i) { return data_[i]; }
+  std::span<T> span() { return {data_.get(), size_}; }
+  std::span<const T> span() const { return {data_.get(), size_}; }
+
+ private:
+  struct free_memory {
+    void operator()(T* p) const { ::free(p); }  // NOLINT
+  };
+  std::unique_ptr<T[], free_memory> data_;
+  std::size_t size_ = 0;
+};
 
 std::uint64_t mix(int rank, std::size_t index) {
   std::uint64_t h =
@@ -132,9 +168,9 @@ class typed_workload final : public workload {
     // alltoallv: what this rank receives from rank i is rank i's block size.
     peer_counts_ = counts_;
     if (c_ == collective::alltoallv) counts_.assign(p, own());
-    // Fresh vectors (not resize) so memory of a larger earlier size is returned.
-    send_ = std::vector<T>(send);
-    recv_ = std::vector<T>(recv);
+    // Fresh buffers (not resized) so memory of a larger earlier size is returned.
+    send_ = buffer<T>(send);
+    recv_ = buffer<T>(recv);
   }
 
   void fill(std::span<const std::byte> reference) override {
@@ -152,24 +188,33 @@ class typed_workload final : public workload {
   }
 
   void run(const variant& v) override {
-    if (v.forced_comm == MPI_COMM_NULL)
+    if (v.forced_comm == MPI_COMM_NULL) {
       run_library(v.alg);
-    else
-      run_vendor(v.forced_comm);
+      return;
+    }
+#if COLLBENCH_SMPI
+    // SMPI's algorithm, chosen right before the call enters the simulator and given back to the
+    // launch's choice right after (smpi_colls.hpp): no other call may see it.
+    smpi::select(c_, v.smpi_choice);
+    run_vendor(v.forced_comm);
+    smpi::select(c_, v.smpi_restore);
+#else
+    run_vendor(v.forced_comm);
+#endif
   }
 
   // exscan defines no result on rank 0 (MPI leaves it undefined, the library leaves it untouched).
   std::span<std::byte> result() override {
     if (c_ == collective::exscan && rank_ == 0) return {};
-    return std::as_writable_bytes(std::span(recv_));
+    return std::as_writable_bytes(recv_.span());
   }
   std::size_t element_size() const override { return sizeof(T); }
 
  private:
   void run_library(collectives::algorithm a) {
     namespace co = collectives;
-    const std::span<const T> send(send_);
-    const std::span<T> recv(recv_);
+    const std::span<const T> send = std::as_const(send_).span();
+    const std::span<T> recv = recv_.span();
     switch (c_) {
       case collective::broadcast:
         co::broadcast(recv, root_, comm_, a);
@@ -297,7 +342,7 @@ class typed_workload final : public workload {
   /// The v-variants: peer_counts_[r] is rank r's block (what this rank receives from r in
   /// alltoallv); counts_ what this rank sends each rank (alltoallv; else equal to peer_counts_).
   std::vector<std::size_t> counts_, peer_counts_;
-  std::vector<T> send_, recv_;
+  buffer<T> send_, recv_;
 };
 
 }  // namespace

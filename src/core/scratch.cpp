@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
+#include <new>
 #include <utility>
 
 namespace collectives::detail {
@@ -44,8 +46,12 @@ scratch_block take_scratch_block(std::size_t bytes) {
     }
     if (best < scratch_cache_blocks) return std::exchange(cache.blocks[best], scratch_block{});
   }
-  return {std::make_unique_for_overwrite<std::byte[]>(bytes), bytes};
+  auto* bytes_from_heap = static_cast<std::byte*>(::malloc(bytes));  // NOLINT: see scratch_block
+  if (bytes_from_heap == nullptr) throw std::bad_alloc();
+  return {std::unique_ptr<std::byte[], free_bytes>(bytes_from_heap), bytes};
 }
+
+void free_bytes::operator()(std::byte* p) const noexcept { ::free(p); }  // NOLINT: see scratch_block
 
 void give_back_scratch_block(scratch_block block) noexcept {
   if (block_cache::gone || block.capacity > scratch_cache_bytes) return;  // freed here

@@ -5,9 +5,17 @@
 
 namespace collectives::detail {
 
-/// A heap block of scratch and its size in bytes.
+/// Frees what malloc gave.
+struct free_bytes {
+  void operator()(std::byte* p) const noexcept;
+};
+
+/// A heap block of scratch and its size in bytes. From malloc: under SimGrid's SMPI, whose
+/// compiler wrapper routes malloc through its allocator, a benchmark launch can have large blocks
+/// shared by all simulated ranks (smpi/auto-shared-malloc-thresh), as 1024 ranks' private
+/// scratch would not fit in one machine's memory.
 struct scratch_block {
-  std::unique_ptr<std::byte[]> data;
+  std::unique_ptr<std::byte[], free_bytes> data;
   std::size_t capacity = 0;
 };
 
