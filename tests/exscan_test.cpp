@@ -18,12 +18,15 @@ void check_exscan(const test_comm& tc, std::size_t count, const Op& op) {
   const std::vector<T> expected = rank == 0 ? untouched : rank_order_fold<T>(rank, count, op);  // 0 … rank−1
   const std::vector<T> expected_in_place = rank == 0 ? input : expected;
   const std::string vendor_what = case_name(tc, algorithm::vendor, type_name<T>(), count);
+  const bool vendor_is_reference = op_traits<Op>::commutative || vendor_scan_keeps_rank_order();
   std::vector<T> from_vendor(count, poison<T>());
   exscan(input, from_vendor, op, tc.comm, algorithm::vendor);
-  same_bits(from_vendor, expected, vendor_what + " vs serial reference");
   std::vector<T> vendor_in_place = input;
   exscan(vendor_in_place, vendor_in_place, op, tc.comm, algorithm::vendor);
-  same_bits(vendor_in_place, expected_in_place, vendor_what + " in place");
+  if (vendor_is_reference) {
+    same_bits(from_vendor, expected, vendor_what + " vs serial reference");
+    same_bits(vendor_in_place, expected_in_place, vendor_what + " in place");
+  }
 
   for (algorithm alg : algorithms_with_automatic(collective::exscan)) {
     if (alg == algorithm::vendor) continue;
@@ -32,7 +35,7 @@ void check_exscan(const test_comm& tc, std::size_t count, const Op& op) {
     exscan(send, recv, op, tc.comm, alg);
     same_bits(send, input, what + " send buffer untouched");
     same_bits(recv, expected, what + " vs serial reference");
-    same_bits(recv, from_vendor, what + " vs vendor");
+    if (vendor_is_reference) same_bits(recv, from_vendor, what + " vs vendor");
 
     std::vector<T> in_place = input;
     exscan(in_place, in_place, op, tc.comm, alg);

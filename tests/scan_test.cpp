@@ -14,10 +14,12 @@ void check_scan(const test_comm& tc, std::size_t count, const Op& op) {
   const int rank = rank_of(tc.comm);
   const std::vector<T> input = values<T>(rank, count);
   const std::vector<T> expected = rank_order_fold<T>(rank + 1, count, op);  // ranks 0 … rank
+  const bool vendor_is_reference = op_traits<Op>::commutative || vendor_scan_keeps_rank_order();
   std::vector<T> from_vendor(count, poison<T>());
   scan(input, from_vendor, op, tc.comm, algorithm::vendor);
-  same_bits(from_vendor, expected,
-            case_name(tc, algorithm::vendor, type_name<T>(), count) + " vs serial reference");
+  if (vendor_is_reference)
+    same_bits(from_vendor, expected,
+              case_name(tc, algorithm::vendor, type_name<T>(), count) + " vs serial reference");
 
   for (algorithm alg : algorithms_with_automatic(collective::scan)) {
     if (alg == algorithm::vendor) continue;
@@ -26,7 +28,7 @@ void check_scan(const test_comm& tc, std::size_t count, const Op& op) {
     scan(send, recv, op, tc.comm, alg);
     same_bits(send, input, what + " send buffer untouched");
     same_bits(recv, expected, what + " vs serial reference");
-    same_bits(recv, from_vendor, what + " vs vendor");
+    if (vendor_is_reference) same_bits(recv, from_vendor, what + " vs vendor");
 
     std::vector<T> in_place = input;
     scan(in_place, in_place, op, tc.comm, alg);
@@ -34,7 +36,9 @@ void check_scan(const test_comm& tc, std::size_t count, const Op& op) {
   }
   std::vector<T> vendor_in_place = input;
   scan(vendor_in_place, vendor_in_place, op, tc.comm, algorithm::vendor);
-  same_bits(vendor_in_place, expected, case_name(tc, algorithm::vendor, type_name<T>(), count) + " in place");
+  if (vendor_is_reference)
+    same_bits(vendor_in_place, expected,
+              case_name(tc, algorithm::vendor, type_name<T>(), count) + " in place");
 }
 
 }  // namespace

@@ -15,6 +15,10 @@
 #include <string>
 #include <vector>
 
+#ifndef COLLECTIVES_TEST_SMPI
+#define COLLECTIVES_TEST_SMPI 0
+#endif
+
 namespace testing {
 
 struct test_comm {
@@ -28,6 +32,11 @@ struct test_comm {
 /// and its halves, for int32 (commutative) and mat2 (non-commutative), without the large counts.
 bool scale_matrix();
 
+/// Whether the MPI library's scan and exscan keep rank order for a non-commutative op, so that
+/// their results are a reference: not SimGrid SMPI's (3.32), whose MPI_Scan folds a matrix product
+/// in another order (the serial oracle still checks every library algorithm there).
+constexpr bool vendor_scan_keeps_rank_order() { return COLLECTIVES_TEST_SMPI == 0; }
+
 /// world, the two halves of a split, world with ranks reversed, and MPI_COMM_SELF (at scale:
 /// world and the halves).
 const std::vector<test_comm>& test_comms();
@@ -35,7 +44,8 @@ const std::vector<test_comm>& test_comms();
 int rank_of(MPI_Comm comm);
 int size_of(MPI_Comm comm);
 
-/// {0, 1, p−1, p, p+1, 7p+3} and, when `large`, 100 000; duplicates removed.
+/// {0, 1, p−1, p, p+1, 7p+3} and, when `large`, 100 000; duplicates removed (at scale: {0, 1,
+/// p−1, p+1}: fewer elements than ranks, and blocks of uneven size).
 std::vector<std::size_t> test_counts(int p, bool large);
 /// {0, p/2, p−1}, duplicates removed.
 std::vector<int> test_roots(int p);
