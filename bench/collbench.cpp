@@ -83,8 +83,7 @@ std::string describe_timing(const options& o) {
         "other after a barrier, as applications and the Intel MPI Benchmarks issue them (a rooted "
         "collective's root may run ahead, calls may overlap); time per call = each rank's time for the "
         "batch ÷ its calls, maximum over ranks per batch, median/min/max over batches",
-        counts,
-        o.batch > 0 ? fmt::format("{}", o.batch) : "auto (as many as move 32 MiB, from 2 to 100)");
+        counts, o.batch > 0 ? fmt::format("{}", o.batch) : "auto (as many as move 32 MiB, from 2 to 100)");
   return fmt::format(
       "timing synchronized: {}; each call after a barrier, started at an instant common to all ranks and "
       "timed from it; maximum over ranks per iteration, median/min/max over iterations",

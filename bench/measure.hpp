@@ -47,8 +47,8 @@ struct sample {
   double median = 0, min = 0, max = 0;  ///< seconds
   int iterations = 0;
   int calls = 0;  ///< timed calls (synchronized) or batches (back-to-back) made: iterations, and redone ones
-  int late = 0;   ///< timed calls some rank started late (redone, unless the attempts ran out); 0 back to back
-  int batch = 1;  ///< calls per iteration: 1 synchronized, the batch back to back
+  int late = 0;  ///< timed calls some rank started late (redone, unless the attempts ran out); 0 back to back
+  int batch = 1;                   ///< calls per iteration: 1 synchronized, the batch back to back
   std::optional<long long> wrong;  ///< elements differing from vendor's, summed over ranks
 };
 

@@ -111,8 +111,8 @@ void finish(options& o, const std::vector<std::string>& collective_args, const s
   if (o.min_iterations < 1) throw usage_error{"--min-iterations: ≥ 1"};
   if (o.seconds_per_size < 0) throw usage_error{"--time-per-size: ≥ 0 seconds"};
   if (o.batch < 0 || o.batch > 1'000'000)
-    throw usage_error{fmt::format("--batch: calls per batch from 1 to 1000000, or 0 for automatic; given {}",
-                                  o.batch)};
+    throw usage_error{
+        fmt::format("--batch: calls per batch from 1 to 1000000, or 0 for automatic; given {}", o.batch)};
   if (o.batch > 0 && o.timing != timing_mode::back_to_back)
     throw usage_error{"--batch: only with --timing back-to-back (synchronized mode times every call apart)"};
 }

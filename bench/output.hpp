@@ -61,7 +61,7 @@ struct run_info {
   int root = 0;
   double skew = 0;  ///< the v-variants' imbalance (--skew)
   bool check = true;
-  std::string timing;               ///< the iteration policy, in words
+  std::string timing;                        ///< the iteration policy, in words
   std::string timing_mode = "synchronized";  ///< "synchronized" or "back-to-back" (--timing)
   std::optional<start_info> start;  ///< absent in files of collbench before common starts, and back to back
   std::string vendor_internals;     ///< how they were forced, or why there are none

@@ -720,8 +720,8 @@ int run(int argc, char** argv) {
       first.version, first.host, first.date, first.mpi_library, first.type, first.op, first.root, first.skew);
   for (const std::vector<run_results>* group : {&runs, &b2b_runs})
     for (const run_results& r : *group)
-      fmt::print(md, "- **np = {}**{}, shared memory: {}, timing {}: {}{}.\n", r.info.ranks, layout_note(r.info),
-                 describe(r.info.shm_copy), r.info.timing_mode, describe_ranks(r.info),
+      fmt::print(md, "- **np = {}**{}, shared memory: {}, timing {}: {}{}.\n", r.info.ranks,
+                 layout_note(r.info), describe(r.info.shm_copy), r.info.timing_mode, describe_ranks(r.info),
                  r.info.start ? "; " + describe_start(*r.info.start) : "");
   fmt::print(md,
              "\nShared memory between the ranks of a node is copied once (the receiver reads the sender's "

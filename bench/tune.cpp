@@ -162,8 +162,9 @@ verdict versus_vendor(const point& library, const pairing& decisive, const std::
   const auto ratio = [](const pairing& x) {
     return x.library.least_us > 0 ? x.vendor->least_us / x.library.least_us : 0.0;
   };
-  if (other && other->vendor) j[other->timing == "synchronized" ? "synchronized_vendor_ratio"
-                                                                   : "back_to_back_vendor_ratio"] = ratio(*other);
+  if (other && other->vendor)
+    j[other->timing == "synchronized" ? "synchronized_vendor_ratio" : "back_to_back_vendor_ratio"] =
+        ratio(*other);
   if (!decisive.vendor) {
     j["by"] = "library: vendor not measured";
     return {false, j};
@@ -174,9 +175,9 @@ verdict versus_vendor(const point& library, const pairing& decisive, const std::
   j["vendor_us"] = vendor.least_us;
   j["vendor_spread"] = vendor.spread();
   j["vendor_ratio"] = ratio(decisive);
-  j["by"] = faster                    ? "vendor: faster beyond the noise"
-            : vendor.least_us < lib   ? "library: vendor faster within the noise"
-                                      : "library: faster";
+  j["by"] = faster                  ? "vendor: faster beyond the noise"
+            : vendor.least_us < lib ? "library: vendor faster within the noise"
+                                    : "library: faster";
   return {faster, j};
 }
 
@@ -212,8 +213,9 @@ int run(int argc, char** argv) {
   }
   const auto is_b2b = [](const run_results& r) { return r.info.timing_mode == "back-to-back"; };
   if (std::all_of(runs.begin(), runs.end(), is_b2b))
-    throw std::runtime_error("every run is back to back: the choice among the library's algorithms needs "
-                             "synchronized runs (collbench --timing synchronized, the default)");
+    throw std::runtime_error(
+        "every run is back to back: the choice among the library's algorithms needs "
+        "synchronized runs (collbench --timing synchronized, the default)");
   const run_info& first = std::find_if_not(runs.begin(), runs.end(), is_b2b)->info;
   // (collective, p) → bytes → algorithm → times over the runs; and vendor's. Back-to-back runs fill
   // b2b (every label, vendor and automatic included), the synchronized ones the others.

@@ -291,8 +291,9 @@ BOOST_AUTO_TEST_CASE(identical_algorithms_measure_alike_whatever_runs_around_the
 // batch), the table's header — the batch is --batch's or the automatic one (2 to 100 calls), and
 // collreport puts such a run in a section of its own beside the synchronized run of the same np.
 BOOST_AUTO_TEST_CASE(back_to_back_timing_is_said_in_every_output) {
-  const std::string b2b = "-c broadcast,allreduce -b 64 -e 1M --step 128 --time-per-size 0.05 --min-iterations 2 "
-                          "-q --timing back-to-back";
+  const std::string b2b =
+      "-c broadcast,allreduce -b 64 -e 1M --step 128 --time-per-size 0.05 --min-iterations 2 "
+      "-q --timing back-to-back";
   const outcome csv = launch(2, b2b + " -f csv");
   BOOST_TEST_REQUIRE(csv.status == 0, csv.err);
   const std::vector<record> rows = parse_csv(csv.out);
@@ -324,7 +325,8 @@ BOOST_AUTO_TEST_CASE(back_to_back_timing_is_said_in_every_output) {
   BOOST_TEST(read.info.timing_mode == "back-to-back");
   BOOST_TEST(read.rows.front().timing == "back-to-back");
 
-  const outcome automatic = launch(2, "-c allreduce -b 16M -e 16M -n 2 -w 0 -q -f json --timing back-to-back");
+  const outcome automatic =
+      launch(2, "-c allreduce -b 16M -e 16M -n 2 -w 0 -q -f json --timing back-to-back");
   BOOST_TEST_REQUIRE(automatic.status == 0, automatic.err);
   for (const nlohmann::json& r : nlohmann::json::parse(automatic.out).at("results"))
     BOOST_TEST(r.at("batch") == collbench::automatic_batch(16 << 20));
@@ -341,16 +343,17 @@ BOOST_AUTO_TEST_CASE(back_to_back_timing_is_said_in_every_output) {
   BOOST_TEST(sync_table.out.find("# timing synchronized:") != std::string::npos, sync_table.out);
 
   // collreport: the back-to-back run gets its own section, set against the synchronized run.
-  const outcome sync = launch(2, "-c broadcast,allreduce -b 64 -e 1M --step 128 --time-per-size 0.05 "
-                                 "--min-iterations 2 -q -f json -a automatic");
+  const outcome sync = launch(2,
+                              "-c broadcast,allreduce -b 64 -e 1M --step 128 --time-per-size 0.05 "
+                              "--min-iterations 2 -q -f json -a automatic");
   BOOST_TEST_REQUIRE(sync.status == 0, sync.err);
   const fs::path dir = fs::temp_directory_path() / fmt::format("collreport_b2b_{}", ::getpid());
   fs::create_directories(dir);
   std::ofstream(dir / "np2.json") << sync.out;
   std::ofstream(dir / "np2-back-to-back.json") << json.out;
-  const std::string command = fmt::format("'{}' --out '{}' '{}' '{}' > /dev/null 2>&1", COLLREPORT_EXE,
-                                          (dir / "out").string(), (dir / "np2.json").string(),
-                                          (dir / "np2-back-to-back.json").string());
+  const std::string command =
+      fmt::format("'{}' --out '{}' '{}' '{}' > /dev/null 2>&1", COLLREPORT_EXE, (dir / "out").string(),
+                  (dir / "np2.json").string(), (dir / "np2-back-to-back.json").string());
   BOOST_TEST_REQUIRE(std::system(command.c_str()) == 0, command);
   const std::string md = slurp(dir / "out" / "report.md");
   const std::string merged = slurp(dir / "out" / "results.csv");
@@ -366,6 +369,8 @@ BOOST_AUTO_TEST_CASE(back_to_back_timing_is_said_in_every_output) {
     ++headings;
   BOOST_TEST(headings == 1u);
   const std::vector<record> all = parse_csv(merged);
-  BOOST_TEST(std::count_if(all.begin(), all.end(), [](const record& r) { return r.at("timing") == "back-to-back"; }) > 0);
-  BOOST_TEST(std::count_if(all.begin(), all.end(), [](const record& r) { return r.at("timing") == "synchronized"; }) > 0);
+  BOOST_TEST(std::count_if(all.begin(), all.end(),
+                           [](const record& r) { return r.at("timing") == "back-to-back"; }) > 0);
+  BOOST_TEST(std::count_if(all.begin(), all.end(),
+                           [](const record& r) { return r.at("timing") == "synchronized"; }) > 0);
 }

@@ -40,13 +40,13 @@ struct vendor_times {
   const char* by;
 };
 const std::vector<vendor_times> sizes{
-    {8, {{50, 52}}, "vendor", "vendor: faster beyond the noise"},              // 52 < 100 / 1.04
-    {64, {{98, 98}}, "library", "library: vendor faster within the noise"},    // 2% < the 3% floor
+    {8, {{50, 52}}, "vendor", "vendor: faster beyond the noise"},               // 52 < 100 / 1.04
+    {64, {{98, 98}}, "library", "library: vendor faster within the noise"},     // 2% < the 3% floor
     {512, {{80, 120}}, "vendor", "vendor: faster beyond the noise"},            // 50% spread: no matter
     {1024, {{98, 140}}, "library", "library: vendor faster within the noise"},  // nor here
-    {4096, {}, "library", "library: vendor not measured"},                     // no vendor row
-    {32768, {{40, 41}}, "vendor", "vendor: faster beyond the noise"},          // 41 < 100 / 1.03
-    {262144, {{150, 150}}, "library", "library: faster"},                      // vendor slower
+    {4096, {}, "library", "library: vendor not measured"},                      // no vendor row
+    {32768, {{40, 41}}, "vendor", "vendor: faster beyond the noise"},           // 41 < 100 / 1.03
+    {262144, {{150, 150}}, "library", "library: faster"},                       // vendor slower
 };
 
 collbench::row make_row(const std::string& alg, std::size_t bytes, double us) {

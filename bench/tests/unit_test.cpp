@@ -498,8 +498,8 @@ BOOST_AUTO_TEST_CASE(csv_and_json_writers) {
   BOOST_TEST(
       csv.str() ==
       "collective,algorithm,ranks,bytes,count,type,median_us,min_us,max_us,algbw_GBps,busbw_GBps,vs_vendor,"
-      "wrong,shm_copy,timing\nallreduce,ring,4,1024,256,float,10.000,9.000,12.000,0.1024,0.1536,1.25,0,single,"
-      "synchronized\n");
+      "wrong,shm_copy,timing\nallreduce,ring,4,1024,256,float,10.000,9.000,12.000,0.1024,0.1536,1.25,0,"
+      "single,synchronized\n");
   // A back-to-back row says so.
   cb::row b2b = r;
   b2b.timing = "back-to-back";
