@@ -10,6 +10,19 @@
 //      timed on every rank from that instant to its end of the call;
 //   4. per iteration the maximum over ranks (the collective is done when its last rank is),
 //      then median, min and max over iterations.
+// Back to back (--timing back-to-back), steps 3 and 4 change: an iteration of a variant is a
+// batch — a barrier, then `batch` calls issued one after the other with nothing between them, as
+// an application issues them — and each rank times the whole batch from its own exit of the
+// barrier; the batch's time per call is each rank's elapsed ÷ calls, then the maximum over ranks.
+// This is the loop of the Intel MPI Benchmarks' collective kernels (IMB-MPI1: barriers, then
+// n_sample calls, each rank's time ÷ n_sample; newer versions can put a barrier between calls,
+// `-sync`), and of OSU's; IMB then prints t_min, t_max and t_avg over ranks and OSU the average.
+// We keep the maximum, t_max: the batch is done when its last rank is done, and the average would
+// credit a rooted collective with the time its root saves by running ahead, which none of the
+// other ranks sees. Unlike IMB (`-root_shift`), the root stays --root. What the mode captures
+// and the synchronized one removes on purpose: a root that returns before its messages are
+// received starts the next call early, and successive calls overlap in the network and the
+// MPI library's queues (vendor's eager sends and segmented trees gain most).
 
 #include "measure.hpp"
 
@@ -102,6 +115,22 @@ call_time timed_call(MPI_Comm comm, start_sync& sync, workload& w, const variant
   return {slowest[0], slowest[1] > 0};
 }
 
+// One batch of `calls` calls of `v`, back to back after a barrier: the time per call of the slowest
+// rank, from its own exit of the barrier to the end of its last call. The same on every rank.
+double timed_batch(MPI_Comm comm, workload& w, const variant& v, int calls) {
+  double mine = 0;
+  {
+    const forcing_scope forcing(v);
+    MPI_Barrier(comm);
+    const double start = start_sync::now();
+    for (int i = 0; i < calls; ++i) w.run(v);
+    mine = (start_sync::now() - start) / calls;
+  }
+  double slowest = 0;
+  MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm);
+  return slowest;
+}
+
 }  // namespace
 
 timing_state::timing_state(MPI_Comm comm, bool oversubscribed) : start(comm, oversubscribed) {
@@ -153,7 +182,14 @@ std::vector<sample> measure(MPI_Comm comm, collective c, int root, workload& w,
 
   // Small as OSU counts it: the vector, or one rank's block for the p-block collectives.
   const bool small = m.call_count * w.element_size() <= 8192;
-  const int warmup = policy.warmup >= 0 ? policy.warmup : small ? 100 : 10;
+  const bool back_to_back = policy.timing == timing_mode::back_to_back;
+  const int batch = !back_to_back ? 1 : policy.batch > 0 ? policy.batch : automatic_batch(m.bytes);
+  // Back to back, a round is a batch per variant: the automatic warm-up makes as many calls as the
+  // synchronized one, in whole batches.
+  const int warmup = policy.warmup >= 0 ? policy.warmup
+                     : back_to_back     ? std::max(1, ((small ? 100 : 10) + batch - 1) / batch)
+                     : small            ? 100
+                                        : 10;
   const double budget = policy.seconds_per_size;
 
   // One round: every variant once, in a fresh random order (the same on every rank, from the
@@ -166,6 +202,14 @@ std::vector<sample> measure(MPI_Comm comm, collective c, int root, workload& w,
   const auto round = [&](bool timed) {
     std::shuffle(order.begin(), order.end(), state.order);
     for (std::size_t i : order) {
+      if (back_to_back) {
+        const double t = timed_batch(comm, w, variants[i], batch);
+        if (timed) {
+          ++out[i].calls;
+          times[i].push_back(t);
+        }
+        continue;
+      }
       if (!timed) {
         timed_call(comm, state.start, w, variants[i]);
         continue;
@@ -203,7 +247,12 @@ std::vector<sample> measure(MPI_Comm comm, collective c, int root, workload& w,
     }
   }
 
-  const int most = policy.iterations > 0 ? policy.iterations : small ? 1000 : 100;
+  // Back to back, an iteration is a batch: the automatic count makes as many calls as the
+  // synchronized one, in at least 10 batches.
+  const int calls_wanted = small ? 1000 : 100;
+  const int most = policy.iterations > 0 ? policy.iterations
+                   : back_to_back        ? std::max(10, (calls_wanted + batch - 1) / batch)
+                                         : calls_wanted;
   int iterations = most, done = 0;
   if (budget > 0) {
     if (rounds == 0) {  // no warm-up: the first timed round is the estimate
@@ -228,6 +277,7 @@ std::vector<sample> measure(MPI_Comm comm, collective c, int root, workload& w,
     out[i].min = slowest.front();
     out[i].max = slowest.back();
     out[i].iterations = iterations;
+    out[i].batch = batch;
   }
   return out;
 }

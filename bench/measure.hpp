@@ -2,7 +2,8 @@
 
 // The measurement of one message size: every variant checked against vendor, warmed up and
 // timed, interleaved in a random order so that drift of the machine hits all alike and no variant
-// always follows the same one, each call started at an instant common to all ranks.
+// always follows the same one; each call started at an instant common to all ranks
+// (synchronized), or batches of calls issued back to back (back-to-back).
 
 #include <mpi.h>
 
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "metrics.hpp"
+#include "options.hpp"
 #include "start_sync.hpp"
 #include "variants.hpp"
 #include "workload.hpp"
@@ -25,6 +27,8 @@ struct timing_policy {
   int warmup = -1;  ///< rounds; -1: 100 up to 8 KiB per rank, 10 above
   int min_iterations = 5;
   double seconds_per_size = 1.0;  ///< 0: unbounded
+  timing_mode timing = timing_mode::synchronized;
+  int batch = 0;  ///< back-to-back: calls per batch; 0: automatic_batch(bytes)
 };
 
 /// What every size of a run shares: the common start instants, and the random order of the
@@ -37,12 +41,14 @@ struct timing_state {
 };
 
 /// One variant at one size; times are the per-iteration maximum over ranks (the same on every
-/// rank), `wrong` is valid on rank 0.
+/// rank), `wrong` is valid on rank 0. Back-to-back, an iteration is one batch and its time is the
+/// batch's per call.
 struct sample {
   double median = 0, min = 0, max = 0;  ///< seconds
   int iterations = 0;
-  int calls = 0;  ///< timed calls made: iterations, and the calls redone
-  int late = 0;   ///< timed calls some rank started late (redone, unless the attempts ran out)
+  int calls = 0;  ///< timed calls (synchronized) or batches (back-to-back) made: iterations, and redone ones
+  int late = 0;  ///< timed calls some rank started late (redone, unless the attempts ran out); 0 back to back
+  int batch = 1;                   ///< calls per iteration: 1 synchronized, the batch back to back
   std::optional<long long> wrong;  ///< elements differing from vendor's, summed over ranks
 };
 

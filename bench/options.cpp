@@ -122,9 +122,24 @@ void finish(options& o, const std::vector<std::string>& collective_args, const s
   if (o.warmup < -1) throw usage_error{"--warmup: ≥ 0 rounds, or -1 for the automatic choice"};
   if (o.min_iterations < 1) throw usage_error{"--min-iterations: ≥ 1"};
   if (o.seconds_per_size < 0) throw usage_error{"--time-per-size: ≥ 0 seconds"};
+  if (o.batch < 0 || o.batch > 1'000'000)
+    throw usage_error{
+        fmt::format("--batch: calls per batch from 1 to 1000000, or 0 for automatic; given {}", o.batch)};
+  if (o.batch > 0 && o.timing != timing_mode::back_to_back)
+    throw usage_error{"--batch: only with --timing back-to-back (synchronized mode times every call apart)"};
 }
 
 }  // namespace
+
+std::string_view to_string(timing_mode m) {
+  return m == timing_mode::back_to_back ? "back-to-back" : "synchronized";
+}
+
+int automatic_batch(std::size_t bytes) {
+  constexpr std::size_t volume = std::size_t{32} << 20;
+  const std::size_t calls = bytes == 0 ? 100 : volume / bytes;
+  return static_cast<int>(std::clamp<std::size_t>(calls, 2, 100));
+}
 
 std::vector<std::size_t> options::sizes() const {
   std::vector<std::size_t> out;
@@ -226,6 +241,20 @@ parse_result parse_options(int argc, char** argv) {
   app.add_option("--time-per-size", o.seconds_per_size,
                  "Seconds the timed iterations of one size (all algorithms together) may take; 0: no bound")
       ->capture_default_str();
+  std::string timing_text = "synchronized";
+  app.add_option(
+         "--timing", timing_text,
+         "How calls are timed: synchronized (each call after a barrier, started at an instant common to all "
+         "ranks: each algorithm's own time, to compare algorithms) or back-to-back (a barrier, then a batch "
+         "of calls one after the other, as applications and the Intel MPI Benchmarks issue them: a rooted "
+         "collective's root may run ahead and calls overlap; time per call = each rank's time for the "
+         "batch ÷ its calls, maximum over ranks)")
+      ->check(CLI::IsMember({"synchronized", "back-to-back"}))
+      ->capture_default_str();
+  app.add_option("--batch", o.batch,
+                 "Back-to-back: calls per batch (one timed iteration); 0: automatic (as many calls as move "
+                 "32 MiB, from 2 to 100)")
+      ->capture_default_str();
   app.add_flag("--check,!--no-check", o.check,
                "Compare every algorithm's result with vendor's and count wrong elements (default: on)");
   app.add_option("-f,--format", format_text,
@@ -266,6 +295,7 @@ parse_result parse_options(int argc, char** argv) {
     o.format = format_text == "csv"    ? output_format::csv
                : format_text == "json" ? output_format::json
                                        : output_format::table;
+    o.timing = timing_text == "back-to-back" ? timing_mode::back_to_back : timing_mode::synchronized;
     finish(o, collective_args, min_text, max_text, step, type_text, op_text);
     o.draw_logical = draw_time == "logical";
   } catch (const CLI::CallForHelp&) {

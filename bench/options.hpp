@@ -6,7 +6,9 @@
 
 #include <collectives/algorithm.hpp>
 #include <cstddef>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "types.hpp"
@@ -14,6 +16,22 @@
 namespace collbench {
 
 enum class output_format { table, csv, json };
+
+/// How the calls of a row are timed (--timing).
+///   synchronized: every call after a barrier, started at an instant common to all ranks
+///     (start_sync.hpp): each algorithm's own time, for comparing algorithms;
+///   back_to_back: a barrier, then a batch of calls issued one after the other, as applications
+///     and the Intel MPI Benchmarks issue them, so that a rooted collective's root may run ahead
+///     and successive calls overlap: what an application sees.
+enum class timing_mode { synchronized, back_to_back };
+
+/// "synchronized", "back-to-back": the spelling of the option, the outputs and the report.
+std::string_view to_string(timing_mode m);
+
+/// Calls per batch in back-to-back mode when --batch is 0 (auto) for a call of `bytes` (as
+/// collbench counts them): IMB's rule scaled down, as collbench's iteration counts are OSU's ÷ 10:
+/// as many calls as move 32 MiB, at least 2 (so that calls can overlap) and at most 100.
+int automatic_batch(std::size_t bytes);
 
 /// The largest --iterations: every sample of one size is kept in memory.
 inline constexpr int most_iterations = 1'000'000;
@@ -34,6 +52,8 @@ struct options {
   int warmup = -1;     ///< -1: auto (100 rounds up to 8 KiB per rank, 10 above)
   int min_iterations = 5;
   double seconds_per_size = 1.0;  ///< bound on one size's timed iterations; 0: none
+  timing_mode timing = timing_mode::synchronized;
+  int batch = 0;  ///< back-to-back: calls per batch; 0: automatic_batch
   bool check = true;
   output_format format = output_format::table;
   std::string output;  ///< empty: stdout

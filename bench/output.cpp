@@ -76,7 +76,9 @@ json to_json(const row& r) {
           {"wrong", optional_json(r.wrong)},
           {"model_us", optional_json(r.model_us)},
           {"busbw_of_memcpy", optional_json(r.busbw_of_memcpy)},
-          {"shm_copy", r.shm_copy}};
+          {"shm_copy", r.shm_copy},
+          {"timing", r.timing},
+          {"batch", r.batch}};
 }
 
 row row_from_json(const json& j) {
@@ -100,6 +102,8 @@ row row_from_json(const json& j) {
   if (j.contains("busbw_of_memcpy") && !j.at("busbw_of_memcpy").is_null())
     r.busbw_of_memcpy = j.at("busbw_of_memcpy").get<double>();
   if (j.contains("shm_copy")) j.at("shm_copy").get_to(r.shm_copy);
+  if (j.contains("timing")) j.at("timing").get_to(r.timing);  // absent before --timing: synchronized
+  if (j.contains("batch")) j.at("batch").get_to(r.batch);
   return r;
 }
 
@@ -143,9 +147,10 @@ std::optional<double> model_us(collectives::collective c, std::string_view algor
 void write_csv(std::ostream& os, std::span<const row> rows, bool header) {
   if (header) fmt::print(os, "{}\n", csv_header);
   for (const row& r : rows)
-    fmt::print(os, "{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.6g},{:.6g},{:.4g},{},{}\n", r.collective,
+    fmt::print(os, "{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.6g},{:.6g},{:.4g},{},{},{}\n", r.collective,
                r.algorithm, r.ranks, r.bytes, r.count, r.type, r.median_us, r.min_us, r.max_us, r.algbw_GBps,
-               r.busbw_GBps, r.vs_vendor, r.wrong ? fmt::format("{}", *r.wrong) : std::string(), r.shm_copy);
+               r.busbw_GBps, r.vs_vendor, r.wrong ? fmt::format("{}", *r.wrong) : std::string(), r.shm_copy,
+               r.timing);
 }
 
 void write_json(std::ostream& os, const run_info& info, std::span<const row> rows) {
@@ -162,6 +167,7 @@ void write_json(std::ostream& os, const run_info& info, std::span<const row> row
               {"skew", info.skew},
               {"check", info.check},
               {"timing", info.timing},
+              {"timing_mode", info.timing_mode},
               {"start", info.start ? json{{"offset_error_us", info.start->offset_error_us},
                                           {"margin_us", info.start->margin_us},
                                           {"late_fraction", info.start->late_fraction}}
@@ -199,6 +205,7 @@ run_results read_json(std::istream& is) {
     if (run.contains("skew")) run.at("skew").get_to(i.skew);  // absent before --skew
     run.at("check").get_to(i.check);
     run.at("timing").get_to(i.timing);
+    if (run.contains("timing_mode")) run.at("timing_mode").get_to(i.timing_mode);  // absent: synchronized
     if (run.contains("start") && !run.at("start").is_null()) {
       const json& s = run.at("start");
       i.start = start_info{s.at("offset_error_us").get<double>(), s.at("margin_us").get<double>(),
@@ -227,6 +234,10 @@ void write_table(std::ostream& os, const run_info& info, std::span<const row> ro
              info.version, info.ranks, info.cores, info.oversubscribed ? " (oversubscribed)" : "", info.type,
              info.op, info.root, info.skew);
   fmt::print(os, "# {}\n# {}\n", info.mpi_library, info.timing);
+  if (info.timing_mode == "back-to-back")
+    fmt::print(os,
+               "# back-to-back: what an application issuing these calls one after another sees, vendor's "
+               "overlap included; to compare algorithms, the synchronized mode (--timing synchronized)\n");
   if (info.start) fmt::print(os, "# start: {}\n", describe_start(*info.start));
   fmt::print(os, "# vendor internals: {}\n", info.vendor_internals);
   fmt::print(os, "# shared memory: {}; {}\n", describe(info.shm_copy), info.shm_copy.source);

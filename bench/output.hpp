@@ -34,6 +34,10 @@ struct row {
   std::optional<double> model_us;         ///< --model: predicted time
   std::optional<double> busbw_of_memcpy;  ///< --model: busbw / memcpy bandwidth
   std::string shm_copy = "unknown";       ///< the run's shared-memory path (shm_copy_info::path)
+  /// How the row was timed (options.hpp, timing_mode): "synchronized" (files from before the
+  /// option say nothing and were) or "back-to-back".
+  std::string timing = "synchronized";
+  int batch = 1;  ///< calls per timed iteration: 1 synchronized, the batch back to back
 };
 
 /// How well the ranks started together (start_sync.hpp).
@@ -57,8 +61,9 @@ struct run_info {
   int root = 0;
   double skew = 0;  ///< the v-variants' imbalance (--skew)
   bool check = true;
-  std::string timing;               ///< the iteration policy, in words
-  std::optional<start_info> start;  ///< absent in files of collbench before common starts
+  std::string timing;                        ///< the iteration policy, in words
+  std::string timing_mode = "synchronized";  ///< "synchronized" or "back-to-back" (--timing)
+  std::optional<start_info> start;  ///< absent in files of collbench before common starts, and back to back
   std::string vendor_internals;     ///< how they were forced, or why there are none
   shm_copy_info shm_copy{"unknown", "", "not recorded (a file of collbench before it was)"};
   std::optional<machine> model;
@@ -68,7 +73,7 @@ struct run_info {
 /// The CSV header, exactly.
 inline constexpr std::string_view csv_header =
     "collective,algorithm,ranks,bytes,count,type,median_us,min_us,max_us,algbw_GBps,busbw_GBps,vs_vendor,"
-    "wrong,shm_copy";
+    "wrong,shm_copy,timing";
 
 /// One sentence for the table's header and the report.
 std::string describe_start(const start_info& s);

@@ -351,6 +351,72 @@ void write_paths(std::ostream& md, const std::map<std::string, std::vector<table
   }
 }
 
+bool back_to_back(const run_info& info) { return info.timing_mode == "back-to-back"; }
+
+// Per collective and process count timed back to back (--timing back-to-back: batches of calls
+// issued one after the other, as applications issue them), size by size: vendor against the
+// library's fastest row of that run (automatic, in compare.sh's back-to-back runs), and the same
+// pair in the synchronized run of the same np and path, so the report shows where the vendor's
+// advantage comes only from running ahead and overlapping calls.
+void write_back_to_back(std::ostream& md, const std::map<std::string, std::vector<table>>& timed_back_to_back,
+                        const std::map<std::string, std::vector<table>>& synchronized) {
+  fmt::print(md,
+             "## Back to back: what applications see\n\nThe tables above time every call from an instant "
+             "common to all ranks (synchronized), which is right for comparing algorithms. Applications, "
+             "the Intel MPI Benchmarks and OSU issue calls back to back instead: a rooted collective's root "
+             "may return before its messages are received and start the next call, and successive calls "
+             "overlap. Here the same np timed that way (`--timing back-to-back`: a barrier, then a batch "
+             "of calls one after the other; time per call = each rank's time for the batch ÷ its calls, "
+             "the slowest rank's; median over batches). Per size: vendor's time (µs) and the library's "
+             "fastest row of that run (named), its speedup over vendor (above 1: the library is faster), "
+             "and the same two rows' speedup in the synchronized run. The drop-in's `fastest` follows the "
+             "back-to-back comparison (tune.sh).\n\n");
+  struct tally {
+    int sizes = 0, vendor_b2b = 0, vendor_sync = 0;
+  };
+  std::map<int, tally> per_np;
+  for (collectives::collective c : collectives::all_collectives()) {
+    const auto it = timed_back_to_back.find(std::string(to_string(c)));
+    if (it == timed_back_to_back.end()) continue;
+    const auto sync = synchronized.find(it->first);
+    for (const table& b : it->second) {
+      const table* s = nullptr;
+      if (sync != synchronized.end())
+        for (const table& u : sync->second)
+          if (u.info->ranks == b.info->ranks && u.info->shm_copy.path == b.info->shm_copy.path &&
+              across_hosts(*u.info) == across_hosts(*b.info))
+            s = &u;
+      fmt::print(md,
+                 "### {}, np = {}{}{}: back to back\n\n| bytes | vendor | library | speedup back to back | "
+                 "speedup synchronized |\n|---:|---:|---|---:|---:|\n",
+                 b.collective, b.info->ranks, layout_note(*b.info), path_note(b));
+      for (std::size_t bytes : b.sizes) {
+        const row* vendor = b.at("vendor", bytes);
+        const row* lib = b.fastest(bytes, &is_library);
+        const row* sync_vendor = s ? s->at("vendor", bytes) : nullptr;
+        const row* sync_lib = s && lib ? s->at(lib->algorithm, bytes) : nullptr;
+        fmt::print(md, "| {} | {} | {} | {} | {} |\n", format_size(bytes), time_of(vendor, false),
+                   time_of(lib, true), speedup(vendor, lib), speedup(sync_vendor, sync_lib));
+        if (vendor && lib && sync_vendor && sync_lib) {
+          tally& t = per_np[b.info->ranks];
+          ++t.sizes;
+          t.vendor_b2b += vendor->median_us < lib->median_us;
+          t.vendor_sync += sync_vendor->median_us < sync_lib->median_us;
+        }
+      }
+      fmt::print(md, "\n");
+    }
+  }
+  if (per_np.empty()) return;
+  fmt::print(md,
+             "Over every collective: the sizes where vendor is faster than the library's row, in each "
+             "timing.\n\n| np | sizes | vendor faster back to back | vendor faster synchronized |\n"
+             "|---:|---:|---:|---:|\n");
+  for (const auto& [np, t] : per_np)
+    fmt::print(md, "| {} | {} | {} | {} |\n", np, t.sizes, t.vendor_b2b, t.vendor_sync);
+  fmt::print(md, "\n");
+}
+
 // Per collective and process count measured on one host and across hosts: vendor's and the
 // library's algorithms side by side, and one busbw plot with both layouts (solid: across hosts,
 // dashed: one host).
@@ -542,7 +608,9 @@ void write_reading_guide(std::ostream& md) {
   alltoall. barrier moves no data: one row per algorithm at 0 bytes, time only.
 - **time** is the median over iterations of the slowest rank's time for one call, measured from an
   instant common to all ranks (after a barrier, rank 0 names an instant slightly ahead and every
-  rank waits for it on its own clock) to the end of that rank's call. Lower is better.
+  rank waits for it on its own clock) to the end of that rank's call ("synchronized" timing).
+  Lower is better. Runs timed "back-to-back" (section *Back to back*) time a batch of calls issued
+  one after the other instead, each rank from its exit of a barrier, and divide by the calls.
 - **algbw** = bytes ÷ time. It depends on the collective, so it cannot be compared across them.
 - **busbw** = algbw × a factor (allreduce 2(p−1)/p; allgather, reduce_scatter, alltoall, gather,
   scatter (p−1)/p; broadcast, reduce, scan, exscan 1; barrier 0): the bandwidth each rank's link
@@ -614,6 +682,18 @@ int run(int argc, char** argv) {
   std::stable_sort(runs.begin(), runs.end(), [](const auto& a, const auto& b) {
     return std::pair(a.info.ranks, b.info.shm_copy.path) < std::pair(b.info.ranks, a.info.shm_copy.path);
   });
+  // Runs timed back to back get a section of their own; the rest of the report is the synchronized
+  // runs' (or, if every run is back to back, theirs).
+  std::vector<run_results> b2b_runs;
+  if (std::any_of(runs.begin(), runs.end(), [](const auto& r) { return !back_to_back(r.info); })) {
+    for (auto it = runs.begin(); it != runs.end();)
+      if (back_to_back(it->info)) {
+        b2b_runs.push_back(std::move(*it));
+        it = runs.erase(it);
+      } else {
+        ++it;
+      }
+  }
   std::set<std::string> paths;
   for (const run_results& r : runs) paths.insert(r.info.shm_copy.path);
   const bool several_paths = paths.size() > 1;
@@ -623,6 +703,7 @@ int run(int argc, char** argv) {
   {
     std::ofstream csv(dir / "results.csv");
     for (std::size_t i = 0; i < runs.size(); ++i) write_csv(csv, runs[i].rows, i == 0);
+    for (const run_results& r : b2b_runs) write_csv(csv, r.rows, false);
     std::ofstream(dir / "results.json") << merged.dump(1) << '\n';
   }
 
@@ -637,10 +718,11 @@ int run(int argc, char** argv) {
   fmt::print(
       md, "collbench {} on `{}`, {}; {}. Element type `{}`, op `{}`, root {}, v-variants' skew {}.\n\n",
       first.version, first.host, first.date, first.mpi_library, first.type, first.op, first.root, first.skew);
-  for (const run_results& r : runs)
-    fmt::print(md, "- **np = {}**{}, shared memory: {}: {}{}.\n", r.info.ranks, layout_note(r.info),
-               describe(r.info.shm_copy), describe_ranks(r.info),
-               r.info.start ? "; " + describe_start(*r.info.start) : "");
+  for (const std::vector<run_results>* group : {&runs, &b2b_runs})
+    for (const run_results& r : *group)
+      fmt::print(md, "- **np = {}**{}, shared memory: {}, timing {}: {}{}.\n", r.info.ranks,
+                 layout_note(r.info), describe(r.info.shm_copy), r.info.timing_mode, describe_ranks(r.info),
+                 r.info.start ? "; " + describe_start(*r.info.start) : "");
   fmt::print(md,
              "\nShared memory between the ranks of a node is copied once (the receiver reads the sender's "
              "memory: CMA, XPMEM or KNEM), as on a real node where the kernel allows it, or twice (through "
@@ -650,7 +732,11 @@ int run(int argc, char** argv) {
              first.shm_copy.path == "unknown"
                  ? "Here the path is not known: " + first.shm_copy.source
                  : "Read from the MPI library's own parameter: " + first.shm_copy.source);
-  fmt::print(md, "\nMethod: {}.\n\nVendor internals: {}.\n\n", first.timing, first.vendor_internals);
+  fmt::print(md, "\nMethod: {}.\n\n", first.timing);
+  if (!b2b_runs.empty())
+    fmt::print(md, "Method of the back-to-back runs (their own section, *Back to back*): {}.\n\n",
+               b2b_runs.front().info.timing);
+  fmt::print(md, "Vendor internals: {}.\n\n", first.vendor_internals);
   if (reprice)
     fmt::print(md,
                "The model's figures were recomputed by this collreport (`--reprice`), from the machine each "
@@ -757,6 +843,12 @@ int run(int argc, char** argv) {
   }
   fmt::print(md, "\n");
   write_automatic(md, by_collective, tuned);
+  if (!b2b_runs.empty()) {
+    std::map<std::string, std::vector<table>> b2b_by_collective;
+    for (const run_results& r : b2b_runs)
+      for (table& t : tables_of(r, several_paths)) b2b_by_collective[t.collective].push_back(std::move(t));
+    write_back_to_back(md, b2b_by_collective, by_collective);
+  }
   if (paths.contains("single") && paths.contains("double")) write_paths(md, by_collective);
   write_layouts(md, plots, gp, by_collective);
 

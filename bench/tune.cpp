@@ -22,12 +22,23 @@
 // medians; otherwise the library keeps the size. The spreads are recorded but, as for the library's
 // candidates, do not widen the 3%: one disturbed run would hand the size to whichever side it hit.
 //
+// Two timings (collbench --timing): the choice among the library's algorithms comes from the
+// synchronized runs (every call from a common start: each algorithm's own time). The comparison
+// with vendor comes from the back-to-back runs when there are any (batches of calls one after the
+// other, as an application issues them, where vendor's rooted collectives gain by running ahead and
+// overlapping calls: what the drop-in's user sees); there the library's time is the chosen
+// algorithm's row if the runs measured it, else their "automatic" row (tune.sh's back-to-back runs
+// measure automatic with the table of the synchronized runs in force, so it runs the choice).
+// Without back-to-back runs, the synchronized ones decide, as before. Each "fastest" point says which
+// timing decided it, and keeps the other's vendor ratio beside it when both were measured.
+//
 // Usage: colltune --out table.json [--options "collbench options"] [--command "how it was run"]
-//                 run1.json run2.json ...
+//                 run1.json run2.json ...   (synchronized and back-to-back runs, in any order)
 
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <collectives/tuning.hpp>
@@ -135,22 +146,39 @@ struct verdict {
   json point;
 };
 
-verdict versus_vendor(const point& library, const std::optional<sample>& vendor) {
+// The two sides of one size in one timing: the library's (its choice, or the row that ran it) and
+// vendor's.
+struct pairing {
+  std::string timing;  // "synchronized" or "back-to-back"
+  sample library;
+  std::optional<sample> vendor;
+};
+
+verdict versus_vendor(const point& library, const pairing& decisive, const std::optional<pairing>& other) {
   json j = {{"bytes", library.bytes},
             {"library", library.chosen},
-            {"library_us", library.chosen_us},
-            {"library_spread", library.spread}};
-  if (!vendor) {
+            {"library_us", decisive.library.least_us},
+            {"library_spread", decisive.library.spread()},
+            {"timing", decisive.timing}};
+  const auto ratio = [](const pairing& x) {
+    return x.library.least_us > 0 ? x.vendor->least_us / x.library.least_us : 0.0;
+  };
+  if (other && other->vendor)
+    j[other->timing == "synchronized" ? "synchronized_vendor_ratio" : "back_to_back_vendor_ratio"] =
+        ratio(*other);
+  if (!decisive.vendor) {
     j["by"] = "library: vendor not measured";
     return {false, j};
   }
-  const bool faster = vendor->least_us * (1 + noise_floor) < library.chosen_us;
-  j["vendor_us"] = vendor->least_us;
-  j["vendor_spread"] = vendor->spread();
-  j["vendor_ratio"] = library.chosen_us > 0 ? vendor->least_us / library.chosen_us : 0.0;
-  j["by"] = faster                                 ? "vendor: faster beyond the noise"
-            : vendor->least_us < library.chosen_us ? "library: vendor faster within the noise"
-                                                   : "library: faster";
+  const sample& vendor = *decisive.vendor;
+  const double lib = decisive.library.least_us;
+  const bool faster = vendor.least_us * (1 + noise_floor) < lib;
+  j["vendor_us"] = vendor.least_us;
+  j["vendor_spread"] = vendor.spread();
+  j["vendor_ratio"] = ratio(decisive);
+  j["by"] = faster                  ? "vendor: faster beyond the noise"
+            : vendor.least_us < lib ? "library: vendor faster within the noise"
+                                    : "library: faster";
   return {faster, j};
 }
 
@@ -184,14 +212,23 @@ int run(int argc, char** argv) {
     if (!in) throw std::runtime_error(fmt::format("cannot read {}", path));
     runs.push_back(read_json(in));
   }
-  const run_info& first = runs.front().info;
-  // (collective, p) → bytes → algorithm → times over the runs; and vendor's.
-  std::map<std::pair<std::string, int>, std::map<std::size_t, std::map<std::string, sample>>> times;
+  const auto is_b2b = [](const run_results& r) { return r.info.timing_mode == "back-to-back"; };
+  if (std::all_of(runs.begin(), runs.end(), is_b2b))
+    throw std::runtime_error(
+        "every run is back to back: the choice among the library's algorithms needs "
+        "synchronized runs (collbench --timing synchronized, the default)");
+  const run_info& first = std::find_if_not(runs.begin(), runs.end(), is_b2b)->info;
+  // (collective, p) → bytes → algorithm → times over the runs; and vendor's. Back-to-back runs fill
+  // b2b (every label, vendor and automatic included), the synchronized ones the others.
+  std::map<std::pair<std::string, int>, std::map<std::size_t, std::map<std::string, sample>>> times, b2b;
   std::map<std::pair<std::string, int>, std::map<std::size_t, sample>> vendor;
-  std::map<int, int> runs_per_p;
+  std::map<int, int> runs_per_p, b2b_runs_per_p;
   std::set<std::string> hosts, libraries, skipped;
+  std::string b2b_timing;
   for (const run_results& r : runs) {
-    ++runs_per_p[r.info.ranks];
+    const bool back_to_back = is_b2b(r);
+    if (back_to_back && b2b_timing.empty()) b2b_timing = r.info.timing;
+    ++(back_to_back ? b2b_runs_per_p : runs_per_p)[r.info.ranks];
     hosts.insert(r.info.host);
     libraries.insert(r.info.mpi_library);
     if (r.info.type != first.type || r.info.op != first.op)
@@ -199,8 +236,8 @@ int run(int argc, char** argv) {
     for (const row& x : r.rows) {
       const auto c = collectives::parse_collective(x.collective);
       const bool is_vendor = x.algorithm == "vendor";  // its default collective, not vendor:<name>
-      if (!c || !(is_vendor || tabled(x.algorithm)) || (x.wrong && *x.wrong > 0) || x.median_us <= 0)
-        continue;
+      const bool usable = is_vendor || tabled(x.algorithm) || (back_to_back && x.algorithm == "automatic");
+      if (!c || !usable || (x.wrong && *x.wrong > 0) || x.median_us <= 0) continue;
       const bool skewed_v =
           (*c == collectives::collective::allgatherv || *c == collectives::collective::reduce_scatterv) &&
           r.info.skew != 0;
@@ -208,7 +245,9 @@ int run(int argc, char** argv) {
         skipped.insert(x.collective);
         continue;
       }
-      if (is_vendor)
+      if (back_to_back)
+        b2b[{x.collective, x.ranks}][x.bytes][x.algorithm].add(x.median_us);
+      else if (is_vendor)
         vendor[{x.collective, x.ranks}][x.bytes].add(x.median_us);
       else
         times[{x.collective, x.ranks}][x.bytes][x.algorithm].add(x.median_us);
@@ -218,7 +257,7 @@ int run(int argc, char** argv) {
   if (!kind) throw std::runtime_error(fmt::format("unknown element type '{}'", first.type));
 
   json colls = json::object(), fastest = json::object();
-  std::size_t ranges = 0, by_rule = 0, sizes = 0, vendor_sizes = 0;
+  std::size_t ranges = 0, by_rule = 0, sizes = 0, vendor_sizes = 0, b2b_sizes = 0;
   for (const auto& [key, by_bytes] : times) {
     const auto& [name, p] = key;
     const collectives::collective c = *collectives::parse_collective(name);
@@ -234,13 +273,26 @@ int run(int argc, char** argv) {
     std::vector<std::string> chosen, verdicts;
     std::vector<json> point_jsons, verdict_jsons;
     const auto v = vendor.find(key);
+    const auto b = b2b.find(key);
     for (const point& pt : points) {
       bytes.push_back(pt.bytes);
       chosen.push_back(pt.chosen);
       point_jsons.push_back(point_json(pt));
-      std::optional<sample> vs;
-      if (v != vendor.end() && v->second.contains(pt.bytes)) vs = v->second.at(pt.bytes);
-      const verdict d = versus_vendor(pt, vs);
+      pairing sync{"synchronized", by_bytes.at(pt.bytes).at(pt.chosen), std::nullopt};
+      if (v != vendor.end() && v->second.contains(pt.bytes)) sync.vendor = v->second.at(pt.bytes);
+      // Back to back: the chosen algorithm's own row if measured, else automatic's (the choice).
+      std::optional<pairing> back;
+      if (b != b2b.end() && b->second.contains(pt.bytes)) {
+        const std::map<std::string, sample>& rows = b->second.at(pt.bytes);
+        const auto lib = rows.contains(pt.chosen) ? rows.find(pt.chosen) : rows.find("automatic");
+        if (lib != rows.end()) {
+          back = pairing{"back-to-back", lib->second, std::nullopt};
+          if (rows.contains("vendor")) back->vendor = rows.at("vendor");
+        }
+      }
+      const bool by_b2b = back && back->vendor;
+      const verdict d = by_b2b ? versus_vendor(pt, *back, sync) : versus_vendor(pt, sync, back);
+      b2b_sizes += by_b2b;
       verdicts.emplace_back(d.vendor ? "vendor" : "library");
       verdict_jsons.push_back(d.point);
       vendor_sizes += d.vendor;
@@ -248,12 +300,13 @@ int run(int argc, char** argv) {
     json r = ranges_json(bytes, chosen, "algorithm", point_jsons);
     ranges += r.size();
     colls[name][std::to_string(p)] = std::move(r);
-    if (v != vendor.end())  // runs without vendor rows leave the section out: `fastest` = automatic
+    if (v != vendor.end() || b != b2b.end())  // no vendor rows at all: no section, `fastest` = automatic
       fastest[name][std::to_string(p)] = ranges_json(bytes, verdicts, "fastest", verdict_jsons);
   }
 
-  json runs_json = json::object();
+  json runs_json = json::object(), b2b_runs_json = json::object();
   for (const auto& [p, n] : runs_per_p) runs_json[std::to_string(p)] = n;
+  for (const auto& [p, n] : b2b_runs_per_p) b2b_runs_json[std::to_string(p)] = n;
   const auto joined = [](const std::set<std::string>& s) {
     std::string out;
     for (const std::string& x : s) out += (out.empty() ? "" : ", ") + x;
@@ -290,14 +343,24 @@ int run(int argc, char** argv) {
              "the \"fastest\" section says vendor only where vendor's time (the least of its medians) × "
              "(1 + {:.0f}%) is below the library choice's, else library (what automatic runs); read by "
              "the drop-in's COLLECTIVES_ALGORITHMS=*=fastest only",
-             noise_floor * 100)}}},
+             noise_floor * 100)},
+        {"fastest_timing",
+         b2b_runs_per_p.empty()
+             ? std::string("synchronized: the comparison with vendor is the synchronized runs' (no "
+                           "back-to-back runs were given)")
+             : fmt::format("back-to-back: the comparison with vendor is the back-to-back runs' (what an "
+                           "application issuing calls one after another sees), the choice among the "
+                           "library's algorithms the synchronized runs' (each algorithm's own time); each "
+                           "\"fastest\" point's \"timing\" says which decided it. {}",
+                           b2b_timing)},
+        {"back_to_back_runs", b2b_runs_json}}},
       {"collectives", colls}};
   if (!fastest.empty()) table["fastest"] = std::move(fastest);
   std::ofstream(out) << table.dump(1) << '\n';
   fmt::print(stderr,
              "colltune: {}: {} ranges over {} sizes ({} kept the rule's choice within noise); vendor clearly "
-             "faster than the library's choice at {} of them\n",
-             out, ranges, sizes, by_rule, vendor_sizes);
+             "faster than the library's choice at {} of them ({} compared back to back)\n",
+             out, ranges, sizes, by_rule, vendor_sizes, b2b_sizes);
   // What the library will load must load: the table checks itself.
   collectives::load_tuning(out);
   collectives::clear_tuning();

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <collectives/algorithm.hpp>
@@ -21,6 +22,7 @@
 #include <vector>
 
 #include "metrics.hpp"
+#include "options.hpp"
 #include "output.hpp"
 
 using collectives::collective;
@@ -131,6 +133,7 @@ BOOST_AUTO_TEST_CASE(csv_has_the_columns_and_consistent_numbers) {
     BOOST_TEST(std::abs(num(r, "vs_vendor") - ratio) <= std::max(5e-3 * ratio, 5e-5 + 1e-9),
                what << ": vs_vendor " << r.at("vs_vendor") << ", median ÷ vendor's " << ratio);
     if (r.at("algorithm") == "vendor") BOOST_TEST(num(r, "vs_vendor") == 1.0);
+    BOOST_TEST(r.at("timing") == "synchronized", what);  // the default
   }
   // Every collective, with every algorithm the library has for it.
   for (collective c : collectives::all_collectives())
@@ -203,6 +206,9 @@ BOOST_AUTO_TEST_CASE(bad_options_exit_2_with_a_message) {
       {"-r 5", "--root"},
       {"--output /nonexistent/dir/out.csv", "cannot write"},
       {"-c allreduce -b 8 -e 8 -n 2000000000 --time-per-size 0.01", "at most 1000000"},
+      {"-c allreduce --timing sometimes", "--timing"},
+      {"-c allreduce --batch 4", "only with --timing back-to-back"},
+      {"-c allreduce --timing back-to-back --batch -1", "--batch"},
   };
   for (const auto& [args, fragment] : cases) {
     const outcome o = launch(2, args);
@@ -320,4 +326,93 @@ BOOST_AUTO_TEST_CASE(identical_algorithms_measure_alike_whatever_runs_around_the
   const double ratio = median["automatic"] / median["binomial"];
   BOOST_TEST((ratio > 0.5 && ratio < 2), "automatic " << median["automatic"] << " µs, binomial "
                                                       << median["binomial"] << " µs: " << o.out);
+}
+
+// --timing back-to-back: batches of calls issued one after the other. Every output says so — the
+// CSV's timing column, the JSON's run (timing_mode; no common start to describe) and rows (timing,
+// batch), the table's header — the batch is --batch's or the automatic one (2 to 100 calls), and
+// collreport puts such a run in a section of its own beside the synchronized run of the same np.
+BOOST_AUTO_TEST_CASE(back_to_back_timing_is_said_in_every_output) {
+  const std::string b2b =
+      "-c broadcast,allreduce -b 64 -e 1M --step 128 --time-per-size 0.05 --min-iterations 2 "
+      "-q --timing back-to-back";
+  const outcome csv = launch(2, b2b + " -f csv");
+  BOOST_TEST_REQUIRE(csv.status == 0, csv.err);
+  const std::vector<record> rows = parse_csv(csv.out);
+  BOOST_TEST_REQUIRE(!rows.empty());
+  for (const record& r : rows) {
+    const std::string what = r.at("collective") + " " + r.at("algorithm") + " " + r.at("bytes");
+    BOOST_TEST(r.at("timing") == "back-to-back", what);
+    BOOST_TEST(num(r, "median_us") > 0, what);
+    BOOST_TEST(num(r, "min_us") <= num(r, "median_us"), what);
+    BOOST_TEST(num(r, "median_us") <= num(r, "max_us"), what);
+    BOOST_TEST(num(r, "wrong") == 0, what);  // the check runs as in synchronized mode
+  }
+
+  const outcome json = launch(2, b2b + " -f json --batch 7 -a automatic");
+  BOOST_TEST_REQUIRE(json.status == 0, json.err);
+  const nlohmann::json doc = nlohmann::json::parse(json.out);
+  BOOST_TEST(doc.at("collbench").at("timing_mode") == "back-to-back");
+  BOOST_TEST(doc.at("collbench").at("start").is_null());
+  BOOST_TEST(doc.at("collbench").at("timing").get<std::string>().find("back-to-back") != std::string::npos);
+  std::set<std::string> labels;
+  for (const nlohmann::json& r : doc.at("results")) {
+    BOOST_TEST(r.at("timing") == "back-to-back");
+    BOOST_TEST(r.at("batch") == 7);
+    labels.insert(r.at("algorithm").get<std::string>());
+  }
+  BOOST_TEST((labels == std::set<std::string>{"vendor", "automatic"}));
+  std::istringstream again(json.out);
+  const collbench::run_results read = collbench::read_json(again);
+  BOOST_TEST(read.info.timing_mode == "back-to-back");
+  BOOST_TEST(read.rows.front().timing == "back-to-back");
+
+  const outcome automatic =
+      launch(2, "-c allreduce -b 16M -e 16M -n 2 -w 0 -q -f json --timing back-to-back");
+  BOOST_TEST_REQUIRE(automatic.status == 0, automatic.err);
+  for (const nlohmann::json& r : nlohmann::json::parse(automatic.out).at("results"))
+    BOOST_TEST(r.at("batch") == collbench::automatic_batch(16 << 20));
+  BOOST_TEST(collbench::automatic_batch(16 << 20) == 2);
+  BOOST_TEST(collbench::automatic_batch(8) == 100);
+  BOOST_TEST(collbench::automatic_batch(1 << 20) == 32);
+
+  const outcome table = launch(2, "-c allreduce -b 1K -e 1K -n 3 -w 1 -q --timing back-to-back");
+  BOOST_TEST_REQUIRE(table.status == 0, table.err);
+  BOOST_TEST(table.out.find("# timing back-to-back:") != std::string::npos, table.out);
+  BOOST_TEST(table.out.find("# start:") == std::string::npos, table.out);
+  const outcome sync_table = launch(2, "-c allreduce -b 1K -e 1K -n 3 -w 1 -q");
+  BOOST_TEST_REQUIRE(sync_table.status == 0, sync_table.err);
+  BOOST_TEST(sync_table.out.find("# timing synchronized:") != std::string::npos, sync_table.out);
+
+  // collreport: the back-to-back run gets its own section, set against the synchronized run.
+  const outcome sync = launch(2,
+                              "-c broadcast,allreduce -b 64 -e 1M --step 128 --time-per-size 0.05 "
+                              "--min-iterations 2 -q -f json -a automatic");
+  BOOST_TEST_REQUIRE(sync.status == 0, sync.err);
+  const fs::path dir = fs::temp_directory_path() / fmt::format("collreport_b2b_{}", ::getpid());
+  fs::create_directories(dir);
+  std::ofstream(dir / "np2.json") << sync.out;
+  std::ofstream(dir / "np2-back-to-back.json") << json.out;
+  const std::string command =
+      fmt::format("'{}' --out '{}' '{}' '{}' > /dev/null 2>&1", COLLREPORT_EXE, (dir / "out").string(),
+                  (dir / "np2.json").string(), (dir / "np2-back-to-back.json").string());
+  BOOST_TEST_REQUIRE(std::system(command.c_str()) == 0, command);
+  const std::string md = slurp(dir / "out" / "report.md");
+  const std::string merged = slurp(dir / "out" / "results.csv");
+  fs::remove_all(dir);
+  BOOST_TEST(md.find("## Back to back: what applications see") != std::string::npos);
+  BOOST_TEST(md.find("### allreduce, np = 2: back to back") != std::string::npos);
+  BOOST_TEST(md.find("timing back-to-back") != std::string::npos);
+  BOOST_TEST(md.find("timing synchronized") != std::string::npos);
+  // The synchronized run alone makes the per-collective tables: one "### allreduce, np = 2" heading.
+  std::size_t headings = 0;
+  for (std::size_t at = md.find("\n### allreduce, np = 2\n"); at != std::string::npos;
+       at = md.find("\n### allreduce, np = 2\n", at + 1))
+    ++headings;
+  BOOST_TEST(headings == 1u);
+  const std::vector<record> all = parse_csv(merged);
+  BOOST_TEST(std::count_if(all.begin(), all.end(),
+                           [](const record& r) { return r.at("timing") == "back-to-back"; }) > 0);
+  BOOST_TEST(std::count_if(all.begin(), all.end(),
+                           [](const record& r) { return r.at("timing") == "synchronized"; }) > 0);
 }

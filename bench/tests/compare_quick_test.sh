@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# compare.sh --quick end to end: it must tune, produce the report, the merged CSV/JSON and every PNG;
+# compare.sh --quick end to end: it must tune, produce the report (with its back-to-back section), the merged
+# CSV/JSON and every PNG;
 # at np = 1, every plot that has something to show; and with --shm-copy both, both paths.
 # Usage: compare_quick_test.sh <build-dir> <scratch-dir>
 set -euo pipefail
@@ -11,10 +12,11 @@ rm -rf "$out"
 "$root/scripts/mpirun/compare.sh" --quick --build-dir "$build" --out "$out"
 
 fail() { echo "compare_quick_test: $*" >&2; exit 1; }
-for f in report.md results.csv results.json np2.json np4.json plots/plots.gp tuning.json; do
+for f in report.md results.csv results.json np2.json np4.json np2-back-to-back.json np4-back-to-back.json \
+  plots/plots.gp tuning.json; do
   [[ -s $out/$f ]] || fail "$f missing or empty"
 done
-header='collective,algorithm,ranks,bytes,count,type,median_us,min_us,max_us,algbw_GBps,busbw_GBps,vs_vendor,wrong,shm_copy'
+header='collective,algorithm,ranks,bytes,count,type,median_us,min_us,max_us,algbw_GBps,busbw_GBps,vs_vendor,wrong,shm_copy,timing'
 [[ $(head -n1 "$out/results.csv") == "$header" ]] || fail "results.csv header"
 for c in broadcast scatter gather reduce allgather reduce_scatter alltoall allreduce scan exscan; do
   grep -q "^## $c\$" "$out/report.md" || fail "report.md has no section for $c"
@@ -37,12 +39,21 @@ for np in 2 4; do
   grep -qE "^\| $np \| [0-9.]+× \| [0-9]+ of [1-9][0-9]* \|$" "$out/report.md" || fail "no speed against the tuning runs at np $np"
 done
 grep -q "^Against the tuning runs" "$out/report.md" || fail "report.md does not set the run against the tuning runs"
+# Vendor against the library back to back (as applications issue calls): a run per np, a section
+# in the report, rows in results.csv; and the table's "fastest" section decided that way.
+grep -q "^## Back to back: what applications see\$" "$out/report.md" || fail "report.md has no back-to-back section"
+for np in 2 4; do
+  grep -q "^### allreduce, np = $np: back to back\$" "$out/report.md" || fail "no back-to-back allreduce at np $np"
+  grep -q "^allreduce,automatic,$np,.*,back-to-back\$" "$out/results.csv" || fail "results.csv: no back-to-back row at np $np"
+done
+grep -q '"fastest_timing": "back-to-back' "$out/tuning.json" || fail "tuning.json's fastest section is not back to back"
 # barrier moves no data: its section has one row per algorithm (0 bytes, vendor's internals beside
 # the library's) and no plots.
 grep -q "^## barrier\$" "$out/report.md" || fail "report.md has no section for barrier"
 for np in 2 4; do
   for alg in vendor naive binomial dissemination recursive_doubling; do
-    [[ $(grep -c "^barrier,$alg,$np,0," "$out/results.csv") == 1 ]] || fail "results.csv: not one barrier $alg row at np $np"
+    [[ $(grep -c "^barrier,$alg,$np,0,.*,synchronized\$" "$out/results.csv") == 1 ]] ||
+      fail "results.csv: not one synchronized barrier $alg row at np $np"
   done
   [[ ! -e $out/plots/barrier_np${np}_latency.png ]] || fail "a barrier plot of a single size"
 done
@@ -73,7 +84,7 @@ if [[ $("$root/scripts/mpirun/run" --which) == single ]]; then
   "$root/scripts/mpirun/compare.sh" --quick --np 2 --shm-copy both --build-dir "$build" --out "$both" -- -c allreduce
   for path in single double; do
     grep -q "\"path\": \"$path\"" "$both/np2-$path.json" || fail "--shm-copy both: np2-$path.json did not run on $path"
-    grep -q ",$path\$" "$both/results.csv" || fail "--shm-copy both: results.csv has no $path row"
+    grep -q ",$path,synchronized\$" "$both/results.csv" || fail "--shm-copy both: results.csv has no $path row"
     for what in latency busbw; do
       png=$both/plots/allreduce_np2_${path}_$what.png
       [[ $(head -c 4 "$png" 2> /dev/null | tail -c 3) == PNG ]] || fail "--shm-copy both: $png is not a PNG"

@@ -3,7 +3,8 @@
 # 4, two runs each) and writes a table; the table is well-formed (colltune loads it back before it exits; checked again here),
 # and tuning_test, with COLLECTIVES_TUNING pointing at it, finds that automatic follows it at every
 # measured size, by automatic_choice and, for allreduce, by the messages of real calls; and that
-# vendor's time was recorded at every size, with a "fastest" verdict that fastest_choice follows.
+# vendor's time was recorded at every size, with a "fastest" verdict that fastest_choice follows,
+# decided back to back (tune.sh's second pass: automatic under the first table against vendor).
 # Usage: tune_roundtrip_test.sh <build-dir> <scratch-dir> <tuning_test executable>
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -15,12 +16,14 @@ fail() { echo "tune_roundtrip_test: $*" >&2; exit 1; }
 "$root/scripts/mpirun/tune.sh" 2 4 --quick --runs 2 --build-dir "$build" -o "$out/table.json" \
   -- -c allreduce,allgather,barrier --max-bytes 128K
 [[ -s $out/table.json ]] || fail "no table written"
-for f in np2-run1 np4-run1 np2-run2 np4-run2; do
+for f in np2-run1 np4-run1 np2-run2 np4-run2 np2-run1-back-to-back np4-run1-back-to-back np2-run2-back-to-back \
+  np4-run2-back-to-back; do
   [[ -s $out/table-runs/$f.json ]] || fail "raw run $f.json missing"
 done
 for key in '"format": "collectives-tuning/1"' '"host"' '"mpi_library"' '"date"' '"collbench_options"' \
   '"noise_rule"' '"allreduce"' '"allgather"' '"barrier"' '"margin"' '"median_us"' '"runner_up"' \
-  '"fastest_rule"' '"fastest"' '"vendor_us"' '"vendor_spread"' '"library_us"'; do
+  '"fastest_rule"' '"fastest"' '"vendor_us"' '"vendor_spread"' '"library_us"' '"fastest_timing": "back-to-back' \
+  '"timing": "back-to-back"' '"synchronized_vendor_ratio"' '"back_to_back_runs"'; do
   grep -q "$key" "$out/table.json" || fail "the table has no $key"
 done
 for np in 2 4; do
@@ -28,4 +31,6 @@ for np in 2 4; do
     --run_test=follows_the_table_of_the_environment,fastest_follows_the_table_of_the_environment ||
     fail "automatic or fastest_choice does not follow the table at np $np"
 done
+grep -q '"timing_mode": "back-to-back"' "$out/table-runs/np2-run1-back-to-back.json" ||
+  fail "the back-to-back raw run was not timed back to back"
 echo "tune_roundtrip_test: ok ($out/table.json)"

@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "output.hpp"
@@ -39,13 +40,13 @@ struct vendor_times {
   const char* by;
 };
 const std::vector<vendor_times> sizes{
-    {8, {{50, 52}}, "vendor", "vendor: faster beyond the noise"},              // 52 < 100 / 1.04
-    {64, {{98, 98}}, "library", "library: vendor faster within the noise"},    // 2% < the 3% floor
+    {8, {{50, 52}}, "vendor", "vendor: faster beyond the noise"},               // 52 < 100 / 1.04
+    {64, {{98, 98}}, "library", "library: vendor faster within the noise"},     // 2% < the 3% floor
     {512, {{80, 120}}, "vendor", "vendor: faster beyond the noise"},            // 50% spread: no matter
     {1024, {{98, 140}}, "library", "library: vendor faster within the noise"},  // nor here
-    {4096, {}, "library", "library: vendor not measured"},                     // no vendor row
-    {32768, {{40, 41}}, "vendor", "vendor: faster beyond the noise"},          // 41 < 100 / 1.03
-    {262144, {{150, 150}}, "library", "library: faster"},                      // vendor slower
+    {4096, {}, "library", "library: vendor not measured"},                      // no vendor row
+    {32768, {{40, 41}}, "vendor", "vendor: faster beyond the noise"},           // 41 < 100 / 1.03
+    {262144, {{150, 150}}, "library", "library: faster"},                       // vendor slower
 };
 
 collbench::row make_row(const std::string& alg, std::size_t bytes, double us) {
@@ -166,4 +167,106 @@ BOOST_AUTO_TEST_CASE(runs_without_vendor_give_no_fastest_section) {
     BOOST_TEST(collectives::fastest_choice(shape) == collectives::automatic_choice(shape));
   }
   collectives::clear_tuning();
+}
+
+namespace {
+
+// A run at p = 2 of allreduce with the given rows (label, bytes, µs), timed `mode`.
+std::string write_rows(const fs::path& dir, const std::string& name, const std::string& mode,
+                       const std::vector<std::tuple<std::string, std::size_t, double>>& rows) {
+  collbench::run_info info;
+  info.version = "test";
+  info.mpi_library = "test MPI";
+  info.host = "test";
+  info.date = "2026-11-26";
+  info.ranks = 2;
+  info.cores = 2;
+  info.type = "float";
+  info.op = "sum";
+  info.timing = "by hand, " + mode;
+  info.timing_mode = mode;
+  std::vector<collbench::row> out;
+  for (const auto& [label, bytes, us] : rows) {
+    out.push_back(make_row(label, bytes, us));
+    out.back().timing = mode;
+  }
+  const fs::path path = dir / (name + ".json");
+  std::ofstream file(path);
+  collbench::write_json(file, info, out);
+  return path.string();
+}
+
+}  // namespace
+
+// With back-to-back runs beside the synchronized ones, the "fastest" section compares library and
+// vendor back to back (what an application sees) and says so per point, while the choice among
+// the library's algorithms stays the synchronized runs': the "collectives" section is the same as
+// without them. Back to back, the library's time is the chosen algorithm's own row where the runs
+// measured it, else automatic's.
+BOOST_AUTO_TEST_CASE(back_to_back_runs_decide_vendor_against_the_library) {
+  const scratch s;
+  // Synchronized: every library algorithm 100 µs; vendor 50 µs at 8 B (clearly faster), 150 µs at
+  // 256 KiB and 512 B (slower).
+  std::vector<std::tuple<std::string, std::size_t, double>> sync;
+  for (std::size_t bytes : {std::size_t{8}, std::size_t{512}, std::size_t{262144}}) {
+    sync.emplace_back("vendor", bytes, bytes == 8 ? 50 : 150);
+    for (algorithm a : collectives::algorithms_for(collective::allreduce))
+      if (a != algorithm::vendor && a != algorithm::hierarchical) sync.emplace_back(to_string(a), bytes, 100);
+  }
+  const std::string run = write_rows(s.dir, "sync", "synchronized", sync);
+  collectives::clear_tuning();
+  const std::string chosen_512(
+      to_string(collectives::automatic_choice({.coll = collective::allreduce, .p = 2, .bytes = 512})));
+  // Back to back, the other way round: vendor slower at 8 B, clearly faster at 256 KiB; at 512 B
+  // vendor beats automatic's row (90 against 100) but not the chosen algorithm's own (80), which counts.
+  const std::string b2b = write_rows(s.dir, "b2b", "back-to-back",
+                                     {{"vendor", 8, 120},
+                                      {"automatic", 8, 100},
+                                      {"vendor", 512, 90},
+                                      {"automatic", 512, 100},
+                                      {chosen_512, 512, 80},
+                                      {"vendor", 262144, 60},
+                                      {"automatic", 262144, 100}});
+  const json alone = colltune({run}, s.dir / "alone.json");
+  const json both = colltune({b2b, run}, s.dir / "both.json");
+  BOOST_TEST(both.at("collectives") == alone.at("collectives"));
+  BOOST_TEST(both.at("provenance").at("fastest_timing").get<std::string>().starts_with("back-to-back"));
+  BOOST_TEST(alone.at("provenance").at("fastest_timing").get<std::string>().starts_with("synchronized"));
+  BOOST_TEST(both.at("provenance").at("back_to_back_runs").at("2") == 1);
+
+  const auto verdicts = [](const json& table) {
+    std::map<std::size_t, std::pair<std::string, json>> seen;
+    for (const json& r : table.at("fastest").at("allreduce").at("2"))
+      for (const json& p : r.at("points"))
+        seen[p.at("bytes").get<std::size_t>()] = {r.at("fastest").get<std::string>(), p};
+    return seen;
+  };
+  const auto a = verdicts(alone), b = verdicts(both);
+  BOOST_TEST(a.at(8).first == "vendor");
+  BOOST_TEST(a.at(512).first == "library");
+  BOOST_TEST(a.at(262144).first == "library");
+  BOOST_TEST(a.at(8).second.at("timing") == "synchronized");
+  BOOST_TEST(b.at(8).first == "library");
+  BOOST_TEST(b.at(512).first == "library");
+  BOOST_TEST(b.at(512).second.at("library_us").get<double>() == 80.0);
+  BOOST_TEST(b.at(262144).first == "vendor");
+  for (const auto& [bytes, verdict] : b) {
+    BOOST_TEST(verdict.second.at("timing") == "back-to-back", bytes);
+    BOOST_TEST(verdict.second.contains("synchronized_vendor_ratio"), bytes);
+  }
+  BOOST_TEST(b.at(8).second.at("synchronized_vendor_ratio").get<double>() == 0.5);
+
+  // The library loads it, and fastest_choice follows the back-to-back verdicts.
+  collectives::load_tuning((s.dir / "both.json").string());
+  BOOST_TEST(collectives::fastest_choice({.coll = collective::allreduce, .p = 2, .bytes = 8}) ==
+             collectives::automatic_choice({.coll = collective::allreduce, .p = 2, .bytes = 8}));
+  BOOST_TEST(collectives::fastest_choice({.coll = collective::allreduce, .p = 2, .bytes = 262144}) ==
+             algorithm::vendor);
+  collectives::clear_tuning();
+
+  // Back-to-back runs alone cannot choose among the library's algorithms: refused.
+  const std::string command =
+      fmt::format("{} --out {} {} 2> /dev/null", COLLTUNE_EXE, (s.dir / "none.json").string(), b2b);
+  const int status = std::system(command.c_str());
+  BOOST_TEST((WIFEXITED(status) && WEXITSTATUS(status) != 0));
 }

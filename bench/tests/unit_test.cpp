@@ -10,6 +10,7 @@
 #include <collectives/algorithm.hpp>
 #include <cstdlib>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <regex>
 #include <sstream>
@@ -143,6 +144,21 @@ BOOST_AUTO_TEST_CASE(defaults) {
       twice.opts.collectives == (std::vector<collective>{collective::allreduce, collective::broadcast}),
       boost::test_tools::per_element());
   BOOST_TEST(parse({"-n", "1000000", "-w", "-1"}).run);
+  // Timing: synchronized unless asked; back to back with an automatic or a given batch.
+  BOOST_TEST((r.opts.timing == cb::timing_mode::synchronized));
+  BOOST_TEST(r.opts.batch == 0);
+  const cb::parse_result b = parse({"--timing", "back-to-back", "--batch", "16"});
+  BOOST_TEST_REQUIRE(b.run);
+  BOOST_TEST((b.opts.timing == cb::timing_mode::back_to_back));
+  BOOST_TEST(b.opts.batch == 16);
+  BOOST_TEST(to_string(b.opts.timing) == "back-to-back");
+  BOOST_TEST(to_string(cb::timing_mode::synchronized) == "synchronized");
+  // The automatic batch: as many calls as move 32 MiB, from 2 to 100.
+  BOOST_TEST(cb::automatic_batch(0) == 100);
+  BOOST_TEST(cb::automatic_batch(8) == 100);
+  BOOST_TEST(cb::automatic_batch(std::size_t{1} << 20) == 32);
+  BOOST_TEST(cb::automatic_batch(std::size_t{16} << 20) == 2);
+  BOOST_TEST(cb::automatic_batch(std::size_t{1} << 30) == 2);
 }
 
 BOOST_AUTO_TEST_CASE(bad_options_exit_2_with_a_message) {
@@ -162,6 +178,9 @@ BOOST_AUTO_TEST_CASE(bad_options_exit_2_with_a_message) {
       {{"-w", "-5"}, "--warmup"},
       {{"--step", "-2"}, "given -2"},
       {{"-n", "2000000000"}, "at most 1000000"},
+      {{"--timing", "async"}, "--timing"},
+      {{"--batch", "8"}, "only with --timing back-to-back"},
+      {{"--timing", "back-to-back", "--batch", "-3"}, "--batch"},
   };
   for (const auto& [args, fragment] : cases) {
     const cb::parse_result r = parse(args);
@@ -479,7 +498,15 @@ BOOST_AUTO_TEST_CASE(csv_and_json_writers) {
   BOOST_TEST(
       csv.str() ==
       "collective,algorithm,ranks,bytes,count,type,median_us,min_us,max_us,algbw_GBps,busbw_GBps,vs_vendor,"
-      "wrong,shm_copy\nallreduce,ring,4,1024,256,float,10.000,9.000,12.000,0.1024,0.1536,1.25,0,single\n");
+      "wrong,shm_copy,timing\nallreduce,ring,4,1024,256,float,10.000,9.000,12.000,0.1024,0.1536,1.25,0,"
+      "single,synchronized\n");
+  // A back-to-back row says so.
+  cb::row b2b = r;
+  b2b.timing = "back-to-back";
+  b2b.batch = 16;
+  std::ostringstream b2b_csv;
+  cb::write_csv(b2b_csv, std::vector<cb::row>{b2b}, false);
+  BOOST_TEST(b2b_csv.str().ends_with(",single,back-to-back\n"), b2b_csv.str());
   // A ratio far below 1 (vendor slowed down by a loaded machine) keeps four significant digits.
   cb::row fast = r;
   fast.vs_vendor = 0.0052498;
@@ -508,6 +535,24 @@ BOOST_AUTO_TEST_CASE(csv_and_json_writers) {
   BOOST_TEST(back.info.shm_copy.path == "single");
   BOOST_TEST(back.info.shm_copy.mechanism == "cma");
   BOOST_TEST(back.rows[0].shm_copy == "single");
+  // So do the timing mode and the batch, and a file without them reads as synchronized.
+  cb::run_info b2b_info = info;
+  b2b_info.timing_mode = "back-to-back";
+  std::stringstream b2b_json;
+  cb::write_json(b2b_json, b2b_info, std::vector<cb::row>{b2b});
+  const cb::run_results b2b_back = cb::read_json(b2b_json);
+  BOOST_TEST(b2b_back.info.timing_mode == "back-to-back");
+  BOOST_TEST(b2b_back.rows.at(0).timing == "back-to-back");
+  BOOST_TEST(b2b_back.rows.at(0).batch == 16);
+  nlohmann::json old_file = nlohmann::json::parse(b2b_json.str());
+  old_file.at("collbench").erase("timing_mode");
+  old_file.at("results").at(0).erase("timing");
+  old_file.at("results").at(0).erase("batch");
+  std::stringstream old_text(old_file.dump());
+  const cb::run_results old_back = cb::read_json(old_text);
+  BOOST_TEST(old_back.info.timing_mode == "synchronized");
+  BOOST_TEST(old_back.rows.at(0).timing == "synchronized");
+  BOOST_TEST(old_back.rows.at(0).batch == 1);
   std::ostringstream table;
   cb::write_table(table, info, std::vector<cb::row>{r});
   BOOST_TEST(

@@ -6,6 +6,9 @@
 #   tuning.json     the decision table automatic followed (tuning-runs/: the tuner's raw runs)
 #   np<p>.json      collbench's output per process count (with the α-β-γ model); with
 #                   --shm-copy both, np<p>-single.json and np<p>-double.json
+#   np<p>-back-to-back.json   vendor and automatic timed back to back (collbench --timing
+#                   back-to-back: calls one after another, as applications issue them), beside
+#                   each np<p>.json; the report's "Back to back" section sets them against it
 #   results.csv     every row, collbench's CSV columns
 #   results.json    {"runs": [...]}: the np<p>.json files together
 #   report.md       per collective: median time per algorithm and size, the best per size,
@@ -183,6 +186,11 @@ for np in $nps; do
       COLLECTIVES_TUNING=$tuning COLLECTIVES_SHM_COPY=$path "${launch[@]}" -n "$np" "$build/bench/collbench" --model --format json \
         --output "$json" "${sizes[@]}" "${algorithms[@]}" "${collectives[@]}" "${extra[@]}"
       jsons+=("$json")
+      # Vendor against the library as applications see it: calls back to back (report: "Back to back").
+      COLLECTIVES_TUNING=$tuning COLLECTIVES_SHM_COPY=$path "${launch[@]}" -n "$np" "$build/bench/collbench" \
+        --timing back-to-back --algorithm automatic --format json --output "${json%.json}-back-to-back.json" \
+        "${sizes[@]}" "${collectives[@]}" "${extra[@]}"
+      jsons+=("${json%.json}-back-to-back.json")
     done
   done
 done

@@ -4,8 +4,14 @@
 # or collectives::load_tuning(FILE); schema and noise rule in docs/tuning.md).
 # collbench times vendor (the MPI library's default collective) in every run too: the table's
 # "fastest" section records it per size for the drop-in's COLLECTIVES_ALGORITHMS=*=fastest.
+# Two timings: the choice among the library's algorithms comes from synchronized runs (every call
+# from a common start: each algorithm's own time); then, with that table in force, as many runs
+# time automatic (the table's choice) and vendor back to back (collbench --timing back-to-back:
+# calls one after another, as applications issue them, where vendor's rooted collectives gain by
+# running ahead), and the "fastest" section compares library and vendor from those.
 #
-# Usage: scripts/mpirun/tune.sh [NP ...] [--quick] [-o FILE] [--runs N] [--build-dir DIR] [-- OPTIONS]
+# Usage: scripts/mpirun/tune.sh [NP ...] [--quick] [-o FILE] [--runs N] [--build-dir DIR]
+#                               [--no-back-to-back] [-- OPTIONS]
 #   NP ...           process counts to measure (default: 2 4); automatic uses the nearest measured
 #                    one of the same kind (power of two or not) for the others
 #   --quick          8 B … 512 KiB by ×4, 0.05 s per size, 2 runs (a smoke run: a few minutes)
@@ -15,6 +21,7 @@
 #   --runs N         runs per process count (the time of an algorithm at a size is the least of
 #                    its medians over the runs; their spread is the noise the rule respects)
 #   --build-dir DIR  the CMake build directory (default build/; configured with the bench if needed)
+#   --no-back-to-back  skip the back-to-back runs: "fastest" then compares synchronized times
 #   -- OPTIONS       passed on to collbench, e.g. -- -c allreduce,broadcast --max-bytes 1M (a size
 #                    option given here replaces the default one)
 # The runs of the process counts alternate (np 2, np 4, np 2, ...), so that a burst of load from
@@ -36,6 +43,7 @@ out=
 nps=()
 quick=0
 runs=
+b2b=1
 extra=()
 while (($#)); do
   case $1 in
@@ -44,6 +52,7 @@ while (($#)); do
     --runs) runs=$2; shift ;;
     --build-dir) build=$2; shift
       ((installed)) && { echo "$self: --build-dir: the installed tuner builds nothing" >&2; exit 2; } ;;
+    --no-back-to-back) b2b=0 ;;
     --) shift; extra=("$@"); break ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     [1-9]*) [[ $1 =~ ^[1-9][0-9]*$ ]] || { echo "$self: '$1' is not a process count" >&2; exit 2; }
@@ -104,7 +113,20 @@ for ((i = 1; i <= runs; i++)); do
     jsons+=("$json")
   done
 done
-"$colltune" --out "$out" --options "${options[*]}" \
-  --command "$command ${nps[*]}$( ((quick)) && echo ' --quick') --runs $runs${extra[*]:+ -- ${extra[*]}}" \
-  "${jsons[@]}"
+command="$command ${nps[*]}$( ((quick)) && echo ' --quick') --runs $runs$( ((b2b)) || echo ' --no-back-to-back')${extra[*]:+ -- ${extra[*]}}"
+"$colltune" --out "$out" --options "${options[*]}" --command "$command" "${jsons[@]}"
+if ((b2b)); then
+  # automatic follows the table just written, so its rows are the table's choice.
+  b2b_options=(--algorithm automatic --timing back-to-back --format json --quiet "${kept[@]}" "${extra[@]}")
+  for ((i = 1; i <= runs; i++)); do
+    for np in "${nps[@]}"; do
+      json=$raw/np$np-run$i-back-to-back.json
+      echo "$self: np = $np, run $i of $runs, back to back (automatic and vendor)" >&2
+      COLLECTIVES_TUNING=$out "$run" -n "$np" "$collbench" --output "$json" "${b2b_options[@]}"
+      jsons+=("$json")
+    done
+  done
+  "$colltune" --out "$out" --options "${options[*]}; back to back: ${b2b_options[*]}" \
+    --command "$command" "${jsons[@]}"
+fi
 echo "$self: $out ($((SECONDS - start)) s); use it with COLLECTIVES_TUNING=$out" >&2

@@ -1,7 +1,9 @@
 // The decision table of collectives::load_tuning: parsing and checking (everything a lookup relies
 // on is checked here, once), the table in force, and COLLECTIVES_TUNING. Both sections, the
 // library's ranges ("collectives") and the optional vendor-or-library ranges ("fastest"), share
-// one reader and one lookup.
+// one reader and one lookup. Only the ranges are read; "provenance" and each range's "points"
+// (for "fastest": which timing decided it, synchronized or back-to-back, with both sides' times)
+// are for people, and the README's "Tuning automatic" documents them with the rest of the schema.
 
 #include "core/tuning.hpp"
 
