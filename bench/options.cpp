@@ -2,17 +2,12 @@
 
 #include <fmt/format.h>
 
-// SMPI's compiler wrapper defines a function-like macro exit(x) (smpi_helpers.h), which would
-// rewrite CLI11's member App::exit(e, out, err).
-#pragma push_macro("exit")
-#undef exit
-#include <CLI/CLI.hpp>
-#pragma pop_macro("exit")
 #include <algorithm>
 #include <bit>
 #include <cctype>
 #include <charconv>
 
+#include "cli11.hpp"
 #include "metrics.hpp"
 
 namespace collbench {

@@ -13,7 +13,6 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -27,6 +26,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "cli11.hpp"
 #include "cost_model.hpp"
 #include "metrics.hpp"
 #include "options.hpp"
@@ -497,6 +497,77 @@ void write_layouts(std::ostream& md, const fs::path& plots, std::ostream& gp,
   }
 }
 
+// SimGrid SMPI's reproductions of the MPI libraries' selection logic (collbench's vendor:ompi,
+// vendor:mpich, vendor:mvapich2, vendor:impi rows of a simulated run).
+constexpr std::array<std::string_view, 4> selectors = {"ompi", "mpich", "mvapich2", "impi"};
+
+bool is_selector(const std::string& label) {
+  return std::any_of(selectors.begin(), selectors.end(),
+                     [&](std::string_view s) { return label == fmt::format("vendor:{}", s); });
+}
+
+// Simulated runs: per collective, np and size, the library's fastest algorithm against the fastest
+// of the MPI libraries' selections, automatic beside it, and the transport model's time of that
+// algorithm (the floor of its schedule on the platform's α and β: simulated computation is free,
+// so the model has no γ). Then per collective and np from 64 KiB: at how many sizes the library is
+// no slower than the best selection, and where it is, how far its best algorithm is from its model.
+void write_selectors(std::ostream& md, const std::map<std::string, std::vector<table>>& by_collective) {
+  bool any = false;
+  for (const auto& [c, tables] : by_collective)
+    for (const table& t : tables) any = any || std::any_of(t.labels.begin(), t.labels.end(), &is_selector);
+  if (!any) return;
+  fmt::print(md,
+             "## Against the MPI libraries' selections (simulated)\n\n"
+             "SimGrid's SMPI reproduces how Open MPI (`ompi`), MPICH (`mpich`), MVAPICH2 (`mvapich2`) and "
+             "Intel MPI (`impi`) choose an algorithm per call. Per size: the library's fastest algorithm, "
+             "automatic, each selection, the library ÷ the best selection, and the library's time ÷ its "
+             "transport model (the floor of its schedule on the platform). Simulated time is exact: one "
+             "call per row and size, no noise.\n\n");
+  for (collectives::collective coll : collectives::all_collectives()) {
+    const auto it = by_collective.find(std::string(to_string(coll)));
+    if (it == by_collective.end()) continue;
+    for (const table& t : it->second) {
+      if (!std::any_of(t.labels.begin(), t.labels.end(), &is_selector)) continue;
+      fmt::print(md, "### {}, np = {}\n\n| bytes | best library | automatic |", t.collective, t.info->ranks);
+      for (std::string_view s : selectors) fmt::print(md, " {} |", s);
+      fmt::print(md, " library ÷ best selection | library ÷ model |\n|---:|---|---:|");
+      for (std::size_t i = 0; i < selectors.size(); ++i) fmt::print(md, "---:|");
+      fmt::print(md, "---:|---:|\n");
+      int large = 0, no_slower = 0;
+      double worst_model = 0;
+      for (std::size_t bytes : t.sizes) {
+        const row* lib = t.fastest(bytes, &is_library);
+        const row* best = t.fastest(bytes, &is_selector);
+        const row* automatic = t.at("automatic", bytes);
+        fmt::print(md, "| {} | {} | {} |", format_size(bytes), time_of(lib, true), time_of(automatic, false));
+        for (std::string_view s : selectors)
+          fmt::print(md, " {} |", time_of(t.at(fmt::format("vendor:{}", s), bytes), false));
+        const double vs_best = lib && best ? lib->median_us / best->median_us : 0;
+        const double vs_model =
+            lib && lib->model_us && *lib->model_us > 0 ? lib->median_us / *lib->model_us : 0;
+        fmt::print(md, " {} | {} |\n", vs_best > 0 ? fmt::format("{:.2f}", vs_best) : "–",
+                   vs_model > 0 ? fmt::format("{:.2f}", vs_model) : "–");
+        if (bytes >= 64 * 1024 && vs_best > 0) {
+          ++large;
+          if (vs_best <= 1.0)
+            ++no_slower;
+          else
+            worst_model = std::max(worst_model, vs_model);
+        }
+      }
+      if (large > 0)
+        fmt::print(
+            md, "\nFrom 64 KiB: the library no slower than the best selection at {} of {} sizes{}.\n\n",
+            no_slower, large,
+            no_slower < large
+                ? fmt::format("; where slower, its best algorithm is at most {:.2f}× its model", worst_model)
+                : "");
+      else
+        fmt::print(md, "\n");
+    }
+  }
+}
+
 // The decision table's time of the algorithm it chose, per (collective, np, bytes): the tuning
 // runs' median (tune.cpp's `median_us` of every point).
 using tuned_times = std::map<std::tuple<std::string, int, std::size_t>, double>;
@@ -843,6 +914,7 @@ int run(int argc, char** argv) {
   }
   fmt::print(md, "\n");
   write_automatic(md, by_collective, tuned);
+  write_selectors(md, by_collective);
   if (!b2b_runs.empty()) {
     std::map<std::string, std::vector<table>> b2b_by_collective;
     for (const run_results& r : b2b_runs)

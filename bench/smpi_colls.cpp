@@ -1,9 +1,8 @@
 #include "smpi_colls.hpp"
 
-#include <xbt/config.hpp>
-
 #include <algorithm>
 #include <stdexcept>
+#include <xbt/config.hpp>
 
 // Declared by SimGrid 3.32's src/smpi/include/smpi_coll.hpp, which it does not install; the
 // functions are exported by libsimgrid.so.

@@ -7,12 +7,12 @@
 
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <regex>
 
+#include "cli11.hpp"
 #include "trace_view.hpp"
 
 int main(int argc, char** argv) {

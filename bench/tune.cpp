@@ -37,7 +37,6 @@
 
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -49,6 +48,7 @@
 #include <optional>
 #include <set>
 
+#include "cli11.hpp"
 #include "output.hpp"
 #include "types.hpp"
 

@@ -135,7 +135,8 @@ vendor_internals::vendor_internals(MPI_Comm base, int ranks) : base_(base) {
 #if COLLBENCH_SMPI
   for (collective c : collectives::all_collectives()) {
     const std::vector<std::string> names = smpi::algorithms(c);
-    for (std::size_t i = 0; i < names.size(); ++i) available_.push_back({c, names[i], static_cast<int>(i), 0});
+    for (std::size_t i = 0; i < names.size(); ++i)
+      available_.push_back({c, names[i], static_cast<int>(i), 0});
   }
   return;
 #endif

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <collectives/collectives.hpp>
 #include <cstdint>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <new>
@@ -248,7 +248,7 @@ class typed_workload final : public workload {
         break;
       case collective::exscan:
         co::exscan(send, recv, Op{}, comm_, a);
-      break;
+        break;
       case collective::gatherv:
         co::gatherv(send, recv, peer_counts_, root_, comm_, a);
         break;
@@ -276,7 +276,8 @@ class typed_workload final : public workload {
     T* s = send_.data();
     T* r = recv_.data();
     const std::vector<int> peer = as_ints(peer_counts_), peer_displs = packed_displs(peer_counts_);
-    const int own = static_cast<int>(peer_counts_.empty() ? 0 : peer_counts_[static_cast<std::size_t>(rank_)]);
+    const int own =
+        static_cast<int>(peer_counts_.empty() ? 0 : peer_counts_[static_cast<std::size_t>(rank_)]);
     switch (c_) {
       case collective::broadcast:
         MPI_Bcast(r, n, type, root_, comm);
@@ -310,7 +311,7 @@ class typed_workload final : public workload {
         break;
       case collective::exscan:
         MPI_Exscan(s, r, n, type, op, comm);
-      break;
+        break;
       case collective::gatherv:
         MPI_Gatherv(s, own, type, r, peer.data(), peer_displs.data(), type, root_, comm);
         break;
@@ -347,8 +348,8 @@ class typed_workload final : public workload {
 
 }  // namespace
 
-std::unique_ptr<workload> make_workload(collective c, element_kind type, op_kind op, int root,
-                                        MPI_Comm comm, double skew) {
+std::unique_ptr<workload> make_workload(collective c, element_kind type, op_kind op, int root, MPI_Comm comm,
+                                        double skew) {
   // The op only matters to the reducing collectives: the others get one instantiation per type.
   const op_kind used = reduces(c) ? op : op_kind::sum;
   return with_type(type, [&](auto tag) {

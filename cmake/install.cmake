@@ -4,7 +4,11 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-install(TARGETS collectives collectives_mpi EXPORT collectivesTargets
+set(collectives_installed_targets collectives)
+if(TARGET collectives_mpi)
+  list(APPEND collectives_installed_targets collectives_mpi)
+endif()
+install(TARGETS ${collectives_installed_targets} EXPORT collectivesTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -45,9 +45,21 @@
 #                    on this host): automatic follows --tuning FILE or its rule
 #   --rate RATE      the emulated links' bandwidth, as tc spells it (default 1gbit)
 #   -- OPTIONS       passed on to collbench (the tuner's runs too), e.g. -- -t double -c allreduce
+#   --simulate PLATFORM   at scale on a cluster modelled by SimGrid's SMPI instead of this machine
+#                    (scripts/mpirun/compare-simulated.sh, whose header says what it runs; with
+#                    --np, --quick, --out, --build-dir and -- OPTIONS), e.g. --simulate fat-tree-256
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# At scale, simulated: a comparison of its own (compare-simulated.sh).
+for ((i = 1; i <= $#; i++)); do
+  [[ ${!i} == -- ]] && break
+  if [[ ${!i} == --simulate ]]; then
+    next=$((i + 1))
+    platform=${!next:?compare.sh: --simulate needs a platform (scripts/mpirun/simulate --list)}
+    exec bash "$root/scripts/mpirun/compare-simulated.sh" "$platform" "${@:1:i-1}" "${@:next+1}"
+  fi
+done
 mpi=${COLLECTIVES_MPI:-openmpi}
 build=$root/build
 [[ $mpi == mpich ]] && build=$root/build-mpich

@@ -1,5 +1,7 @@
 #include "core/scratch.hpp"
 
+#include <mpi.h>
+
 #include <algorithm>
 #include <array>
 #include <cstdlib>
@@ -32,6 +34,24 @@ scratch_block* smallest(block_cache& c) {
       [](const scratch_block& a, const scratch_block& b) { return a.capacity < b.capacity; });
 }
 
+// MPI_Finalize empties the finalizing thread's cache, through the delete callback of an attribute
+// on MPI_COMM_SELF (which MPI_Finalize deletes first): the blocks go back while the allocator that
+// gave them still knows them. Under SimGrid's SMPI a shared block (a benchmark launch's) is freed
+// by the simulator, which is gone by the time thread_locals are destroyed.
+int empty_cache(MPI_Comm, int, void*, void*) {
+  for (scratch_block& b : cache.blocks) b = scratch_block{};
+  return MPI_SUCCESS;
+}
+
+void empty_cache_at_finalize() {
+  static const bool installed = [] {
+    int keyval = MPI_KEYVAL_INVALID;
+    return MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, &empty_cache, &keyval, nullptr) == MPI_SUCCESS &&
+           MPI_Comm_set_attr(MPI_COMM_SELF, keyval, nullptr) == MPI_SUCCESS;
+  }();
+  (void)installed;
+}
+
 }  // namespace
 
 scratch_block take_scratch_block(std::size_t bytes) {
@@ -46,6 +66,7 @@ scratch_block take_scratch_block(std::size_t bytes) {
     }
     if (best < scratch_cache_blocks) return std::exchange(cache.blocks[best], scratch_block{});
   }
+  empty_cache_at_finalize();
   auto* bytes_from_heap = static_cast<std::byte*>(::malloc(bytes));  // NOLINT: see scratch_block
   if (bytes_from_heap == nullptr) throw std::bad_alloc();
   return {std::unique_ptr<std::byte[], free_bytes>(bytes_from_heap), bytes};

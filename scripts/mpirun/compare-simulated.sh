@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# The comparison at scale, on a cluster modelled by SimGrid's SMPI (compare.sh --simulate PLATFORM
+# calls this): installs SMPI (libsimgrid-dev), builds collbench with SMPI's compilers in
+# build-smpi/, runs it once per process count on the platform (scripts/mpirun/simulate), and
+# writes the usual report in results/<date>-<platform>/ (np<p>.json, results.csv, results.json,
+# report.md, plots/). Every row of a run is one simulated call after one warm-up call: simulated
+# time is exact and repeatable, so the wall time goes to sizes and process counts instead.
+# The rows: every library algorithm and automatic (its built-in rule: no decision table at these
+# process counts), vendor (SMPI's MPICH selection, the launch's), SMPI's reproductions of the
+# selection logic of Open MPI, MPICH, MVAPICH2 and Intel MPI (vendor:ompi, vendor:mpich,
+# vendor:mvapich2, vendor:impi), and SMPI's own implementations of the algorithms the library
+# also has (vendor:lr is its ring allreduce, vendor:rab_rdb its Rabenseifner, …). The report's
+# section "Against the MPI libraries' selections" sets the library's best beside the best
+# selection and the transport model, whose α and β collbench --model measures on the platform.
+# Buffers of 64 KiB and more are shared by all simulated ranks (smpi/auto-shared-malloc-thresh):
+# values do not matter here (--no-check; the smpi test label checks results), and 1024 ranks'
+# private 16 MiB buffers would not fit in memory.
+#
+# Usage: scripts/mpirun/compare.sh --simulate PLATFORM [--np "64 256"] [--quick] [--out DIR]
+#                                  [--build-dir DIR] [-- OPTIONS]
+#   PLATFORM        a name from scripts/mpirun/simulate --list, or a platform file
+#   --np "LIST"     simulated process counts (default "64 256")
+#   --quick         8 B … 64 KiB by ×8 (default: 8 B … 16 MiB by ×4)
+#   --out DIR       where to write (default results/<date>-<platform>, -<time> if taken)
+#   --build-dir DIR the SMPI build directory (default build-smpi/)
+#   -- OPTIONS      passed on to collbench, e.g. -- -c allreduce (default: broadcast, reduce,
+#                   allgather, reduce_scatter, alltoall, allreduce)
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+platform=${1:?compare-simulated.sh: the platform comes first}
+shift
+nps="64 256"
+quick=0
+out=
+build=$root/build-smpi
+extra=()
+while (($#)); do
+  case $1 in
+    --np) nps=$2; shift ;;
+    --quick) quick=1 ;;
+    --out) out=$2; shift ;;
+    --build-dir) build=$2; shift ;;
+    --) shift; extra=("$@"); break ;;
+    *) echo "compare.sh --simulate: unknown option '$1' (see compare.sh --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+COLLECTIVES_MPI=smpi bash "$root/scripts/bootstrap.sh"
+# The platform must exist before anything is built: simulate knows the names.
+"$root/scripts/mpirun/simulate" --list | grep -x "$platform" > /dev/null || [[ -f $platform ]] || {
+  echo "compare.sh --simulate: no platform '$platform'; one of: $("$root/scripts/mpirun/simulate" --list | tr '\n' ' ')" >&2
+  exit 2
+}
+
+start=$SECONDS
+if [[ ! -f $build/CMakeCache.txt ]]; then
+  cmake -S "$root" -B "$build" -DCOLLECTIVES_MPI=smpi -DCOLLECTIVES_BUILD_BENCH=ON -DCOLLECTIVES_BUILD_TESTS=OFF > /dev/null
+fi
+configured=$(sed -n 's/^COLLECTIVES_MPI:STRING=//p' "$build/CMakeCache.txt")
+if [[ $configured != smpi ]]; then
+  echo "compare.sh --simulate: $build is built with ${configured:-openmpi}, not SMPI (see --build-dir)" >&2
+  exit 2
+fi
+cmake --build "$build" --target collbench collreport -j "$(nproc)" > /dev/null
+
+if [[ -z $out ]]; then
+  out=$root/results/$(date +%F)-$(basename "$platform" .xml)
+  [[ -e $out ]] && out=$out-$(date +%H%M%S)
+fi
+mkdir -p "$out"
+
+if ((quick)); then
+  sizes=(--min-bytes 8 --max-bytes 64K --step 8)
+else
+  sizes=(--min-bytes 8 --max-bytes 16M --step 4)
+fi
+collectives=(--collective broadcast,reduce,allgather,reduce_scatter,alltoall,allreduce)
+for arg in "${extra[@]}"; do
+  [[ $arg == -c* || $arg == --collective* ]] && collectives=()
+done
+# SMPI's selections, and its implementations of the library's algorithms, by the library's names:
+# broadcast binomial, van de Geijn's scatter + allgather, pipeline; reduce binomial, Rabenseifner;
+# allgather ring, recursive doubling, Bruck; reduce_scatter ring, recursive halving, pairwise;
+# alltoall pairwise, Bruck, linear (naive); allreduce ring (lr), recursive doubling,
+# Rabenseifner (rab_rdb). A name a collective lacks is left out for it.
+theirs=vendor:ompi,vendor:mpich,vendor:mvapich2,vendor:impi
+theirs+=,vendor:binomial_tree,vendor:scatter_LR_allgather,vendor:ompi_pipeline
+theirs+=,vendor:binomial,vendor:rab
+theirs+=,vendor:ring,vendor:rdb,vendor:bruck
+theirs+=,vendor:ompi_ring,vendor:ompi_basic_recursivehalving,vendor:mpich_pair
+theirs+=,vendor:pair,vendor:basic_linear
+theirs+=,vendor:lr,vendor:rab_rdb
+algorithms=(--algorithm "library,automatic,$theirs")
+for arg in "${extra[@]}"; do
+  [[ $arg == -a* || $arg == --algorithm* ]] && algorithms=()
+done
+
+jsons=()
+for np in $nps; do
+  json=$out/np$np.json
+  echo "compare.sh --simulate: np = $np on $platform" >&2
+  COLLECTIVES_TUNING= "$root/scripts/mpirun/simulate" --platform "$platform" -n "$np" \
+    --cfg=smpi/auto-shared-malloc-thresh:65536 \
+    "$build/bench/collbench" --model --no-check --iterations 1 --warmup 1 --min-iterations 1 --quiet \
+    --format json --output "$json" "${sizes[@]}" "${algorithms[@]}" "${collectives[@]}" "${extra[@]}"
+  jsons+=("$json")
+done
+
+# collreport, built by SMPI's wrappers, is a shared object that smpirun loads: one simulated rank.
+"$root/scripts/mpirun/simulate" -n 1 "$build/bench/collreport" --out "$out" "${jsons[@]}"
+(cd "$out/plots" && gnuplot plots.gp)
+echo "compare.sh --simulate: $out/report.md ($((SECONDS - start)) s)" >&2
