@@ -76,25 +76,41 @@ if ((quick)); then
 else
   sizes=(--min-bytes 8 --max-bytes 16M --step 4)
 fi
-collectives=(--collective broadcast,reduce,allgather,reduce_scatter,alltoall,allreduce)
-for arg in "${extra[@]}"; do
-  [[ $arg == -c* || $arg == --collective* ]] && collectives=()
+# The collectives: the six of the comparison, or those given after -- (-c/--collective LIST).
+colls=broadcast,reduce,allgather,reduce_scatter,alltoall,allreduce
+for ((i = 0; i < ${#extra[@]}; i++)); do
+  case ${extra[i]} in
+    -c | --collective) colls=${extra[i + 1]:-} ;;
+    -c=* | --collective=*) colls=${extra[i]#*=} ;;
+  esac
 done
-# SMPI's selections, and its implementations of the library's algorithms, by the library's names:
-# broadcast binomial, van de Geijn's scatter + allgather, pipeline; reduce binomial, Rabenseifner;
-# allgather ring, recursive doubling, Bruck; reduce_scatter ring, recursive halving, pairwise;
-# alltoall pairwise, Bruck, linear (naive); allreduce ring (lr), recursive doubling,
-# Rabenseifner (rab_rdb). A name a collective lacks is left out for it.
+# SMPI's selections, and its implementations of the library's algorithms per collective (by the
+# library's names: broadcast binomial, van de Geijn's scatter + allgather, pipeline; reduce
+# binomial, Rabenseifner; allgather ring, recursive doubling, Bruck; reduce_scatter ring,
+# recursive halving, pairwise; alltoall pairwise, Bruck — not its linear one, whose p² messages
+# in flight at once take the network model minutes per call at these process counts; allreduce
+# ring (lr), recursive doubling, Rabenseifner (rab_rdb)).
+declare -A smpi_algorithms=(
+  [broadcast]=binomial_tree,scatter_LR_allgather,ompi_pipeline
+  [reduce]=binomial,rab
+  [allgather]=ring,rdb,bruck
+  [reduce_scatter]=ompi_ring,ompi_basic_recursivehalving,mpich_pair
+  [alltoall]=pair,bruck
+  [allreduce]=lr,rdb,rab_rdb
+)
 theirs=vendor:ompi,vendor:mpich,vendor:mvapich2,vendor:impi
-theirs+=,vendor:binomial_tree,vendor:scatter_LR_allgather,vendor:ompi_pipeline
-theirs+=,vendor:binomial,vendor:rab
-theirs+=,vendor:ring,vendor:rdb,vendor:bruck
-theirs+=,vendor:ompi_ring,vendor:ompi_basic_recursivehalving,vendor:mpich_pair
-theirs+=,vendor:pair,vendor:basic_linear
-theirs+=,vendor:lr,vendor:rab_rdb
+for c in ${colls//,/ }; do
+  for a in ${smpi_algorithms[$c]:+${smpi_algorithms[$c]//,/ }}; do
+    [[ ,$theirs, == *,vendor:$a,* ]] || theirs+=,vendor:$a
+  done
+done
 algorithms=(--algorithm "library,automatic,$theirs")
 for arg in "${extra[@]}"; do
   [[ $arg == -a* || $arg == --algorithm* ]] && algorithms=()
+done
+collectives=(--collective "$colls")
+for arg in "${extra[@]}"; do
+  [[ $arg == -c* || $arg == --collective* ]] && collectives=()
 done
 
 jsons=()

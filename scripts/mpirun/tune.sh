@@ -11,7 +11,7 @@
 # running ahead), and the "fastest" section compares library and vendor from those.
 #
 # Usage: scripts/mpirun/tune.sh [NP ...] [--quick] [-o FILE] [--runs N] [--build-dir DIR]
-#                               [--no-back-to-back] [-- OPTIONS]
+#                               [--no-back-to-back] [--simulate PLATFORM] [-- OPTIONS]
 #   NP ...           process counts to measure (default: 2 4); automatic uses the nearest measured
 #                    one of the same kind (power of two or not) for the others
 #   --quick          8 B … 512 KiB by ×4, 0.05 s per size, 2 runs (a smoke run: a few minutes)
@@ -22,6 +22,10 @@
 #                    its medians over the runs; their spread is the noise the rule respects)
 #   --build-dir DIR  the CMake build directory (default build/; configured with the bench if needed)
 #   --no-back-to-back  skip the back-to-back runs: "fastest" then compares synchronized times
+#   --simulate PLATFORM  tune for a cluster modelled by SimGrid's SMPI (docs/simulation.md; e.g.
+#                    fat-tree-1024 and process counts 16 … 1024): build-smpi/, one run of one
+#                    simulated call per size (simulated time is exact), no back-to-back runs (they
+#                    serve the drop-in, which SMPI does not run), large buffers shared by the ranks
 #   -- OPTIONS       passed on to collbench, e.g. -- -c allreduce,broadcast --max-bytes 1M (a size
 #                    option given here replaces the default one)
 # The runs of the process counts alternate (np 2, np 4, np 2, ...), so that a burst of load from
@@ -44,6 +48,7 @@ nps=()
 quick=0
 runs=
 b2b=1
+platform=
 extra=()
 while (($#)); do
   case $1 in
@@ -53,6 +58,7 @@ while (($#)); do
     --build-dir) build=$2; shift
       ((installed)) && { echo "$self: --build-dir: the installed tuner builds nothing" >&2; exit 2; } ;;
     --no-back-to-back) b2b=0 ;;
+    --simulate) platform=$2; shift ;;
     --) shift; extra=("$@"); break ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     [1-9]*) [[ $1 =~ ^[1-9][0-9]*$ ]] || { echo "$self: '$1' is not a process count" >&2; exit 2; }
@@ -62,7 +68,19 @@ while (($#)); do
   shift
 done
 ((${#nps[@]})) || nps=(2 4)
-if ((quick)); then
+# Simulated: the launches go through scripts/mpirun/simulate (run does it with COLLECTIVES_MPI=smpi).
+launch=()
+if [[ -n $platform ]]; then
+  export COLLECTIVES_MPI=smpi COLLECTIVES_SMPI_PLATFORM=$platform
+  [[ $build == "$root/build" ]] && build=$root/build-smpi
+  runs=${runs:-1} b2b=0
+  launch=(--cfg=smpi/auto-shared-malloc-thresh:65536)
+  extra=(--iterations 1 --warmup 1 --min-iterations 1 --no-check "${extra[@]}")
+fi
+if [[ -n $platform ]]; then
+  sizes=(--min-bytes 8 --max-bytes 16M --step 2)
+  ((quick)) && sizes=(--min-bytes 8 --max-bytes 512K --step 4)
+elif ((quick)); then
   sizes=(--min-bytes 8 --max-bytes 512K --step 4 --time-per-size 0.05 --min-iterations 3)
   runs=${runs:-2}
 else
@@ -89,11 +107,14 @@ if ((installed)); then
   colltune=$(tool colltune)
 else
   if [[ ! -f $build/CMakeCache.txt ]] || ! grep -q '^COLLECTIVES_BUILD_BENCH:BOOL=ON' "$build/CMakeCache.txt"; then
-    cmake -S "$root" -B "$build" -DCOLLECTIVES_BUILD_BENCH=ON > /dev/null
+    cmake -S "$root" -B "$build" -DCOLLECTIVES_BUILD_BENCH=ON -DCOLLECTIVES_MPI="${COLLECTIVES_MPI:-openmpi}" > /dev/null
   fi
   cmake --build "$build" --target collbench colltune -j "$(nproc)" > /dev/null
   run=$root/scripts/mpirun/run collbench=$build/bench/collbench colltune=$build/bench/colltune
 fi
+# Built by SMPI's wrappers, colltune is a shared object that smpirun loads: one simulated rank.
+colltune=("$colltune")
+[[ -n $platform ]] && colltune=("$run" -n 1 "${colltune[0]}")
 
 # A size option given after -- replaces the default one (collbench takes each once).
 kept=()
@@ -109,12 +130,12 @@ for ((i = 1; i <= runs; i++)); do
   for np in "${nps[@]}"; do
     json=$raw/np$np-run$i.json
     echo "$self: np = $np, run $i of $runs" >&2
-    "$run" -n "$np" "$collbench" --output "$json" "${options[@]}"
+    "$run" -n "$np" "${launch[@]}" "$collbench" --output "$json" "${options[@]}"
     jsons+=("$json")
   done
 done
-command="$command ${nps[*]}$( ((quick)) && echo ' --quick') --runs $runs$( ((b2b)) || echo ' --no-back-to-back')${extra[*]:+ -- ${extra[*]}}"
-"$colltune" --out "$out" --options "${options[*]}" --command "$command" "${jsons[@]}"
+command="$command ${nps[*]}$( ((quick)) && echo ' --quick')${platform:+ --simulate $platform} --runs $runs$( ((b2b)) || echo ' --no-back-to-back')${extra[*]:+ -- ${extra[*]}}"
+"${colltune[@]}" --out "$out" --options "${options[*]}" --command "$command" "${jsons[@]}"
 if ((b2b)); then
   # automatic follows the table just written, so its rows are the table's choice.
   b2b_options=(--algorithm automatic --timing back-to-back --format json --quiet "${kept[@]}" "${extra[@]}")
@@ -126,7 +147,7 @@ if ((b2b)); then
       jsons+=("$json")
     done
   done
-  "$colltune" --out "$out" --options "${options[*]}; back to back: ${b2b_options[*]}" \
+  "${colltune[@]}" --out "$out" --options "${options[*]}; back to back: ${b2b_options[*]}" \
     --command "$command" "${jsons[@]}"
 fi
 echo "$self: $out ($((SECONDS - start)) s); use it with COLLECTIVES_TUNING=$out" >&2
