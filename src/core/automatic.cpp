@@ -18,6 +18,9 @@
 // against the rule before: np 2 76% → 93%, 1.043 → 1.014; np 3 76% → 94%, 1.069 → 1.008; np 4
 // 67% → 94%, 1.071 → 1.007. To redo them:
 //   bash scripts/mpirun/tune.sh 2 4 -o t.json   # then read the ranges of t.json
+// One small VM is not your machine: run tune.sh there and load its table (COLLECTIVES_TUNING), which
+// automatic follows before this rule (docs/tuning.md). For a cluster modelled by SimGrid,
+// `tune.sh 16 64 256 1024 --simulate fat-tree-1024` writes one (docs/simulation.md).
 // Beyond 4 ranks nothing was measured here: the thresholds are MPICH's defaults (measured on
 // clusters), and the cost models in each algorithm's header say why: latency-bound messages get
 // the ⌈log p⌉-step algorithms, bandwidth-bound ones those that move (p−1)/p of the data.
