@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The library's own cost per call: an 8-byte all-reduce (one double, sum) with the naive algorithm
 // through collectives::allreduce against the same schedule written by hand with MPI_Send and
 // MPI_Recv on a duplicated communicator — reduce_naive then broadcast_naive, root 0: every other

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // CLI11, for every collbench program. SMPI's compiler wrapper defines a function-like macro

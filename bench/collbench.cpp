@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // collbench: every collective algorithm of the library against the MPI library's own, in one
 // run. See bench/README.md for the options, docs/benchmark.md for how to read the numbers.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The cost table: one line per (collective, algorithm), counting what the library's transport
 // really does, so that measured ÷ model near 1 means an algorithm runs at our transport's floor,
 // and a ratio well above 1 points at time the schedule loses somewhere. When an algorithm's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // The α-β-γ-δ cost of every (collective, algorithm), in one table (cost_model.cpp): what --model

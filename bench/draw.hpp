@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // collbench --draw: one traced call per collective:algorithm, drawn as a PNG (bench/trace_view.hpp).

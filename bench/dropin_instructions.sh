@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The drop-in's own cost in instructions, which the machine's load does not change: the rows of
 # bench/dropin_overhead.sh (drop-in served by automatic, drop-in forwarded by
 # COLLECTIVES_ALGORITHMS=allreduce=vendor, the C++ call, PMPI_Allreduce; an 8-byte MPI_SUM

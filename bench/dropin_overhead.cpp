@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The drop-in's own cost: time per 8-byte MPI_Allreduce at the same algorithm through
 //   - the drop-in (this program is linked with libcollectives_mpi.so ahead of the MPI library,
 //     so its MPI_Allreduce is the drop-in's; COLLECTIVES_ALGORITHMS picks the algorithm): served

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The drop-in's own overhead on an 8-byte MPI_Allreduce at np 2, one launch per selection (the
 # selection is read at MPI_Init), rows interleaved within each launch:
 #   - served, automatic (the C++ call with automatic too, so both run what the rule or

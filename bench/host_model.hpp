@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // The cost model across hosts: where the run's ranks sit (MPI_Comm_split_type(MPI_COMM_TYPE_SHARED),

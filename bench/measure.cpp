@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // How one size is measured (collectively, on every rank):
 //   1. check: vendor runs first on fresh inputs and its result is kept; every variant then runs
 //      on the same inputs and its result is compared element by element (wrong = elements that

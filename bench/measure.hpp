@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // The measurement of one message size: every variant checked against vendor, warmed up and

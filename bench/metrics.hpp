@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // What a message size means for each collective, and the bandwidth figures derived from a time,

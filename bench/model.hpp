@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // --model: the machine parameters of the α-β-γ cost model, measured in the same run.

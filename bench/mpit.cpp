@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "mpit.hpp"
 
 #include <fmt/format.h>

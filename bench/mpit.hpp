@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // What collbench reads and writes through the MPI tool interface (MPI_T control variables): the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // SimGrid SMPI (3.32) declares no MPI tool interface. These stand-ins fail every call, as an MPI

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // collbench's command line (CLI11). Everything that can be checked without MPI is checked here;

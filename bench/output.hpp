@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // collbench's results and how they are written: an aligned table (fmt), CSV with a fixed header,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // collreport: turns collbench's JSON files (one per process count) into the comparison report:
 //   report.md      per collective and process count: median time per algorithm and size, the
 //                  best algorithm per size and its speedup over vendor, model against measurement,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "smpi_colls.hpp"
 
 #include <algorithm>

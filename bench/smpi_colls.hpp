@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // SimGrid SMPI's own collectives as collbench rows (SMPI builds only, COLLBENCH_SMPI). SMPI

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // A common start instant for every timed call: the window method of SKaMPI and ReproMPI.

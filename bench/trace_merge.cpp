@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // trace_merge: the per-rank trace files that COLLECTIVES_TRACE=<prefix> (or
 // collectives::trace_to) writes, <prefix>.<rank>.json, merged into one Chrome trace-event file
 // with every rank's clock aligned on rank 0's (see bench/trace_view.hpp for how). Open the result

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // trace_overhead: back-to-back 8-byte allreduce calls (float sum, recursive_doubling: one
 // exchange per step, no reduction kernel beyond one element), µs per call, for
 // bench/trace_overhead.sh to compare a build with trace hooks (tracing off) against one without.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The cost of trace mode's hooks when tracing is off: back-to-back 8-byte allreduce calls
 # (recursive_doubling, np 2) in a build with the hooks (the default) and one without them
 # (-DCOLLECTIVES_TRACE_HOOKS=OFF), in alternating launches of bench/trace_overhead.cpp; per

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "trace_view.hpp"
 
 #include <fmt/format.h>

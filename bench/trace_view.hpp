@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // Reading the library's traces (include/collectives/trace.hpp): merging per-rank files into one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // colltune: turns repeated collbench runs (JSON, --algorithm library, any process counts) into the
 // decision table that algorithm::automatic follows (collectives::load_tuning, COLLECTIVES_TUNING),
 // with vendor's times beside it for the drop-in's `fastest`.

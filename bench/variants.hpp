@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // What collbench measures for one collective: the rows ("variants"). Each is either a library

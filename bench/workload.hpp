@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // One collective with its buffers, for one element type and op: what the measurement loop runs,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # cmake --install: headers, the library and a CMake package, so that another project can
 # find_package(collectives CONFIG) and link collectives::collectives, or collectives::mpi (the
 # drop-in libcollectives_mpi.so, to be linked before the MPI library).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # collectives_add_mpi_test(<name> SOURCES <files> [RANKS <p>...] [TIMEOUT <s>] [LABELS <l>...]
 #                          [LIBRARIES <libs>...] [NO_SYNCHRONOUS])
 #

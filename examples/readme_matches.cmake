@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # cmake -DREADME=README.md -DEXAMPLE=examples/allreduce.cpp [-DOUT=file] -P readme_matches.cmake
 # Fails unless the README's code block after the line
 #   <!-- example: examples/allreduce.cpp -->

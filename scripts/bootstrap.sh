@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs what the project needs on Debian 12 with apt-get, skipping what is already there.
 # Run as root (or with sudo available).
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Regenerates the gallery docs/algorithms/: one picture per library algorithm at p = 4 and at
 # p = 5 (non-powers of two fold, trees change shape), each drawn by
 #   scripts/mpirun/run -n P build/bench/collbench --draw all --draw-time logical

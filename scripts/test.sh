@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs what is missing, builds, and runs the tests. Three set-ups, each in its own build
 # directory (CI runs all three, .ci/run):
 #   bash scripts/test.sh                           Open MPI (build/), everything: each MPI test at

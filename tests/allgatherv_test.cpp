@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // allgatherv: every algorithm × count pattern × layout (packed, or displacements with gaps in
 // reverse rank order) against the blocks placed by the oracle, and against vendor.
 

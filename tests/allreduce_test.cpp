@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // allreduce: every algorithm against the rank-order oracle and against vendor, in place and
 // not, over every communicator, type and count of the matrix.
 

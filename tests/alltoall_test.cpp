@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // alltoall: every algorithm against the transposed blocks and vendor.
 
 #include "support/checks.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // alltoallv: every algorithm × count pattern × layout (packed, or displacements with gaps in
 // reverse rank order, for send and recv) against the oracle, and against vendor. Rank i's block
 // for rank j has c(i, j) elements: the pattern's count of rank i for j = the last rank, others

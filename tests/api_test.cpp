@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The public contract that code outside the repository relies on: names and parsing, the
 // algorithm lists, op traits, and the buffer kinds the collectives accept.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // barrier: every algorithm really holds every rank until all have entered. Each rank in turn
 // enters late (after a sleep) and notes the instant it enters; every rank notes the instant it
 // leaves. All ranks read one clock (steady_clock is the host's CLOCK_MONOTONIC, shared by every

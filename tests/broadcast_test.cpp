@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // broadcast: every algorithm and root against the root's data and against vendor.
 
 #include "support/checks.hpp"

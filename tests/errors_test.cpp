@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Bad input: a collectives::error on the rank, before any message is sent, naming the
 // collective, the argument, the rank, and what was expected vs given; an MPI failure as a
 // collectives::error carrying MPI_Error_string's text; and the communicator still working

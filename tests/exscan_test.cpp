@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // exscan: every algorithm against the rank-order oracle (rank r > 0 gets x0 ∘ … ∘ x(r−1); rank
 // 0's recv is left untouched) and against vendor, in place and not, over every communicator,
 // type and count of the matrix, the non-commutative matrix product included.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What the library creates in MPI is gone by the end of MPI_Finalize: the vendor variant's byte
 // datatypes (one per element size MPI has no predefined type for) are freed while MPI_Finalize
 // deletes MPI_COMM_SELF's attributes. Open MPI never noticed a type left behind; MPICH reports

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gather: every algorithm and root against the concatenation in rank order and vendor.
 
 #include "support/checks.hpp"

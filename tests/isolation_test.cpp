@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The library's traffic runs on a private duplicate of the user's communicator: messages the
 // application has in flight on the same communicator, with the same tag, are neither taken nor
 // disturbed, whatever algorithm runs in between; and the duplicate goes away with the user's

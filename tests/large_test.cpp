@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Messages over INT_MAX bytes: one all-reduce and one broadcast of 2^31 + 8 bytes per rank,
 // which the transport must split into int-sized chunks. About 7 GiB of memory per rank; run
 // on its own with `ctest --test-dir build -L large` (excluded from the default test command).

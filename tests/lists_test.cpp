@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Every list of algorithms written for people is checked against algorithms_for(), the registry's
 // list: the public headers' "Algorithms:" sentences, the README's table (between
 // <!-- algorithms:begin --> and <!-- algorithms:end -->) and the gallery (docs/algorithms/README.md).

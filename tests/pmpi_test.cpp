@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Proves the library's central promise with the MPI profiling interface: every algorithm except
 // vendor moves data only with MPI_Send (MPI_Ssend when COLLECTIVES_SYNCHRONOUS_SENDS=1) and
 // MPI_Recv. The cases come from algorithms_for(), so an algorithm added later is covered too.

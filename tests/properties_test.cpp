@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Properties over random inputs:
 // - every rank of an all-reduce holds bitwise-identical floating-point results, for every
 //   algorithm, with values of mixed magnitudes and signs (where summation order matters);

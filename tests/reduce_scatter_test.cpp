@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // reduce_scatter (block form): every algorithm against the rank-order oracle and vendor.
 
 #include "support/checks.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // reduce_scatterv: every algorithm × count pattern against the rank-order oracle (rank r's block
 // of x0 ∘ x1 ∘ … ∘ x(p−1)) and against vendor; a non-commutative op is refused by the
 // algorithms that cannot keep rank order.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // reduce: every algorithm and root against the rank-order oracle and against vendor.
 
 #include "support/checks.hpp"

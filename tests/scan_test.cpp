@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // scan: every algorithm against the rank-order oracle (rank r gets x0 ∘ … ∘ xr) and against
 // vendor, in place and not, over every communicator, type and count of the matrix, the
 // non-commutative matrix product included.

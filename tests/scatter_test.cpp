@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // scatter: every algorithm and root against the root's blocks and against vendor.
 
 #include "support/checks.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // scatterv: every algorithm and root × count pattern × layout (packed, or displacements with gaps
 // in reverse rank order) against each rank's own block, and against vendor.
 

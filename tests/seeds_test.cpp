@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The worked examples of the seed documents (shared/seeds/), for every algorithm: four ranks
 // holding [1,1], [2,2], [3,3], [4,4] all-reduce to [10,10]; ranks holding [r, r+1, r+2, r+3]
 // reduce-scatter to [6], [10], [14], [18], which all-gather back to [6, 10, 14, 18]. At other

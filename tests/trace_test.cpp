@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Trace mode (include/collectives/trace.hpp): a trace is valid JSON in Chrome's trace-event form,
 // holds the schedule the algorithm documents (ring all-reduce: 2(p−1) sends and receives and p−1
 // reductions per rank, each naming its block; Rabenseifner's all-reduce: neighbours first), every

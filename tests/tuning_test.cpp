@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // automatic with a decision table (collectives/tuning.hpp): load_tuning refuses malformed tables
 // with a message naming the file, the entry and the problem; the lookup (exact p, nearest measured
 // p of the same kind, else the rule) and its fallbacks (non-commutative op, fewer elements than

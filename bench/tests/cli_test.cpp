@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // collbench run as a user runs it (scripts/mpirun/run -n p collbench ...): its CSV and JSON parse
 // and carry the promised columns, busbw follows algbw by each collective's factor, --check counts
 // elements corrupted on purpose (COLLBENCH_TEST_CORRUPT, the test-only hook), and bad options

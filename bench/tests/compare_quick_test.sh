@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # compare.sh --quick end to end: it must tune, produce the report (with its back-to-back section), the merged
 # CSV/JSON and every PNG;
 # at np = 1, every plot that has something to show; and with --shm-copy both, both paths.

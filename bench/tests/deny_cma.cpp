@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // deny_cma: runs a command where cross-memory attach is forbidden, as in a container whose seccomp
 // profile refuses process_vm_readv and process_vm_writev (EPERM): the filter is inherited by every
 // process the command starts, MPI ranks included. Test-only: shm_copy_test.sh checks that

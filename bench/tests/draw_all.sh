@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # collbench --draw all in one launch: a PNG for every library algorithm of every collective (the
 # names collbench --list gives, vendor's left out). Drawing also replays each trace, so this
 # proves every algorithm's sends and receives match one to one with equal sizes.

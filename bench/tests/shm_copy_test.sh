@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # scripts/mpirun/run's shared-memory path: the probe (silent, cached, right where cross-memory
 # attach is forbidden), the override COLLECTIVES_SHM_COPY=single|double, and the path Open MPI
 # really takes, read from inside the MPI job by collbench through MPI_T (its JSON's shm_copy).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The decision table end to end: tune.sh measures (quick, three collectives up to 128 KiB, np 2 and
 # 4, two runs each) and writes a table; the table is well-formed (colltune loads it back before it exits; checked again here),
 # and tuning_test, with COLLECTIVES_TUNING pointing at it, finds that automatic follows it at every

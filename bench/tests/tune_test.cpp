@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // colltune's choices on runs whose times are written by hand (no MPI launch): vendor's time is
 // recorded at every size, and the table's "fastest" section says vendor only where vendor's least
 // median beats the library's choice by more than 3% (a spread over the runs does not widen it); the

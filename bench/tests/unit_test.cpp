@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // collbench's pieces that need no MPI run: bus-bandwidth factors, message shapes, sizes, option
 // errors, the cost table and the model fit, and the CSV/JSON writers.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Proves that a vendor:<name> row really runs that internal algorithm of Open MPI: each
 // algorithm leaves a signature in how often, and on which ranks, the reduction op is called.
 // With a counting user op, an allreduce of n elements on 4 ranks gives:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // The umbrella header of the collectives library: MPI collective algorithms built only on

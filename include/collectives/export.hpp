@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // COLLECTIVES_EXPORT marks what the compiled library exports. The library is built with hidden

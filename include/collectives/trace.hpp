@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // Trace mode: a record, per rank, of every library call (collective, the algorithm that ran,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // A measured decision table for algorithm::automatic. scripts/mpirun/tune.sh measures every

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # An emulated cluster on one machine: H "hosts", each a network namespace entered with its own
 # UTS namespace and hostname (so Open MPI's per-host session folders and shared-memory files do
 # not collide), joined through veth links to a bridge that lives in a namespace of its own, every
@@ -168,5 +169,5 @@ case ${1:-} in
   agent) shift; agent "$@" ;;
   hosts) hosts ;;
   down) down ;;
-  *) sed -n '2,16p' "$self" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+  *) sed -n '3,17p' "$self" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac

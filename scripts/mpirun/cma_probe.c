@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* cma_probe: can two processes of this user, here, copy each other's memory with cross-memory
  * attach (CMA: process_vm_readv / process_vm_writev), as Open MPI's single-copy shared-memory path
  * does between ranks of one node? Exit 0: yes; 1: no (the reason on stderr with -v); 2: the probe

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The comparison at scale, on a cluster modelled by SimGrid's SMPI (compare.sh --simulate PLATFORM
 # calls this): installs SMPI (libsimgrid-dev), builds collbench with SMPI's compilers in
 # build-smpi/, runs it once per process count on the platform (scripts/mpirun/simulate), and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The algorithm comparison, in one command: installs what is missing, builds collbench if needed, tunes
 # automatic (scripts/mpirun/tune.sh at the same process counts and sizes, unless --tuning FILE gives a
 # table), then runs every collective × algorithm (the library's, automatic following that table,
@@ -82,7 +83,7 @@ while (($#)); do
     --tuning) tuning=$2; shift ;;
     --rate) rate=$2; shift ;;
     --) shift; extra=("$@"); break ;;
-    -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "compare.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The tuner: measures every library algorithm of every collective at each process count, a few
 # times, and writes the decision table that algorithm::automatic follows (COLLECTIVES_TUNING=FILE
 # or collectives::load_tuning(FILE); schema and noise rule in docs/tuning.md).
@@ -60,7 +61,7 @@ while (($#)); do
     --no-back-to-back) b2b=0 ;;
     --simulate) platform=$2; shift ;;
     --) shift; extra=("$@"); break ;;
-    -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     [1-9]*) [[ $1 =~ ^[1-9][0-9]*$ ]] || { echo "$self: '$1' is not a process count" >&2; exit 2; }
       nps+=("$1") ;;
     *) echo "$self: unknown option '$1' (see --help)" >&2; exit 2 ;;

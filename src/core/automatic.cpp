@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The rule behind algorithm::automatic when no decision table is loaded (or the table has nothing
 // that fits a call; the table lookup is below, in choose_automatic). It chooses among the library's
 // own algorithms, never vendor, and never hierarchical: the hierarchical algorithms run their

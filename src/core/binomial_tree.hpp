@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // The binomial tree shared by every tree algorithm (broadcast, scatter, gather, reduce), for

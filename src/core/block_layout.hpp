@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // Where the v-variants' blocks lie in a user's buffer: rank r's block is the elements

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // Which side of an exchange step sends first (core/transport.cpp): a pure function of the ranks,

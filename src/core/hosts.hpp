@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // Which ranks share a host, for the node-aware (hierarchical) algorithms: learned once per

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Names, parsing and the per-collective algorithm lists of the public algorithm.hpp.
 //
 // One table per enum, in enumerator order: to_string, parse_* and all_collectives() all read it,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // Non-power-of-two folding, shared by every algorithm that needs a power-of-two group

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // The few verbs algorithms are written with, on top of the transport and the reduction kernel.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The compiled entry point behind every public collective: validate on this rank, before any
 // message, then pick the algorithm and run it on the library's private communicator.
 

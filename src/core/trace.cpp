@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Trace mode: the event buffer, the Chrome trace-event writer, the clock offsets and the
 // MPI_Finalize hook behind include/collectives/trace.hpp and core/trace.hpp.
 //

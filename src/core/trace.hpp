@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // The hooks of trace mode (include/collectives/trace.hpp): run.cpp opens one call record per

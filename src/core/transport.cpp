@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "core/transport.hpp"
 
 #include <fmt/format.h>

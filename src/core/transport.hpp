@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // The only code outside the vendor variant that moves data through MPI: blocking MPI_Send

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The decision table of collectives::load_tuning: parsing and checking (everything a lookup relies
 // on is checked here, once), the table in force, and COLLECTIVES_TUNING. Both sections, the
 // library's ranges ("collectives") and the optional vendor-or-library ranges ("fastest"), share

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // The decision table behind collectives::load_tuning (include/collectives/tuning.hpp): parsed and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Compiled reduction kernels for the built-in (type × op) pairs: plain loops over
 // non-overlapping arrays that the compiler vectorises. A user's functor or type goes through
 // the header's thunk instead.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // MPI datatypes and MPI_Ops for the vendor variant.

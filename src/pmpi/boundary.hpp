@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // The C boundary: argument checks that become MPI error classes, the guard that sends the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // MPI datatypes and ops as the library sees them: bytes, an element size and a reduction.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The MPI C entry points of libcollectives_mpi.so. Each one checks its arguments (bad ones
 // become MPI error classes through the communicator's error handler), forwards the call
 // unchanged to PMPI_… when the library should not serve it (intercommunicator, `vendor`

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // The MPI functions the drop-in defines, and why a call may be forwarded to the MPI library.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "pmpi/report.hpp"
 
 #include <fmt/format.h>

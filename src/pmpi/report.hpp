@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // What the drop-in did, counted per MPI function: calls served per algorithm and forwarded per

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "pmpi/settings.hpp"
 
 #include <fmt/format.h>

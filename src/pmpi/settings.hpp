@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // What the environment asks of the drop-in: COLLECTIVES_ALGORITHMS (which algorithm serves each

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The emulated cluster end to end: `up` makes 2 hosts × 2 slots, `run` places ranks by block and
 # cyclically on hosts with their own hostnames, an MPI test executable passes across the hosts
 # (TCP between them, shared memory within each; also on uneven hosts, 2 + 1 ranks), and `down` (twice) leaves no namespace, link or

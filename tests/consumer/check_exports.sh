@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Checks that a shared libcollectives exports exactly the public API.
 # Usage: check_exports.sh <libcollectives.so> <include-dir>
 #  1. every function a public header declares (a one-line, non-template, non-inline declaration

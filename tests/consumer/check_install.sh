@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Builds and runs a consumer of collectives, as an application would use it.
 # Usage: check_install.sh <build-dir> <source-dir> <work-dir> <mode> [args...]
 #   find_package:     cmake --install <build-dir> into <work-dir>/prefix, then configure

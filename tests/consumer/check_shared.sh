@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The shared-library build, checked as its users would meet it: builds libcollectives.so alone
 # and the drop-in (-DBUILD_SHARED_LIBS=ON, no tests, no benchmark, to keep the time down), checks its soname and
 # that it exports exactly the public API, installs it, and builds and runs both consumers against

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // An unmodified MPI program linked with collectives::mpi (the drop-in) ahead of MPI: its
 // MPI_Allreduce is served by the library; check_install.sh checks the report says so.
 #include <mpi.h>

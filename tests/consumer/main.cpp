@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Sums rank + 1 over every rank with collectives::allreduce and checks the result on every rank;
 // exits non-zero on any rank's wrong answer, so the packaging test fails.
 

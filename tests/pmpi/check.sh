@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Runs one drop-in test and checks what a C program cannot check from inside: exit status,
 # messages, the report. Usage:
 #   check.sh <what> <np> <libcollectives_mpi.so> <dropin_test> [extra]

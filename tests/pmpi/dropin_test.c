@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* A plain C MPI program that knows nothing of the collectives library: run under
  * LD_PRELOAD=libcollectives_mpi.so (or linked with it), it calls every collective the drop-in
  * serves and checks each result against its own serial computation, byte for byte.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # hpcc (Debian's HPC Challenge, built on Open MPI) under the drop-in: a small input, its own
 # verification must pass (HPL residual, PTRANS, FFT errors), and the report must show that its
 # collective calls of the kinds the drop-in serves were served, none forwarded.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Preloaded into the sanitizer runs' processes (build*/test_environment.cmake, with the leak check):
 // dlclose does nothing, so the components the MPI library opens (Open MPI's mca_*.so) stay mapped
 // until the process exits. LeakSanitizer then finds the module of every frame of an allocation's

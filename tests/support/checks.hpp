@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // Shared pieces of the collective tests: the communicators every case runs on, the element

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // main() of every MPI test executable: Boost.Test between MPI_Init and MPI_Finalize. A failed
 // check on any rank fails the process on every rank (the exit codes are combined with a
 // max-reduction), so a failure on rank 5 cannot hide behind rank 0's clean report.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The MPI profiling interface at work: every data-moving MPI function (and MPI_Comm_dup) is
 // defined here with Open MPI 4.1's exact mpi.h signature, counts its call and forwards to its
 // PMPI_ twin. A signature that drifted from mpi.h fails to compile (conflicting C declaration).

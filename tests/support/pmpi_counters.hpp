@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // Counts the calls a program makes to MPI's data-moving functions, by interposing them through

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // Shared pieces of the v-variant tests: the count patterns every case runs over and the two

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # COLLECTIVES_TRACE=<prefix> under mpirun: each rank writes <prefix>.<rank>.json at MPI_Finalize,
 # trace_merge merges them into one valid document (read back by trace_merge itself) holding every
 # rank's events: a ring all-reduce at np 4 has 2(p−1) = 6 sends per rank, 24 in all.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // allgather_bruck — dissemination: the number of blocks a rank holds doubles every step, so
 // ⌈log p⌉ steps suffice for any p; a final local rotation puts the blocks in rank order.
 //

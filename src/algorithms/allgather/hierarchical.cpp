@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // allgather_hierarchical — node-aware: every rank first gathers, across hosts, the blocks of
 // the ranks at its own position on the other hosts, so that all ranks of a host use the network
 // at once; then the ranks of each host exchange these bundles over shared memory.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // allgather_naive — gather to rank 0, then broadcast the whole result from rank 0.
 //
 // Steps:   gather_naive (root 0) into recv; broadcast_naive of the p·n-element recv.

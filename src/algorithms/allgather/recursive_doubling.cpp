@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // allgather_recursive_doubling — exchange everything gathered so far with a partner at distance
 // 1, then 2, 4, …: the gathered run doubles each step.
 //

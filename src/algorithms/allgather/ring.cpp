@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // allgather_ring — every rank passes blocks to its right neighbour, p−1 times.
 //
 // Steps:   at step s = 0 … p−2 rank r sends block (r − s) mod p to r+1 and receives block

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // allgatherv_bruck — allgather_bruck for blocks of any size: the number of blocks a rank holds
 // doubles every step, so ⌈log p⌉ steps suffice for any p; a final rotation puts them in rank order.
 //

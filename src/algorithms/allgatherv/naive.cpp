@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // allgatherv_naive — gatherv to rank 0, then broadcast the whole result from rank 0.
 //
 // Steps:   gatherv_naive (root 0) of the blocks packed in rank order; broadcast_naive of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // allgatherv_recursive_doubling — allgather_recursive_doubling for blocks of any size: exchange
 // everything gathered so far with a partner at distance 1, then 2, 4, …
 //

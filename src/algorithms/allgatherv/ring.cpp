@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // allgatherv_ring — allgather_ring for blocks of any size: every rank passes blocks to its right
 // neighbour, p−1 times, each block as large as its owner's count.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // allreduce_hierarchical — node-aware: the ranks of each host reduce among themselves over
 // shared memory, only each host's share crosses the network, and the hosts' results spread
 // back within each host.

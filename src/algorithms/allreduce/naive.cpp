@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // allreduce_naive — reduce to rank 0, then broadcast the result from rank 0.
 //
 // Steps:   reduce_naive (root 0) into recv; broadcast_naive of recv.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // allreduce_rabenseifner — recursive-halving reduce-scatter, then recursive-doubling all-gather,
 // over one partition of the vector among a power-of-two group; the halving pairs neighbours first.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // allreduce_recursive_doubling — exchange the whole vector with a partner at distance 1, then
 // 2, 4, …, each pair combining lower ∘ upper: after log p steps every rank has the result.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // allreduce_ring — ring reduce-scatter, then ring all-gather, over one partition of the vector
 // into p blocks: each rank reduces one block, then the reduced blocks go around the ring.
 //

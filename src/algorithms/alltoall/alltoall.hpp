@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // The alltoall algorithms: one function per file in this folder, listed in the table below that

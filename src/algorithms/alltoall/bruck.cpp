@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // alltoall_bruck — ⌈log p⌉ steps for any p: at step k every block whose distance to its
 // destination has bit k set moves 2^k ranks on, all in one message; local rotations around it.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // alltoall_naive — every pair of ranks exchanges its two blocks, peers taken in rank order.
 //
 // Steps:   rank r copies its own block, then for peer = 0, 1, …, p−1 (peer ≠ r) exchanges

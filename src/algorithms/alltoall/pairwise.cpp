@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // alltoall_pairwise — p−1 shift steps: at step k every rank sends the block meant for rank+k
 // and receives the block rank−k holds for it, so every rank sends and receives once per step.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // alltoallv_naive — every pair of ranks exchanges its two blocks, peers taken in rank order; what
 // a rank receives is sized by its own recv_counts (MPI semantics).
 //

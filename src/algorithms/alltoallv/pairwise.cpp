@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // alltoallv_pairwise — p−1 shift steps: at step k every rank sends its block for rank+k and
 // receives the block rank−k holds for it, sized by its own recv_counts (MPI semantics).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // barrier_binomial — arrivals flow up a binomial tree to rank 0, the release flows back down it:
 // 2⌈log p⌉ steps.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // barrier_dissemination — in round k every rank signals the rank 2^k above it and waits for the
 // rank 2^k below it (mod p): after ⌈log p⌉ rounds every rank has heard, directly or through
 // others, from every rank.

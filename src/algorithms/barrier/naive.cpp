@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // barrier_naive — every rank reports to rank 0; once it has heard from all of them, rank 0
 // releases every rank.
 //

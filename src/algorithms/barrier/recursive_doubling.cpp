@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // barrier_recursive_doubling — pairwise exchanges with the rank at distance 1, 2, 4, … among a
 // power-of-two group; the extra ranks of a non-power-of-two p report to a partner first and are
 // released by it last.

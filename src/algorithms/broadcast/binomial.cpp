@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // broadcast_binomial — every rank that has the vector sends it on to a new rank at each step,
 // doubling the ranks that hold it: ⌈log p⌉ steps.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // broadcast_hierarchical — node-aware: the vector crosses the network once per host, from the
 // root's host to the first rank of every other host, then spreads within each host over
 // shared memory.

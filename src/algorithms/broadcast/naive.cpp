@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // broadcast_naive — the root sends the whole buffer to every other rank in turn.
 //
 // Steps:   root sends n bytes to root+1, root+2, ..., root−1 (mod p); every other rank

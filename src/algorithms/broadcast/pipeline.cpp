@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // broadcast_pipeline — the vector flows in segments down the chain root → root+1 → … → root−1;
 // each rank forwards a segment while the next one is still on its way.
 //

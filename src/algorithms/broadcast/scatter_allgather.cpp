@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // broadcast_scatter_allgather — the root scatters its vector in p blocks along a binomial tree,
 // then a ring all-gather gives every rank every block (van de Geijn).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // exscan_naive — a chain: each rank receives the prefix of the ranks below it (its result) and
 // passes that prefix with its own vector folded in on to the next rank.
 //

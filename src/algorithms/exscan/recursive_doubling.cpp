@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // exscan_recursive_doubling — exchange a running partial reduction with the rank at distance
 // 1, 2, 4, …, as scan_recursive_doubling does, but fold into recv only what comes from below:
 // after ⌈log p⌉ steps rank r holds x0 ∘ … ∘ x(r−1).

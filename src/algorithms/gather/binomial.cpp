@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gather_binomial — every rank of a binomial tree collects its subtree's blocks and passes them
 // to its parent in one message; the root ends with every block. The mirror of scatter_binomial.
 //

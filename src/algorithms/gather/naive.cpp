@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gather_naive — the root receives every rank's block, one rank after the other.
 //
 // Steps:   every rank ≠ root sends its block to the root; the root copies its own block and

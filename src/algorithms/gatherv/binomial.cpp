@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gatherv_binomial — gather_binomial for blocks of any size: the root first hands the inner ranks
 // of the tree their subtrees' counts, then every rank passes its subtree's blocks to its parent
 // in one message.

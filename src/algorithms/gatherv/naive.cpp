@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gatherv_naive — the root receives every rank's block, of its own size, one rank after the other.
 //
 // Steps:   every rank ≠ root with a non-empty block sends it to the root; the root copies its own

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // reduce_binomial — partial results flow up a binomial tree, each rank folding in its children's
 // results; the root ends with x0 ∘ x1 ∘ … ∘ x(p−1) after ⌈log p⌉ steps.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // reduce_hierarchical — node-aware: every host reduces among its ranks over shared memory, the
 // hosts' results meet over the network at the root's host, and reach the root there.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // reduce_naive — the root receives every rank's vector and folds them one by one.
 //
 // Steps:   every rank ≠ root sends its vector to the root. The root folds from the top rank

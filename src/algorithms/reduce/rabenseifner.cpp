@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // reduce_rabenseifner — recursive-halving reduce-scatter, then a binomial gather of the reduced
 // parts to the root: each rank reduces one part, the root collects them.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // reduce_scatter_naive — reduce the whole p·n vector to rank 0, then scatter its blocks.
 //
 // Steps:   reduce_naive (root 0) of the p·n-element send into a temporary at rank 0;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // reduce_scatter_pairwise — every rank sends each other rank the block that rank owns, directly.
 // At step k rank r sends its input of block r+k to r+k and folds in r−k's input of block r.
 //

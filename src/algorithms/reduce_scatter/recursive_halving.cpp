@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // reduce_scatter_recursive_halving — exchange half of the vector with a partner at distance
 // p/2, then half of what is left at distance p/4, …, until each rank holds only its own block.
 //

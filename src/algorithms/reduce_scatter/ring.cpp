@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // reduce_scatter_ring — partial sums travel once around the ring, each rank adding its input.
 // After p−1 steps every rank holds its own block reduced over all ranks.
 //

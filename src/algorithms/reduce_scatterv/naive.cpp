@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // reduce_scatterv_naive — reduce the whole vector to rank 0, then scatter its blocks, each as
 // large as its owner's count.
 //

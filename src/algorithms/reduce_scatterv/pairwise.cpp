@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // reduce_scatterv_pairwise — reduce_scatter_pairwise for blocks of any size: every rank sends each
 // other rank its input of the block that rank owns, directly, and folds in what it receives.
 //

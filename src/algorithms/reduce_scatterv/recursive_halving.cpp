@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // reduce_scatterv_recursive_halving — reduce_scatter_recursive_halving for blocks of any size:
 // exchange the half of the vector the partner keeps with a partner at distance p/2, then half of
 // what is left at distance p/4, …, until each rank holds only its own block.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // reduce_scatterv_ring — reduce_scatter_ring for blocks of any size: partial sums travel once
 // around the ring, each rank adding its input; after p−1 steps every rank holds its own block
 // reduced over all ranks.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // scan_naive — a chain: each rank receives the prefix of the ranks below it, folds in its own
 // vector and passes the result on to the next rank.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // scan_recursive_doubling — exchange a running partial reduction with the rank at distance
 // 1, 2, 4, …: after ⌈log p⌉ steps every rank holds the reduction of all ranks up to itself.
 //

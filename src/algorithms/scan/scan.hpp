@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // The scan (inclusive prefix reduction) algorithms: one function per file in this folder,

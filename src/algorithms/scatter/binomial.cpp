@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // scatter_binomial — the root hands each child of a binomial tree its whole subtree's blocks in
 // one message; every inner rank keeps its own block and forwards its children's sub-ranges.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // scatter_naive — the root sends block i of its buffer to rank i, one rank after the other.
 //
 // Steps:   root copies its own block, then sends block r to each rank r ≠ root in rank order;

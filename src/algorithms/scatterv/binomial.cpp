@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // scatterv_binomial — scatter_binomial for blocks of any size: the root hands the inner ranks of
 // the tree their subtrees' counts, then each child its whole subtree's blocks in one message.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // scatterv_naive — the root sends rank r the block at send_displs[r], of send_counts[r]
 // elements, one rank after the other.
 //

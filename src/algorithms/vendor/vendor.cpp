@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // <collective>_vendor — the MPI library's own collective (MPI_Bcast, MPI_Scatter, MPI_Gather,
 // MPI_Reduce, MPI_Allgather, MPI_Reduce_scatter_block, MPI_Alltoall, MPI_Allreduce, MPI_Barrier,
 // MPI_Scan, MPI_Exscan, MPI_Gatherv, MPI_Scatterv, MPI_Allgatherv, MPI_Alltoallv,

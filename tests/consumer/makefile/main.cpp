@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The Makefile consumer: an application built with mpicxx and pkg-config alone. It uses every
 // compiled (non-template) function of the public API, so a function the library fails to export
 // does not link, and checks each result against what it must be:
