@@ -37,6 +37,11 @@ function(collectives_add_mpi_test name)
   endif()
   foreach(p IN LISTS arg_RANKS)
     foreach(mode IN LISTS modes)
+      # Simulated, synchronous sends at 17 and 64 ranks only (a power of two and not): at 100 they
+      # would take a quarter of CI's simulation time for no schedule those two do not run.
+      if(COLLECTIVES_MPI STREQUAL "smpi" AND mode STREQUAL "ssend" AND p GREATER 64)
+        continue()
+      endif()
       set(test ${name}.${p}ranks)
       set(env "")
       set(labels "")

@@ -18,7 +18,8 @@
 #                                                  every collective at 17, 64 and 100 simulated
 #                                                  ranks on a fat tree (the scale matrix, standard
 #                                                  sends on SimGrid's default contexts, synchronous
-#                                                  ones on threads), and the node-aware ones on
+#                                                  ones at 17 and 64 on threads), and the
+#                                                  node-aware ones on
 #                                                  multi-core nodes (label smpi).
 #   COLLECTIVES_SANITIZE=1 bash scripts/test.sh    AddressSanitizer + UndefinedBehaviorSanitizer
 #                                                  (build-sanitize/, Open MPI, no benchmark): the
