@@ -910,7 +910,8 @@ static void run_reuse(const comm_t* c) {
     MPI_Allreduce(x, y, n, MPI_INT, op, c->comm);
     for (i = 0; i < n; ++i) {
       const int want = commutative ? 10 * c->size * (c->size - 1) / 2 + c->size * (i + round) : i + round;
-      CHECK(y[i] == want, "reuse round %d: MPI_Allreduce with a %scommutative user op: element %d is %d, expected %d",
+      CHECK(y[i] == want,
+            "reuse round %d: MPI_Allreduce with a %scommutative user op: element %d is %d, expected %d",
             round, commutative ? "" : "non-", i, y[i], want);
     }
     previous_op = op;
@@ -946,7 +947,8 @@ static void run_reuse(const comm_t* c) {
       for (i = 0; i < 4; ++i) y[i] = -1;
       MPI_Allreduce(x, y, 4, MPI_INT, MPI_SUM, dup);
       for (i = 0; i < 4; ++i)
-        CHECK(y[i] == c->size * (c->size - 1) / 2 + c->size * i, "reuse: MPI_Allreduce on a duplicate: %d", y[i]);
+        CHECK(y[i] == c->size * (c->size - 1) / 2 + c->size * i, "reuse: MPI_Allreduce on a duplicate: %d",
+              y[i]);
     }
     MPI_Comm_split(c->comm, color, c->rank, &half);
     previous_comm = dup;
@@ -959,16 +961,16 @@ static void run_reuse(const comm_t* c) {
       int want = 0;
       for (r = 0; r < c->size; ++r)
         if (r % 2 != color) want += r + i;
-      CHECK(y[i] == want, "reuse: MPI_Allreduce on an intercommunicator: element %d is %d, expected %d", i, y[i],
-            want);
+      CHECK(y[i] == want, "reuse: MPI_Allreduce on an intercommunicator: element %d is %d, expected %d", i,
+            y[i], want);
     }
     MPI_Comm_free(&inter);
     MPI_Comm_free(&half);
   }
   if (c->rank == 0)
     printf(
-        "dropin_test reuse: MPI handed out a freed handle again: op %d times, datatype %d times, communicator %d "
-        "times\n",
+        "dropin_test reuse: MPI handed out a freed handle again: op %d times, datatype %d times, "
+        "communicator %d times\n",
         op_reused, type_reused, comm_reused);
 }
 
