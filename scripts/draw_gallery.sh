@@ -30,7 +30,7 @@ rm -f "$out"/*.gp  # the gnuplot scripts: regenerated with the pictures, not kep
   echo "receive — which rank holds which block, and for reductions how many ranks' inputs it holds."
   echo "\`--draw-time real\` draws the measured times instead."
   echo
-  "$root/scripts/mpirun/run" -n 1 "$collbench" --list | grep -v '^(' | while read -r line; do
+  "$root/scripts/mpirun/run" -n 1 "$collbench" --list | grep -E '^[a-z_]+:' | while read -r line; do  # the collective lines only
     coll=${line%%:*}
     echo "## $coll"
     echo

@@ -22,7 +22,7 @@ while read -r line; do
       missing=$((missing + 1))
     fi
   done
-done < <("$run" -n 1 "$collbench" --list | grep -v '^(')
+done < <("$run" -n 1 "$collbench" --list | grep -E '^[a-z_]+:')  # the collective lines only
 [[ $expected -gt 40 ]] || { echo "draw_all: only $expected algorithms listed" >&2; exit 1; }
 [[ $missing -eq 0 ]] || exit 1
 echo "draw_all: $expected pictures at np $np"

@@ -73,16 +73,10 @@ std::vector<std::uint64_t> snapshot(const std::array<std::atomic<std::uint64_t>,
   return v;
 }
 
-bool reporting() {
-  static const bool on = current_settings().report_to.has_value();
-  return on;
-}
-
 }  // namespace
 
 void record(mpi_function f, const outcome& o, std::chrono::steady_clock::duration inside) {
   static_assert(static_cast<std::size_t>(algorithm::hierarchical) < reason_slot0);
-  if (!reporting()) return;  // no report asked for: no counting
   const std::size_t cell = row_of(f, o) * ranges + range_of(o.bytes);
   counters& c = totals();
   c.calls[cell].fetch_add(1, std::memory_order_relaxed);

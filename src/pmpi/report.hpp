@@ -22,7 +22,8 @@ struct outcome {
   int code;           ///< what the entry point returns
 };
 
-/// Thread-safe: counters are atomic.
+/// Thread-safe: counters are atomic. Called only with the report on (at_boundary reads no clock and
+/// records nothing otherwise).
 void record(mpi_function f, const outcome& o, std::chrono::steady_clock::duration inside);
 
 /// Collective over MPI_COMM_WORLD (through PMPI_ calls); rank 0 writes the table.

@@ -834,48 +834,44 @@ static void run_report(const comm_t* c) {
   }
 }
 
-/* ---- the report's size ranges: one MPI_Allreduce in each, two in [1 KiB, 64 KiB) (check.sh) ---- */
+/* ---- calls whose sizes check.sh reads from the report ---- */
 
-static void run_sizes(const comm_t* c) {
-  static const int counts[] = {25, 1024, 1024, 25600, 524288}; /* 100 B, 4 KiB twice, 100 KiB, 2 MiB */
-  enum { most = 524288 };
-  int* x = malloc(most * sizeof(int));
-  int* y = malloc(most * sizeof(int));
-  int i, k;
-  for (k = 0; k < (int)(sizeof counts / sizeof counts[0]); ++k) {
-    const int n = counts[k];
-    int bad = 0;
-    for (i = 0; i < n; ++i) x[i] = c->rank + i % 7;
-    MPI_Allreduce(x, y, n, MPI_INT, MPI_SUM, c->comm);
-    for (i = 0; i < n; ++i) bad += y[i] != c->size * (c->size - 1) / 2 + c->size * (i % 7);
-    CHECK(bad == 0, "sizes: MPI_Allreduce of %d ints: %d wrong elements", n, bad);
-  }
-  free(x), free(y);
-}
-
-/* ---- `fastest`: the path of each call is the table's (check.sh reads it from the report) ---- */
-
-static void run_fastest(const comm_t* c) {
-  /* check.sh's table at this np: vendor below 64 bytes and from 4096, the library between. So 2
-   * calls of 5 ints (20 B) and 1 of 2000 (8000 B) go to vendor, 3 of 100 ints (400 B) to the library. */
-  static const int counts[] = {5, 100, 2000, 100, 5, 100};
-  enum { most = 2000 };
-  int* x = malloc(most * sizeof(int));
-  int* y = malloc(most * sizeof(int));
-  int i, k;
-  for (k = 0; k < (int)(sizeof counts / sizeof counts[0]); ++k) {
+/* MPI_Allreduce (MPI_SUM) of counts[k] ints for each k in turn, every element checked. */
+static void allreduce_each(const comm_t* c, const int* counts, int n_counts, const char* what) {
+  int most = 0, i, k;
+  int *x, *y;
+  for (k = 0; k < n_counts; ++k)
+    if (counts[k] > most) most = counts[k];
+  x = malloc((size_t)most * sizeof(int));
+  y = malloc((size_t)most * sizeof(int));
+  for (k = 0; k < n_counts; ++k) {
     const int n = counts[k];
     int bad = 0;
     for (i = 0; i < n; ++i) x[i] = c->rank * 7 + i + k, y[i] = -1;
     MPI_Allreduce(x, y, n, MPI_INT, MPI_SUM, c->comm);
     for (i = 0; i < n; ++i) bad += y[i] != 7 * c->size * (c->size - 1) / 2 + c->size * (i + k);
-    CHECK(bad == 0, "fastest: MPI_Allreduce of %d ints: %d wrong elements", n, bad);
+    CHECK(bad == 0, "%s: MPI_Allreduce of %d ints: %d wrong elements", what, n, bad);
   }
+  free(x), free(y);
+}
+
+/* The report's size ranges: one MPI_Allreduce in each, two in [1 KiB, 64 KiB). */
+static void run_sizes(const comm_t* c) {
+  static const int counts[] = {25, 1024, 1024, 25600, 524288}; /* 100 B, 4 KiB twice, 100 KiB, 2 MiB */
+  allreduce_each(c, counts, (int)(sizeof counts / sizeof counts[0]), "sizes");
+}
+
+/* `fastest`: the path of each call is the table's. */
+static void run_fastest(const comm_t* c) {
+  /* check.sh's table at this np: vendor below 64 bytes and from 4096, the library between. So 2
+   * calls of 5 ints (20 B) and 1 of 2000 (8000 B) go to vendor, 3 of 100 ints (400 B) to the library. */
+  static const int counts[] = {5, 100, 2000, 100, 5, 100};
+  int x[5], i;
+  allreduce_each(c, counts, (int)(sizeof counts / sizeof counts[0]), "fastest");
   /* The table says nothing of broadcast: automatic's choice serves it. */
   for (i = 0; i < 5; ++i) x[i] = c->rank == 0 ? 40 + i : 0;
   MPI_Bcast(x, 5, MPI_INT, 0, c->comm);
   for (i = 0; i < 5; ++i) CHECK(x[i] == 40 + i, "fastest: MPI_Bcast element %d: %d", i, x[i]);
-  free(x), free(y);
 }
 
 /* ---- handles freed and reused: nothing learnt of the old op or type may stick to the new ---- */
@@ -915,7 +911,8 @@ static void run_reuse(const comm_t* c) {
     MPI_Allreduce(x, y, n, MPI_INT, op, c->comm);
     for (i = 0; i < n; ++i) {
       const int want = commutative ? 10 * c->size * (c->size - 1) / 2 + c->size * (i + round) : i + round;
-      CHECK(y[i] == want, "reuse round %d: MPI_Allreduce with a %scommutative user op: element %d is %d, expected %d",
+      CHECK(y[i] == want,
+            "reuse round %d: MPI_Allreduce with a %scommutative user op: element %d is %d, expected %d",
             round, commutative ? "" : "non-", i, y[i], want);
     }
     previous_op = op;
@@ -951,7 +948,8 @@ static void run_reuse(const comm_t* c) {
       for (i = 0; i < 4; ++i) y[i] = -1;
       MPI_Allreduce(x, y, 4, MPI_INT, MPI_SUM, dup);
       for (i = 0; i < 4; ++i)
-        CHECK(y[i] == c->size * (c->size - 1) / 2 + c->size * i, "reuse: MPI_Allreduce on a duplicate: %d", y[i]);
+        CHECK(y[i] == c->size * (c->size - 1) / 2 + c->size * i, "reuse: MPI_Allreduce on a duplicate: %d",
+              y[i]);
     }
     MPI_Comm_split(c->comm, color, c->rank, &half);
     previous_comm = dup;
@@ -964,16 +962,16 @@ static void run_reuse(const comm_t* c) {
       int want = 0;
       for (r = 0; r < c->size; ++r)
         if (r % 2 != color) want += r + i;
-      CHECK(y[i] == want, "reuse: MPI_Allreduce on an intercommunicator: element %d is %d, expected %d", i, y[i],
-            want);
+      CHECK(y[i] == want, "reuse: MPI_Allreduce on an intercommunicator: element %d is %d, expected %d", i,
+            y[i], want);
     }
     MPI_Comm_free(&inter);
     MPI_Comm_free(&half);
   }
   if (c->rank == 0)
     printf(
-        "dropin_test reuse: MPI handed out a freed handle again: op %d times, datatype %d times, communicator %d "
-        "times\n",
+        "dropin_test reuse: MPI handed out a freed handle again: op %d times, datatype %d times, "
+        "communicator %d times\n",
         op_reused, type_reused, comm_reused);
 }
 
