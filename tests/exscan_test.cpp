@@ -69,6 +69,8 @@ BOOST_AUTO_TEST_CASE(no_identity_element_is_needed) {
   for (const test_comm& tc : test_comms()) {
     const int rank = rank_of(tc.comm);
     for (algorithm alg : algorithms_with_automatic(collective::exscan)) {
+      // "first" does not commute: no reference where the MPI library's exscan loses rank order.
+      if (alg == algorithm::vendor && !vendor_scan_keeps_rank_order()) continue;
       std::vector<std::int64_t> mine{-1000 - rank, 7 * rank}, out(2, 42);
       exscan(mine, out, first{}, tc.comm, alg);
       const std::vector<std::int64_t> expected =
