@@ -22,9 +22,18 @@
 // One small VM is not your machine: run tune.sh there and load its table (COLLECTIVES_TUNING), which
 // automatic follows before this rule (docs/tuning.md). For a cluster modelled by SimGrid,
 // `tune.sh 16 64 256 1024 --simulate fat-tree-1024` writes one (docs/simulation.md).
-// Beyond 4 ranks nothing was measured here: the thresholds are MPICH's defaults (measured on
-// clusters), and the cost models in each algorithm's header say why: latency-bound messages get
-// the ⌈log p⌉-step algorithms, bandwidth-bound ones those that move (p−1)/p of the data.
+// Beyond 4 ranks nothing was measured on a machine: the thresholds are MPICH's defaults (measured
+// on clusters), and the cost models in each algorithm's header say why: latency-bound messages get
+// the ⌈log p⌉-step algorithms, bandwidth-bound ones those that move (p−1)/p of the data. Above 8
+// ranks ("many ranks") three of them are re-derived from simulated runs (docs/simulation.md:
+// fat-tree-256, p = 256, 4 KiB … 16 MiB by ×4; docs/measurements/2026-11-27-simulated-fat-trees.md),
+// where the library's ordered exchanges pay two latencies per step, so that the p-step ring and
+// scatter + ring allgather lose far longer than MPICH's thresholds assume: broadcast binomial
+// below p × 8 KiB (p = 256: binomial 683 µs against scatter_allgather's 1324 at 1 MiB, 2696
+// against 2096 at 4 MiB); allgather recursive_doubling (bruck) below p × 128 KiB of result (ring
+// 1220 µs against 199 at 1 MiB, 3440 against 2698 at 16 MiB); allreduce recursive_doubling below
+// 32 KiB (61 µs against Rabenseifner's 85 at 16 KiB, 108 against 101 at 64 KiB). To redo them:
+//   bash scripts/mpirun/tune.sh 16 64 256 1024 --simulate fat-tree-1024   # then read its ranges
 //
 //   bytes: the size key, as collbench counts it (bench/metrics.hpp): the vector for broadcast,
 //   reduce, allreduce, scan, exscan; the whole p-block array for scatter, gather, allgather,
@@ -35,14 +44,16 @@
 //   broadcast       few ranks: naive below 512 B and from 128 KiB, between binomial (pipeline at
 //                   p = 3) (np 4: binomial 1.24–1.31× below 512 B, naive 1.09–1.31× from 512 B to
 //                   64 KiB, binomial within 8% above; np 3: binomial 1.09–1.52× where pipeline
-//                   leads);  < 12 KiB: binomial;  otherwise scatter_allgather
+//                   leads);  many ranks: binomial below p × 8 KiB, else scatter_allgather;
+//                   < 12 KiB: binomial;  otherwise scatter_allgather
 //   scatter         few ranks: binomial from 2 to 64 KiB, else naive (np 4: binomial up to 1.28×
 //                   faster between, naive up to 1.8× faster outside);  otherwise binomial
 //   gather          few ranks: naive (np 4: binomial 1.1–1.7× at every size);  otherwise binomial
 //   reduce          few ranks: naive, but Rabenseifner at p = 4 from 4 MiB if cuttable (np 4: it
 //                   leads by 1.15–1.30× there, naive leads below);  cuttable, ≥ 2 KiB:
 //                   rabenseifner;  otherwise binomial
-//   allgather       3–4 ranks up to 256 B: naive (recursive_doubling 1.27–1.35×);  p = 3:
+//   allgather       many ranks, result < p × 128 KiB: recursive_doubling if p is a power of two,
+//                   else bruck;  3–4 ranks up to 256 B: naive (recursive_doubling 1.27–1.35×);  p = 3:
 //                   recursive_doubling below 512 KiB, ring from there (bruck 1.13–1.75×);  few
 //                   ranks and p a power of two: recursive_doubling (np 4: the fastest from 512 B);  result
 //                   < 80 KiB: recursive_doubling if p is a power of two, else bruck;  < 512 KiB and
@@ -59,7 +70,7 @@
 //                   recursive_doubling 1.57× there), or from 256 KiB (p = 2, 3) / 128 KiB (p = 4)
 //                   (recursive_doubling 1.1–1.8×);  else naive at 3–4 ranks below 512 B and at
 //                   p = 3 when it cannot be cut, recursive_doubling otherwise (naive 1.2–1.45×
-//                   from 512 B);  above 4 ranks: non-commutative, < 8 KiB or count < p:
+//                   from 512 B);  above 4 ranks: non-commutative, < 8 KiB (many ranks: 32 KiB) or count < p:
 //                   recursive_doubling;  p a power of two: rabenseifner;  otherwise ring (no fold
 //                   traffic)
 //   barrier         3–4 ranks: naive (np 4: dissemination 1.17×);  otherwise dissemination
@@ -126,8 +137,11 @@ algorithm rule(collective c, int p, std::size_t bytes, bool fewer_elements_than_
   constexpr std::size_t KiB = 1024, MiB = 1024 * KiB;
   const bool power_of_two = std::has_single_bit(static_cast<unsigned>(p));
   const bool few_ranks = p <= 4;  // measured on this machine class; MPICH's thresholds above
+  const bool many_ranks = p > 8;  // simulated: fat-tree-256 at p = 256 (see the top)
   const bool cuttable = commutative && !fewer_elements_than_ranks;
   const auto allgather = [&](bool skew) {
+    if (many_ranks && bytes < 128 * KiB * static_cast<std::size_t>(p))
+      return power_of_two ? algorithm::recursive_doubling : algorithm::bruck;
     if (few_ranks && p > 2 && bytes <= 256) return algorithm::naive;
     if (p == 3 && !skew) return bytes < 512 * KiB ? algorithm::recursive_doubling : algorithm::ring;
     if ((few_ranks && power_of_two) || bytes < 80 * KiB || skew)
@@ -148,6 +162,9 @@ algorithm rule(collective c, int p, std::size_t bytes, bool fewer_elements_than_
     case collective::broadcast:
       if (few_ranks && (bytes < 512 || bytes >= 128 * KiB)) return algorithm::naive;
       if (few_ranks) return p == 3 ? algorithm::pipeline : algorithm::binomial;
+      if (many_ranks)
+        return bytes < 8 * KiB * static_cast<std::size_t>(p) ? algorithm::binomial
+                                                             : algorithm::scatter_allgather;
       return bytes < 12 * KiB ? algorithm::binomial : algorithm::scatter_allgather;
     case collective::scatter:
       if (few_ranks) return bytes >= 2 * KiB && bytes <= 64 * KiB ? algorithm::binomial : algorithm::naive;
@@ -175,7 +192,8 @@ algorithm rule(collective c, int p, std::size_t bytes, bool fewer_elements_than_
         return (p > 2 && bytes < 512) || (p == 3 && !cuttable) ? algorithm::naive
                                                                : algorithm::recursive_doubling;
       }
-      if (!commutative || bytes < 8 * KiB || fewer_elements_than_ranks) return algorithm::recursive_doubling;
+      if (!commutative || bytes < (many_ranks ? 32 : 8) * KiB || fewer_elements_than_ranks)
+        return algorithm::recursive_doubling;
       return power_of_two ? algorithm::rabenseifner : algorithm::ring;
     case collective::barrier:
       return few_ranks && p > 2 ? algorithm::naive : algorithm::dissemination;
