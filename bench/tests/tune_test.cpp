@@ -64,8 +64,8 @@ collbench::row make_row(const std::string& alg, std::size_t bytes, double us) {
   return r;
 }
 
-// Writes run `run` (0 or 1), with or without vendor's rows, and returns its path.
-std::string write_run(const fs::path& dir, int run, bool with_vendor) {
+// A run's header at p = 2, float sum, timed as `timing` says.
+collbench::run_info test_info(const std::string& timing) {
   collbench::run_info info;
   info.version = "test";
   info.mpi_library = "test MPI";
@@ -75,7 +75,13 @@ std::string write_run(const fs::path& dir, int run, bool with_vendor) {
   info.cores = 2;
   info.type = "float";
   info.op = "sum";
-  info.timing = "by hand";
+  info.timing = timing;
+  return info;
+}
+
+// Writes run `run` (0 or 1), with or without vendor's rows, and returns its path.
+std::string write_run(const fs::path& dir, int run, bool with_vendor) {
+  const collbench::run_info info = test_info("by hand");
   std::vector<collbench::row> rows;
   for (const vendor_times& s : sizes) {
     if (with_vendor && s.us)
@@ -175,16 +181,7 @@ namespace {
 // A run at p = 2 of allreduce with the given rows (label, bytes, µs), timed `mode`.
 std::string write_rows(const fs::path& dir, const std::string& name, const std::string& mode,
                        const std::vector<std::tuple<std::string, std::size_t, double>>& rows) {
-  collbench::run_info info;
-  info.version = "test";
-  info.mpi_library = "test MPI";
-  info.host = "test";
-  info.date = "2026-11-26";
-  info.ranks = 2;
-  info.cores = 2;
-  info.type = "float";
-  info.op = "sum";
-  info.timing = "by hand, " + mode;
+  collbench::run_info info = test_info("by hand, " + mode);
   info.timing_mode = mode;
   std::vector<collbench::row> out;
   for (const auto& [label, bytes, us] : rows) {
