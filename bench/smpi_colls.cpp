@@ -34,38 +34,41 @@ namespace collbench::smpi {
 using collectives::collective;
 namespace colls = simgrid::smpi::colls;
 
+namespace {
+
+// The collectives whose algorithm SMPI lets one choose: its name for each, and the function that
+// chooses. scan, exscan, gatherv and scatterv have none.
+struct choosable {
+  collective coll;
+  std::string_view name;
+  void (*set)(const std::string&);
+};
+constexpr choosable choosables[] = {
+    {collective::broadcast, "bcast", &colls::set_bcast},
+    {collective::scatter, "scatter", &colls::set_scatter},
+    {collective::gather, "gather", &colls::set_gather},
+    {collective::reduce, "reduce", &colls::set_reduce},
+    {collective::allgather, "allgather", &colls::set_allgather},
+    {collective::allgatherv, "allgatherv", &colls::set_allgatherv},
+    {collective::reduce_scatter, "reduce_scatter", &colls::set_reduce_scatter},   // MPI_Reduce_scatter_block
+    {collective::reduce_scatterv, "reduce_scatter", &colls::set_reduce_scatter},  // MPI_Reduce_scatter
+    {collective::alltoall, "alltoall", &colls::set_alltoall},
+    {collective::alltoallv, "alltoallv", &colls::set_alltoallv},
+    {collective::allreduce, "allreduce", &colls::set_allreduce},
+    {collective::barrier, "barrier", &colls::set_barrier},
+};
+
+const choosable* find(collective c) {
+  for (const choosable& x : choosables)
+    if (x.coll == c) return &x;
+  return nullptr;
+}
+
+}  // namespace
+
 std::string_view collective_name(collective c) {
-  switch (c) {
-    case collective::broadcast:
-      return "bcast";
-    case collective::scatter:
-      return "scatter";
-    case collective::gather:
-      return "gather";
-    case collective::reduce:
-      return "reduce";
-    case collective::allgather:
-      return "allgather";
-    case collective::allgatherv:
-      return "allgatherv";
-    case collective::reduce_scatter:   // MPI_Reduce_scatter_block runs SMPI's reduce_scatter
-    case collective::reduce_scatterv:  // MPI_Reduce_scatter
-      return "reduce_scatter";
-    case collective::alltoall:
-      return "alltoall";
-    case collective::alltoallv:
-      return "alltoallv";
-    case collective::allreduce:
-      return "allreduce";
-    case collective::barrier:
-      return "barrier";
-    case collective::scan:
-    case collective::exscan:
-    case collective::gatherv:
-    case collective::scatterv:
-      break;
-  }
-  return {};
+  const choosable* x = find(c);
+  return x ? x->name : std::string_view{};
 }
 
 std::vector<std::string> algorithms(collective c) {
@@ -86,37 +89,9 @@ std::vector<std::string> algorithms(collective c) {
 }
 
 void select(collective c, const std::string& name) {
-  switch (c) {
-    case collective::broadcast:
-      return colls::set_bcast(name);
-    case collective::scatter:
-      return colls::set_scatter(name);
-    case collective::gather:
-      return colls::set_gather(name);
-    case collective::reduce:
-      return colls::set_reduce(name);
-    case collective::allgather:
-      return colls::set_allgather(name);
-    case collective::allgatherv:
-      return colls::set_allgatherv(name);
-    case collective::reduce_scatter:
-    case collective::reduce_scatterv:
-      return colls::set_reduce_scatter(name);
-    case collective::alltoall:
-      return colls::set_alltoall(name);
-    case collective::alltoallv:
-      return colls::set_alltoallv(name);
-    case collective::allreduce:
-      return colls::set_allreduce(name);
-    case collective::barrier:
-      return colls::set_barrier(name);
-    case collective::scan:
-    case collective::exscan:
-    case collective::gatherv:
-    case collective::scatterv:
-      break;
-  }
-  throw std::logic_error("SMPI has no choice of algorithm for this collective");
+  const choosable* x = find(c);
+  if (x == nullptr) throw std::logic_error("SMPI has no choice of algorithm for this collective");
+  x->set(name);
 }
 
 std::string launch_choice(collective c) {
