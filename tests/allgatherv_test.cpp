@@ -43,7 +43,7 @@ void check_allgatherv(const test_comm& tc, const count_pattern& pattern, bool wi
 
 BOOST_AUTO_TEST_CASE(every_algorithm_and_count_pattern_gathers_everywhere) {
   for (const test_comm& tc : test_comms())
-    for_each_type([&]<class T, class Op>(T, const Op&) {
+    for_each_moved_type([&]<class T, class Op>(T, const Op&) {
       const bool headline = std::is_same_v<T, std::int32_t> || std::is_same_v<T, double>;
       for (const count_pattern& pattern : count_patterns(size_of(tc.comm), tc.full_matrix && headline, 3))
         for (bool with_displs : {false, true}) check_allgatherv<T>(tc, pattern, with_displs);

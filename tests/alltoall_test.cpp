@@ -38,7 +38,7 @@ void check_alltoall(const test_comm& tc, std::size_t count) {
 
 BOOST_AUTO_TEST_CASE(every_algorithm_transposes_the_blocks) {
   for (const test_comm& tc : test_comms())
-    for_each_type([&]<class T, class Op>(T, const Op&) {
+    for_each_moved_type([&]<class T, class Op>(T, const Op&) {
       for (std::size_t count : test_counts(size_of(tc.comm), true))
         if (in_matrix<T>(tc, count)) check_alltoall<T>(tc, count);
     });

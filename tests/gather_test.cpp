@@ -44,7 +44,7 @@ void check_gather(const test_comm& tc, std::size_t count, int root) {
 
 BOOST_AUTO_TEST_CASE(every_algorithm_and_root_collects_in_rank_order) {
   for (const test_comm& tc : test_comms())
-    for_each_type([&]<class T, class Op>(T, const Op&) {
+    for_each_moved_type([&]<class T, class Op>(T, const Op&) {
       for (std::size_t count : test_counts(size_of(tc.comm), true))
         if (in_matrix<T>(tc, count))
           for (int root : test_roots(size_of(tc.comm))) check_gather<T>(tc, count, root);

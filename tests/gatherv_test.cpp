@@ -45,10 +45,13 @@ void check_gatherv(const test_comm& tc, const count_pattern& pattern, bool with_
 
 BOOST_AUTO_TEST_CASE(every_algorithm_root_and_count_pattern_collects_in_place) {
   for (const test_comm& tc : test_comms())
-    for_each_type([&]<class T, class Op>(T, const Op&) {
+    for_each_moved_type([&]<class T, class Op>(T, const Op&) {
       const bool headline = std::is_same_v<T, std::int32_t> || std::is_same_v<T, double>;
       for (const count_pattern& pattern : count_patterns(size_of(tc.comm), tc.full_matrix && headline, 1))
         for (bool with_displs : {false, true})
-          for (int root : test_roots(size_of(tc.comm))) check_gatherv<T>(tc, pattern, with_displs, root);
+          for (int root : test_roots(size_of(tc.comm))) {
+            check_gatherv<T>(tc, pattern, with_displs, root);
+            pace_at_scale(tc.comm);
+          }
     });
 }

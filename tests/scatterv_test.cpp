@@ -45,7 +45,7 @@ void check_scatterv(const test_comm& tc, const count_pattern& pattern, bool with
 
 BOOST_AUTO_TEST_CASE(every_algorithm_root_and_count_pattern_delivers_each_block) {
   for (const test_comm& tc : test_comms())
-    for_each_type([&]<class T, class Op>(T, const Op&) {
+    for_each_moved_type([&]<class T, class Op>(T, const Op&) {
       const bool headline = std::is_same_v<T, std::int32_t> || std::is_same_v<T, double>;
       for (const count_pattern& pattern : count_patterns(size_of(tc.comm), tc.full_matrix && headline, 2))
         for (bool with_displs : {false, true})

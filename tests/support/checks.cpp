@@ -52,6 +52,10 @@ bool scale_matrix() {
   return scale;
 }
 
+void pace_at_scale(MPI_Comm comm) {
+  if (scale_matrix()) MPI_Barrier(comm);
+}
+
 const std::vector<test_comm>& test_comms() {
   if (the_comms == nullptr) the_comms = new comm_set();
   return the_comms->comms;
