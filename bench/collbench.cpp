@@ -12,6 +12,7 @@
 #include <ctime>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <sstream>
 #include <thread>
 
@@ -108,6 +109,46 @@ void print_list(const vendor_internals& internals) {
       "-a also takes: all (the default: every algorithm above), library (the library's only), vendor:all "
       "(the vendor's internal ones), automatic (the library's own choice, measured only when named)\n");
 }
+
+#if COLLBENCH_SMPI
+// Half the memory this machine has free at the start, read by rank 0 for all simulated ranks (each
+// reading it at its own moment could decide differently, and the ranks must agree).
+double simulated_memory_budget(MPI_Comm comm, int rank) {
+  double available_kib = 0;
+  if (rank == 0) {
+    std::ifstream meminfo("/proc/meminfo");
+    for (std::string key; meminfo >> key;) {
+      if (key == "MemAvailable:") {
+        meminfo >> available_kib;
+        break;
+      }
+      meminfo.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+    }
+  }
+  MPI_Bcast(&available_kib, 1, MPI_DOUBLE, 0, comm);
+  return available_kib * 1024 / 2;
+}
+
+// SMPI's own collectives (the vendor rows) allocate their temporaries on every simulated rank with
+// new[], which shared allocation cannot fold: up to about two buffers of the call's size each. The
+// rows that would need more than the budget are left out at that size, said once on stderr (at
+// 1024 ranks × 16 MiB: 32 GiB); the library's scratch comes from malloc and is shared.
+std::vector<variant> variants_that_fit(const std::vector<variant>& variants, const message& m, int ranks,
+                                       double budget, int rank, const std::string& where) {
+  const double needed = 2.0 * static_cast<double>(ranks) * static_cast<double>(m.bytes);
+  if (needed <= budget) return variants;
+  std::vector<variant> out;
+  for (const variant& v : variants)
+    if (v.alg != collectives::algorithm::vendor) out.push_back(v);
+  if (rank == 0 && out.size() < variants.size())
+    fmt::print(stderr,
+               "collbench: {}: vendor rows left out: SMPI's collectives would allocate about {:.1f} GiB of "
+               "private temporaries (2 × {} ranks × the call's bytes), over half this machine's free memory "
+               "({:.1f} GiB)\n",
+               where, needed / (1 << 30), ranks, budget / (1 << 30));
+  return out;
+}
+#endif
 
 std::vector<row> make_rows(collective c, int ranks, const message& m, const options& o,
                            std::span<const variant> variants, std::span<const sample> samples,
@@ -234,6 +275,9 @@ int run(int argc, char** argv, bool forcing_set_here) {
   long long calls = 0, late = 0;
   const std::vector<std::size_t> sizes = o.sizes();
   std::vector<row> rows;
+#if COLLBENCH_SMPI
+  const double memory_budget = simulated_memory_budget(comm, rank);
+#endif
   for (collective c : o.collectives) {
     const std::vector<variant> variants = select_variants(c, o.algorithms, internals);
     const std::unique_ptr<workload> w = make_workload(c, o.type, o.op, o.root, comm, o.skew);
@@ -243,11 +287,15 @@ int run(int argc, char** argv, bool forcing_set_here) {
       if (!m || (i > 0 && shape(c, sizes[i - 1], size_of(o.type), size) == m)) continue;
       const std::string where =
           fmt::format("{} [size {}/{}] {}", to_string(c), i + 1, sizes.size(), format_size(m->bytes));
-      const std::vector<sample> samples =
-          measure(comm, c, o.root, *w, variants, *m, policy, state, o.check, prog, where);
+#if COLLBENCH_SMPI
+      const std::vector<variant> here = variants_that_fit(variants, *m, size, memory_budget, rank, where);
+#else
+      const std::vector<variant>& here = variants;
+#endif
+      const std::vector<sample> samples = measure(comm, c, o.root, *w, here, *m, policy, state, o.check, prog, where);
       for (const sample& s : samples) calls += s.calls, late += s.late;
       if (rank == 0) {
-        std::vector<row> more = make_rows(c, size, *m, o, variants, samples, info);
+        std::vector<row> more = make_rows(c, size, *m, o, here, samples, info);
         rows.insert(rows.end(), more.begin(), more.end());
       }
       ++measured;

@@ -64,6 +64,9 @@ if [[ $configured != smpi ]]; then
   echo "compare.sh --simulate: $build is built with ${configured:-openmpi}, not SMPI (see --build-dir)" >&2
   exit 2
 fi
+# The test run (scripts/test.sh) configures build-smpi/ without the benchmark: turn it on.
+grep -q '^COLLECTIVES_BUILD_BENCH:BOOL=ON' "$build/CMakeCache.txt" ||
+  cmake -S "$root" -B "$build" -DCOLLECTIVES_BUILD_BENCH=ON > /dev/null
 cmake --build "$build" --target collbench collreport -j "$(nproc)" > /dev/null
 
 if [[ -z $out ]]; then
