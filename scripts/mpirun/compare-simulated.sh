@@ -7,15 +7,16 @@
 # report.md, plots/). Every row of a run is one simulated call after one warm-up call: simulated
 # time is exact and repeatable, so the wall time goes to sizes and process counts instead.
 # The rows: every library algorithm and automatic (its built-in rule: no decision table at these
-# process counts), vendor (SMPI's MPICH selection, the launch's), SMPI's reproductions of the
+# process counts), vendor (the launch's choice: simulate --benchmark's), SMPI's reproductions of the
 # selection logic of Open MPI, MPICH, MVAPICH2 and Intel MPI (vendor:ompi, vendor:mpich,
 # vendor:mvapich2, vendor:impi), and SMPI's own implementations of the algorithms the library
 # also has (vendor:lr is its ring allreduce, vendor:rab_rdb its Rabenseifner, …). The report's
 # section "Against the MPI libraries' selections" sets the library's best beside the best
 # selection and the transport model, whose α and β collbench --model measures on the platform.
-# Buffers of 64 KiB and more are shared by all simulated ranks (smpi/auto-shared-malloc-thresh):
-# values do not matter here (--no-check; the smpi test label checks results), and 1024 ranks'
-# private 16 MiB buffers would not fit in memory.
+# Launched with simulate --benchmark: buffers of 64 KiB and more are shared by all simulated ranks
+# (values do not matter here: --no-check; the smpi test label checks results; 1024 ranks' private
+# 16 MiB buffers would not fit in memory), and the plain vendor row is SMPI's binomial broadcast,
+# recursive-doubling all-reduce, … (simulate says why); the selections are the vendor:<name> rows.
 #
 # Usage: scripts/mpirun/compare.sh --simulate PLATFORM [--np "64 256"] [--quick] [--out DIR]
 #                                  [--build-dir DIR] [-- OPTIONS]
@@ -121,8 +122,7 @@ jsons=()
 for np in $nps; do
   json=$out/np$np.json
   echo "compare.sh --simulate: np = $np on $platform" >&2
-  COLLECTIVES_TUNING= "$root/scripts/mpirun/simulate" --platform "$platform" -n "$np" \
-    --cfg=smpi/auto-shared-malloc-thresh:65536 \
+  COLLECTIVES_TUNING= "$root/scripts/mpirun/simulate" --platform "$platform" -n "$np" --benchmark \
     "$build/bench/collbench" --model --no-check --iterations 1 --warmup 1 --min-iterations 1 --quiet \
     --format json --output "$json" "${sizes[@]}" "${algorithms[@]}" "${collectives[@]}" "${extra[@]}"
   jsons+=("$json")

@@ -75,7 +75,7 @@ if [[ -n $platform ]]; then
   export COLLECTIVES_MPI=smpi COLLECTIVES_SMPI_PLATFORM=$platform
   [[ $build == "$root/build" ]] && build=$root/build-smpi
   runs=${runs:-1} b2b=0
-  launch=(--cfg=smpi/auto-shared-malloc-thresh:65536)
+  launch=(--benchmark)
   extra=(--iterations 1 --warmup 1 --min-iterations 1 --no-check "${extra[@]}")
 fi
 if [[ -n $platform ]]; then
