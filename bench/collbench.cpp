@@ -134,9 +134,15 @@ double simulated_memory_budget(MPI_Comm comm, int rank) {
 // rows that would need more than the budget are left out at that size, said once on stderr (at
 // 1024 ranks × 16 MiB: 32 GiB); the library's scratch comes from malloc and is shared.
 std::vector<variant> variants_that_fit(const std::vector<variant>& variants, const message& m, int ranks,
-                                       double budget, int rank, const std::string& where) {
+                                       double budget, bool check, int rank, const std::string& where) {
   const double needed = 2.0 * static_cast<double>(ranks) * static_cast<double>(m.bytes);
   if (needed <= budget) return variants;
+  // vendor's result is the check's reference.
+  if (check)
+    throw std::runtime_error(fmt::format(
+        "{}: SMPI's collectives would need about {:.1f} GiB of private temporaries, over half the free memory; "
+        "run with --no-check (their rows are then left out)",
+        where, needed / (1 << 30)));
   std::vector<variant> out;
   for (const variant& v : variants)
     if (v.alg != collectives::algorithm::vendor) out.push_back(v);
@@ -171,7 +177,9 @@ std::vector<row> make_rows(collective c, int ranks, const message& m, const opti
     r.iterations = s.iterations;
     r.algbw_GBps = gigabytes_per_second(m.bytes, s.median);
     r.busbw_GBps = r.algbw_GBps * factor;
-    r.vs_vendor = samples[0].median > 0 ? s.median / samples[0].median : 0.0;
+    // Against vendor, the first variant, unless a simulated run left the vendor rows out (0).
+    const bool vendor_first = variants[0].label == "vendor";
+    r.vs_vendor = vendor_first && samples[0].median > 0 ? s.median / samples[0].median : 0.0;
     r.late_fraction = s.calls > 0 ? static_cast<double>(s.late) / s.calls : 0.0;
     r.wrong = s.wrong;
     r.shm_copy = info.shm_copy.path;
@@ -288,7 +296,7 @@ int run(int argc, char** argv, bool forcing_set_here) {
       const std::string where =
           fmt::format("{} [size {}/{}] {}", to_string(c), i + 1, sizes.size(), format_size(m->bytes));
 #if COLLBENCH_SMPI
-      const std::vector<variant> here = variants_that_fit(variants, *m, size, memory_budget, rank, where);
+      const std::vector<variant> here = variants_that_fit(variants, *m, size, memory_budget, o.check, rank, where);
 #else
       const std::vector<variant>& here = variants;
 #endif

@@ -60,6 +60,7 @@ class progress {
   void note(const std::string& what);
 
  private:
+  static double now();
   bool enabled_;
   double start_, last_;
 };

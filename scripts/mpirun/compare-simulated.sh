@@ -3,7 +3,7 @@
 # The comparison at scale, on a cluster modelled by SimGrid's SMPI (compare.sh --simulate PLATFORM
 # calls this): installs SMPI (libsimgrid-dev), builds collbench with SMPI's compilers in
 # build-smpi/, runs it once per process count on the platform (scripts/mpirun/simulate), and
-# writes the usual report in results/<date>-<platform>/ (np<p>.json, results.csv, results.json,
+# writes the usual report in results/<date>-<platform>/ (np<p>-<collective>.json, results.csv, results.json,
 # report.md, plots/). Every row of a run is one simulated call after one warm-up call: simulated
 # time is exact and repeatable, so the wall time goes to sizes and process counts instead.
 # The rows: every library algorithm and automatic (its built-in rule: no decision table at these
@@ -103,29 +103,38 @@ declare -A smpi_algorithms=(
   [alltoall]=pair,bruck
   [allreduce]=lr,rdb,rab_rdb
 )
-theirs=vendor:ompi,vendor:mpich,vendor:mvapich2,vendor:impi
-for c in ${colls//,/ }; do
-  for a in ${smpi_algorithms[$c]:+${smpi_algorithms[$c]//,/ }}; do
-    [[ ,$theirs, == *,vendor:$a,* ]] || theirs+=,vendor:$a
-  done
-done
-algorithms=(--algorithm "library,automatic,$theirs")
+selections=vendor:ompi,vendor:mpich,vendor:mvapich2,vendor:impi
+user_algorithms=0
 for arg in "${extra[@]}"; do
-  [[ $arg == -a* || $arg == --algorithm* ]] && algorithms=()
+  [[ $arg == -a* || $arg == --algorithm* ]] && user_algorithms=1
 done
-collectives=(--collective "$colls")
-for arg in "${extra[@]}"; do
-  [[ $arg == -c* || $arg == --collective* ]] && collectives=()
+# One launch per collective, each with its own rows: SMPI's names repeat across collectives (ring,
+# rdb and bruck are also all-to-all algorithms, whose recursive doubling alone took over 12 GiB at
+# 64 ranks × 8 MiB), so a name asked for one collective must not run for another. The -c given
+# after -- chose the collectives; the rest of those options goes to every launch.
+passed=()
+for ((i = 0; i < ${#extra[@]}; i++)); do
+  case ${extra[i]} in
+    -c | --collective) i=$((i + 1)) ;;
+    -c=* | --collective=*) ;;
+    *) passed+=("${extra[i]}") ;;
+  esac
 done
 
 jsons=()
 for np in $nps; do
-  json=$out/np$np.json
-  echo "compare.sh --simulate: np = $np on $platform" >&2
-  COLLECTIVES_TUNING= "$root/scripts/mpirun/simulate" --platform "$platform" -n "$np" --benchmark \
-    "$build/bench/collbench" --model --no-check --iterations 1 --warmup 1 --min-iterations 1 --quiet \
-    --format json --output "$json" "${sizes[@]}" "${algorithms[@]}" "${collectives[@]}" "${extra[@]}"
-  jsons+=("$json")
+  for c in ${colls//,/ }; do
+    theirs=$selections
+    for a in ${smpi_algorithms[$c]:+${smpi_algorithms[$c]//,/ }}; do theirs+=,vendor:$a; done
+    algorithms=(--algorithm "library,automatic,$theirs")
+    ((user_algorithms)) && algorithms=()
+    json=$out/np$np-$c.json
+    echo "compare.sh --simulate: np = $np on $platform: $c" >&2
+    COLLECTIVES_TUNING= "$root/scripts/mpirun/simulate" --platform "$platform" -n "$np" --benchmark \
+      "$build/bench/collbench" --model --no-check --iterations 1 --warmup 1 --min-iterations 1 --quiet \
+      --format json --output "$json" "${sizes[@]}" "${algorithms[@]}" --collective "$c" "${passed[@]}"
+    jsons+=("$json")
+  done
 done
 
 # collreport, built by SMPI's wrappers, is a shared object that smpirun loads: one simulated rank.
