@@ -25,14 +25,21 @@
 // Beyond 4 ranks nothing was measured on a machine: the thresholds are MPICH's defaults (measured
 // on clusters), and the cost models in each algorithm's header say why: latency-bound messages get
 // the ⌈log p⌉-step algorithms, bandwidth-bound ones those that move (p−1)/p of the data. Above 8
-// ranks ("many ranks") three of them are re-derived from simulated runs (docs/simulation.md:
+// ranks ("many ranks") seven of them are re-derived from simulated runs (docs/simulation.md:
 // fat-tree-256, p = 256, 4 KiB … 16 MiB by ×4; docs/measurements/2026-11-27-simulated-fat-trees.md),
 // where the library's ordered exchanges pay two latencies per step, so that the p-step ring and
 // scatter + ring allgather lose far longer than MPICH's thresholds assume: broadcast binomial
 // below p × 8 KiB (p = 256: binomial 683 µs against scatter_allgather's 1324 at 1 MiB, 2696
 // against 2096 at 4 MiB); allgather recursive_doubling (bruck) below p × 128 KiB of result (ring
 // 1220 µs against 199 at 1 MiB, 3440 against 2698 at 16 MiB); allreduce recursive_doubling below
-// 32 KiB (61 µs against Rabenseifner's 85 at 16 KiB, 108 against 101 at 64 KiB). To redo them:
+// 32 KiB (61 µs against Rabenseifner's 85 at 16 KiB, 108 against 101 at 64 KiB). Four more from
+// `compare.sh --simulate fat-tree-256 --np "64 256"` (8 B … 8 MiB by ×4): broadcast binomial up to
+// and with p × 8 KiB (p = 64, 512 KiB: 260 µs against 400; p = 256, 2 MiB: 1354 against 1578);
+// reduce binomial below 128 KiB (p = 64, 2 KiB: 15.0 against Rabenseifner's 42.5; a tie at 128
+// KiB); reduce_scatter recursive halving at every size (p = 64, 8 MiB: 1337 against ring's 1510);
+// alltoall Bruck below p × 16 KiB (p = 64, 32 KiB: 47.8 against pairwise's 353; 2 MiB: pairwise
+// 768 against 1027), the crossing of log p half-array steps and p − 1 block steps at two
+// latencies each. To redo them:
 //   bash scripts/mpirun/tune.sh 16 64 256 1024 --simulate fat-tree-1024   # then read its ranges
 //
 //   bytes: the size key, as collbench counts it (bench/metrics.hpp): the vector for broadcast,
@@ -156,15 +163,15 @@ algorithm rule(collective c, int p, std::size_t bytes, bool fewer_elements_than_
              : bytes < 128 * KiB ? algorithm::recursive_halving
                                  : algorithm::pairwise;
     if (p == 4) return bytes < 2 * KiB ? algorithm::naive : algorithm::recursive_halving;
-    return bytes < 2 * MiB || skew ? algorithm::recursive_halving : algorithm::ring;
+    return bytes < 2 * MiB || skew || many_ranks ? algorithm::recursive_halving : algorithm::ring;
   };
   switch (c) {
     case collective::broadcast:
       if (few_ranks && (bytes < 512 || bytes >= 128 * KiB)) return algorithm::naive;
       if (few_ranks) return p == 3 ? algorithm::pipeline : algorithm::binomial;
       if (many_ranks)
-        return bytes < 8 * KiB * static_cast<std::size_t>(p) ? algorithm::binomial
-                                                             : algorithm::scatter_allgather;
+        return bytes <= 8 * KiB * static_cast<std::size_t>(p) ? algorithm::binomial
+                                                              : algorithm::scatter_allgather;
       return bytes < 12 * KiB ? algorithm::binomial : algorithm::scatter_allgather;
     case collective::scatter:
       if (few_ranks) return bytes >= 2 * KiB && bytes <= 64 * KiB ? algorithm::binomial : algorithm::naive;
@@ -174,13 +181,14 @@ algorithm rule(collective c, int p, std::size_t bytes, bool fewer_elements_than_
     case collective::reduce:
       if (few_ranks)
         return p == 4 && cuttable && bytes >= 4 * MiB ? algorithm::rabenseifner : algorithm::naive;
-      return cuttable && bytes >= 2 * KiB ? algorithm::rabenseifner : algorithm::binomial;
+      return cuttable && bytes >= (many_ranks ? 128 : 2) * KiB ? algorithm::rabenseifner : algorithm::binomial;
     case collective::allgather:
       return allgather(false);
     case collective::reduce_scatter:
       return reduce_scatter(false);
     case collective::alltoall:
-      return (p >= 4 && bytes <= 4 * KiB) || (p >= 8 && bytes <= 256 * static_cast<std::size_t>(p))
+      return (p >= 4 && bytes <= 4 * KiB) || (p >= 8 && bytes <= 256 * static_cast<std::size_t>(p)) ||
+                     (many_ranks && bytes < 16 * KiB * static_cast<std::size_t>(p))
                  ? algorithm::bruck
                  : algorithm::pairwise;
     case collective::allreduce:
