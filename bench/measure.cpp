@@ -27,11 +27,10 @@
 
 #include "measure.hpp"
 
-#include <chrono>
-
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
