@@ -146,7 +146,7 @@ std::vector<variant> variants_that_fit(const std::vector<variant>& variants, con
   std::vector<variant> out;
   for (const variant& v : variants)
     if (v.alg != collectives::algorithm::vendor) out.push_back(v);
-  if (rank == 0 && out.size() < variants.size())
+  if (rank == 0)
     fmt::print(stderr,
                "collbench: {}: vendor rows left out: SMPI's collectives would allocate about {:.1f} GiB of "
                "private temporaries (2 × {} ranks × the call's bytes), over half this machine's free memory "

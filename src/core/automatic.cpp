@@ -25,16 +25,16 @@
 // Beyond 4 ranks nothing was measured on a machine: the thresholds are MPICH's defaults (measured
 // on clusters), and the cost models in each algorithm's header say why: latency-bound messages get
 // the ⌈log p⌉-step algorithms, bandwidth-bound ones those that move (p−1)/p of the data. Above 8
-// ranks ("many ranks") seven of them are re-derived from simulated runs (docs/simulation.md:
+// ranks ("many ranks") six of them are re-derived from simulated runs (docs/simulation.md:
 // fat-tree-256, p = 256, 4 KiB … 16 MiB by ×4; docs/measurements/2026-11-27-simulated-fat-trees.md),
 // where the library's ordered exchanges pay two latencies per step, so that the p-step ring and
 // scatter + ring allgather lose far longer than MPICH's thresholds assume: broadcast binomial
-// below p × 8 KiB (p = 256: binomial 683 µs against scatter_allgather's 1324 at 1 MiB, 2696
+// up to p × 8 KiB (p = 256: binomial 683 µs against scatter_allgather's 1324 at 1 MiB, 2696
 // against 2096 at 4 MiB); allgather recursive_doubling (bruck) below p × 128 KiB of result (ring
 // 1220 µs against 199 at 1 MiB, 3440 against 2698 at 16 MiB); allreduce recursive_doubling below
-// 32 KiB (61 µs against Rabenseifner's 85 at 16 KiB, 108 against 101 at 64 KiB). Four more from
-// `compare.sh --simulate fat-tree-256 --np "64 256"` (8 B … 8 MiB by ×4): broadcast binomial up to
-// and with p × 8 KiB (p = 64, 512 KiB: 260 µs against 400; p = 256, 2 MiB: 1354 against 1578);
+// 32 KiB (61 µs against Rabenseifner's 85 at 16 KiB, 108 against 101 at 64 KiB). Three more from
+// `compare.sh --simulate fat-tree-256 --np "64 256"` (8 B … 8 MiB by ×4), and broadcast's bound
+// made inclusive (p = 64, 512 KiB: 260 µs against 400; p = 256, 2 MiB: 1354 against 1578):
 // reduce binomial below 128 KiB (p = 64, 2 KiB: 15.0 against Rabenseifner's 42.5; a tie at 128
 // KiB); reduce_scatter recursive halving at every size (p = 64, 8 MiB: 1337 against ring's 1510);
 // alltoall Bruck below p × 16 KiB (p = 64, 32 KiB: 47.8 against pairwise's 353; 2 MiB: pairwise
