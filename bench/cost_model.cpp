@@ -159,6 +159,17 @@ double pipeline_textbook(const cost_input& x) {
   return (x.p - 2 + s) * (x.a + x.n / s * x.b);
 }
 
+// An inner rank of the binary tree receives a segment, then sends it to two children before it
+// takes the next: a segment passes every 3t. The first reaches the deepest rank after at most two
+// message times per level (a second child waits for its sibling's). p = 2 is the pipeline's
+// S·u(n/S); at p = 3 the root sends each of its untouched segments twice.
+double pipelined_tree_seconds(const cost_input& x) {
+  const double s = segments(x);
+  if (x.p == 2) return s * u(x, x.n / s);
+  if (x.p == 3) return 2 * s * u(x, x.n / s);
+  return (2 * std::floor(std::log2(x.p)) + 3 * (s - 1)) * t(x, x.n / s);
+}
+
 // Lines shared by several collectives.
 // The root's sends are untouched bytes; every later hop forwards what it received.
 double binomial_broadcast(const cost_input& x) { return u(x, x.n) + (x.lg - 1) * t(x, x.n); }
@@ -254,6 +265,9 @@ const cost_entry table[] = {
      [](const cost_input& x) { return binomial_scatter(x) - x.n / x.p * x.d + ring(x, x.ip - 1, x.n / x.p); },
      "(log p + p−1)α + 2(p−1)/p·nβ",
      [](const cost_input& x) { return (x.lg + x.p - 1) * x.a + 2 * (x.p - 1) / x.p * x.n * x.b; }},
+    {collective::broadcast, "pipelined_tree",
+     "(2·⌊log p⌋ + 3(S − 1))·t(n/S), S = ⌈n / 64 KiB⌉ segments (p = 2: S·u(n/S); p = 3: 2S·u(n/S))",
+     &pipelined_tree_seconds},
 
     {collective::scatter, "naive", "n/p·δ + (p−1)·u(n/p)", &naive_gather,
      "(p−1)α + (p−1)/p·nβ", &gather_textbook},

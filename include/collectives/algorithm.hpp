@@ -27,6 +27,7 @@ enum class algorithm {
   pairwise,
   dissemination,
   hierarchical,  ///< node-aware: steps within each host and across hosts (core/hosts.hpp)
+  pipelined_tree,  ///< segments down (or up) a binary tree: pipeline with a depth of log p
 };
 
 enum class collective {

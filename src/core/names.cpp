@@ -36,6 +36,7 @@ constexpr named<algorithm> algorithm_table[] = {
     {algorithm::pairwise, "pairwise"},
     {algorithm::dissemination, "dissemination"},
     {algorithm::hierarchical, "hierarchical"},
+    {algorithm::pipelined_tree, "pipelined_tree"},
 };
 
 constexpr named<collective> collective_table[] = {

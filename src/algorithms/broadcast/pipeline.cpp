@@ -20,54 +20,27 @@
 // Order:   no reduction.
 // Limits:  none; any root. The segment size is read once per process from the environment
 //          variable COLLECTIVES_PIPELINE_SEGMENT_BYTES (a positive number of bytes; default
-//          65536), rounded down to whole elements and at least one element. It must be the
-//          same on every rank (e.g. `mpirun -x`); otherwise the ranks disagree on message sizes
-//          and the transport reports it. A value that is not a positive integer throws
-//          collectives::error before any message. A vector of one segment is a plain chain.
+//          65536; core/segment.hpp), rounded down to whole elements and at least one element.
+//          It must be the same on every rank (e.g. `mpirun -x`); otherwise the ranks disagree on
+//          message sizes and the transport reports it. A value that is not a positive integer
+//          throws collectives::error before any message. A vector of one segment is a plain chain.
 // Memory:  none extra: segments travel straight between the ranks' buffers.
 // Ref:     Chan, Heimlich, Purkayastha, van de Geijn, "Collective communication: theory,
 //          practice, and experience" (2007); Open MPI coll_base_bcast pipeline/chain.
 
-#include <fmt/format.h>
-
 #include <algorithm>
-#include <charconv>
-#include <cstdlib>
-#include <string_view>
 
 #include "algorithms/broadcast/broadcast.hpp"
-#include "collectives/error.hpp"
+#include "core/segment.hpp"
 
 namespace collectives::detail {
-namespace {
-
-constexpr std::size_t default_segment_bytes = std::size_t{64} * 1024;
-
-std::size_t segment_bytes(int rank) {
-  static const std::size_t bytes = [rank] {
-    const char* text = std::getenv("COLLECTIVES_PIPELINE_SEGMENT_BYTES");
-    if (text == nullptr || *text == '\0') return default_segment_bytes;
-    const std::string_view value(text);
-    std::size_t parsed = 0;
-    const auto [end, status] = std::from_chars(value.data(), value.data() + value.size(), parsed);
-    if (status != std::errc() || end != value.data() + value.size() || parsed == 0)
-      throw error(
-          fmt::format("collectives::broadcast: environment variable COLLECTIVES_PIPELINE_SEGMENT_BYTES on "
-                      "rank {}: expected a positive number of bytes, given '{}'",
-                      rank, value));
-    return parsed;
-  }();
-  return bytes;
-}
-
-}  // namespace
 
 void broadcast_pipeline(const call& c) {
   if (c.count == 0 || c.size() == 1) return;
   const int p = c.size();
   const int position = (c.rank() - c.root + p) % p;  // place in the chain, the root at 0
   const int left = (c.rank() - 1 + p) % p, right = (c.rank() + 1) % p;
-  const std::size_t segment = std::max<std::size_t>(1, segment_bytes(c.rank()) / c.elem.size);
+  const std::size_t segment = pipeline_segment_elements("broadcast", c.rank(), c.elem.size);
   for (std::size_t first = 0; first < c.count; first += segment) {
     std::byte* data = c.recv + c.bytes(first);
     const std::size_t bytes = c.bytes(std::min(segment, c.count - first));
