@@ -143,8 +143,9 @@ double halves(const cost_input& x, double first, double last) {
   return s;
 }
 
-double segments(const cost_input& x) {
-  return std::max(1.0, std::ceil(x.n / static_cast<double>(pipeline_segment_bytes())));
+// The chain's segments (64 KiB unless set), or the binary trees' (32 KiB unless set).
+double segments(const cost_input& x, std::size_t unset = 65536) {
+  return std::max(1.0, std::ceil(x.n / static_cast<double>(pipeline_segment_bytes(unset))));
 }
 
 // An inner rank of the chain receives a segment, then sends it on, and cannot take the next one
@@ -164,10 +165,21 @@ double pipeline_textbook(const cost_input& x) {
 // message times per level (a second child waits for its sibling's). p = 2 is the pipeline's
 // S·u(n/S); at p = 3 the root sends each of its untouched segments twice.
 double pipelined_tree_seconds(const cost_input& x) {
-  const double s = segments(x);
+  const double s = segments(x, 32768);
   if (x.p == 2) return s * u(x, x.n / s);
   if (x.p == 3) return 2 * s * u(x, x.n / s);
   return (2 * std::floor(std::log2(x.p)) + 3 * (s - 1)) * t(x, x.n / s);
+}
+
+// The same tree upwards: an inner rank receives two children's segments, folds each into its sum
+// and sends that on, a segment every 3t + 2(n/S)γ. p = 2: the leaf sends its untouched input; p = 3:
+// both leaves do, and the root folds twice.
+double pipelined_tree_reduce(const cost_input& x) {
+  const double s = segments(x, 32768);
+  if (x.p == 2) return s * u(x, x.n / s) + x.n * x.g;
+  if (x.p == 3) return 2 * s * u(x, x.n / s) + 2 * x.n * x.g;
+  const double depth = std::floor(std::log2(x.p));
+  return (2 * depth + 3 * (s - 1)) * t(x, x.n / s) + 2 * (depth + s - 1) * x.n / s * x.g;
 }
 
 // Lines shared by several collectives.
@@ -266,7 +278,7 @@ const cost_entry table[] = {
      "(log p + p−1)α + 2(p−1)/p·nβ",
      [](const cost_input& x) { return (x.lg + x.p - 1) * x.a + 2 * (x.p - 1) / x.p * x.n * x.b; }},
     {collective::broadcast, "pipelined_tree",
-     "(2·⌊log p⌋ + 3(S − 1))·t(n/S), S = ⌈n / 64 KiB⌉ segments (p = 2: S·u(n/S); p = 3: 2S·u(n/S))",
+     "(2·⌊log p⌋ + 3(S − 1))·t(n/S), S = ⌈n / 32 KiB⌉ segments (p = 2: S·u(n/S); p = 3: 2S·u(n/S))",
      &pipelined_tree_seconds},
 
     {collective::scatter, "naive", "n/p·δ + (p−1)·u(n/p)", &naive_gather,
@@ -293,6 +305,9 @@ const cost_entry table[] = {
        return 2 * x.lq * x.a + (x.q - 1) / x.q * x.n * (2 * x.b + x.g) +
               (x.fold ? 2 * x.a + x.n * (x.b + x.g) : 0) + (x.root_sits_out ? x.a + x.n / 2 * x.b : 0);
      }},
+    {collective::reduce, "pipelined_tree",
+     "(2·⌊log p⌋ + 3(S − 1))·t(n/S) + 2(⌊log p⌋ + S − 1)·(n/S)γ, S = ⌈n / 32 KiB⌉ segments (p = 2: S·u(n/S) + nγ; p = 3: 2S·u(n/S) + 2nγ)",
+     &pipelined_tree_reduce},
 
     {collective::allgather, "naive", "n/p·δ + (p−1)·u(n/p) + (p−1)·t(n)", &naive_allgather,
      "2(p−1)α + (p−1)(p+1)/p·nβ", &naive_allgather_textbook},
@@ -684,14 +699,13 @@ double shift_steps_seconds(int p, const std::vector<int>& shifts, const std::vec
   return *std::max_element(ready.begin(), ready.end());
 }
 
-std::size_t pipeline_segment_bytes() {
-  constexpr std::size_t fallback = 65536;
+std::size_t pipeline_segment_bytes(std::size_t unset) {
   const char* text = std::getenv("COLLECTIVES_PIPELINE_SEGMENT_BYTES");
-  if (text == nullptr) return fallback;
+  if (text == nullptr) return unset;
   const std::string_view value(text);
   std::size_t bytes = 0;
   const auto [end, status] = std::from_chars(value.data(), value.data() + value.size(), bytes);
-  return status == std::errc() && end == value.data() + value.size() && bytes > 0 ? bytes : fallback;
+  return status == std::errc() && end == value.data() + value.size() && bytes > 0 ? bytes : unset;
 }
 
 }  // namespace collbench

@@ -73,9 +73,10 @@ std::optional<double> predict_seconds(collectives::collective c, std::string_vie
 double shift_steps_seconds(int p, const std::vector<int>& shifts, const std::vector<double>& bytes,
                            const cost_params& m, bool clean = false, double footprint = 0);
 
-/// The library's pipeline segment in bytes, as src/algorithms/broadcast/pipeline.cpp reads it:
-/// COLLECTIVES_PIPELINE_SEGMENT_BYTES, a positive integer, else 64 KiB. (A value the library
-/// rejects stops the run at the first pipeline call; here it counts as unset.)
-std::size_t pipeline_segment_bytes();
+/// The library's pipeline segment in bytes, as src/core/segment.cpp reads it:
+/// COLLECTIVES_PIPELINE_SEGMENT_BYTES, a positive integer, else `unset` (the chain's 64 KiB; the
+/// binary trees' is 32 KiB). (A value the library rejects stops the run at the first pipelined
+/// call; here it counts as unset.)
+std::size_t pipeline_segment_bytes(std::size_t unset = 65536);
 
 }  // namespace collbench

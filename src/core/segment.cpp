@@ -10,11 +10,13 @@
 
 namespace collectives::detail {
 
-std::size_t pipeline_segment_bytes(std::string_view collective, int rank) {
-  // Read once; a value it rejects throws at every call (the static stays unset), naming that call.
-  static const std::size_t bytes = [collective, rank] {
+std::size_t pipeline_segment_elements(std::string_view collective, int rank, std::size_t element_size,
+                                      std::size_t default_bytes) {
+  // Read once (0: unset); a value it rejects throws at every call (the static stays unset),
+  // naming that call.
+  static const std::size_t set_bytes = [collective, rank]() -> std::size_t {
     const char* text = std::getenv("COLLECTIVES_PIPELINE_SEGMENT_BYTES");
-    if (text == nullptr || *text == '\0') return default_segment_bytes;
+    if (text == nullptr || *text == '\0') return 0;
     const std::string_view value(text);
     std::size_t parsed = 0;
     const auto [end, status] = std::from_chars(value.data(), value.data() + value.size(), parsed);
@@ -25,7 +27,8 @@ std::size_t pipeline_segment_bytes(std::string_view collective, int rank) {
                       collective, rank, value));
     return parsed;
   }();
-  return bytes;
+  const std::size_t elements = (set_bytes > 0 ? set_bytes : default_bytes) / element_size;
+  return elements > 0 ? elements : 1;
 }
 
 }  // namespace collectives::detail

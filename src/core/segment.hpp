@@ -2,26 +2,29 @@
 #pragma once
 
 // The segment of the pipelined algorithms (broadcast pipeline and pipelined_tree, reduce
-// pipelined_tree): read once per process from the environment variable
-// COLLECTIVES_PIPELINE_SEGMENT_BYTES (a positive number of bytes; default 64 KiB). It must be the
-// same on every rank (e.g. `mpirun -x`); otherwise the ranks disagree on message sizes and the
-// transport reports it. A value that is not a positive integer throws collectives::error before
-// any message. bench/cost_model.cpp reads it the same way to price these algorithms.
+// pipelined_tree): the environment variable COLLECTIVES_PIPELINE_SEGMENT_BYTES (a positive number
+// of bytes), read once per process, sets it for all of them; unset, each algorithm has its own
+// default (below). It must be the same on every rank (e.g. `mpirun -x`); otherwise the ranks
+// disagree on message sizes and the transport reports it. A value that is not a positive integer
+// throws collectives::error before any message. bench/cost_model.cpp reads it the same way to
+// price these algorithms.
 
 #include <cstddef>
 #include <string_view>
 
 namespace collectives::detail {
 
-inline constexpr std::size_t default_segment_bytes = std::size_t{64} * 1024;
+/// The chain's default: what the pipeline was measured with on one node (Open MPI, shared memory).
+inline constexpr std::size_t chain_segment_bytes = std::size_t{64} * 1024;
+/// The binary trees' default: below a 64 KiB eager limit (Open MPI's TCP, SimGrid SMPI's detached
+/// sends), so that a rank passes a segment to its two children without waiting for either;
+/// simulated on fat-tree-256 at 256 ranks, broadcast 1–16 MiB ran in 0.84–0.91× the time of
+/// 64 KiB segments (docs/measurements/2026-11-27-simulated-pipelined-trees.md).
+inline constexpr std::size_t tree_segment_bytes = std::size_t{32} * 1024;
 
-/// The segment in bytes; `collective` and `rank` name the call in the error.
-std::size_t pipeline_segment_bytes(std::string_view collective, int rank);
-
-/// The segment in whole elements of `element_size` bytes: at least one.
-inline std::size_t pipeline_segment_elements(std::string_view collective, int rank, std::size_t element_size) {
-  const std::size_t elements = pipeline_segment_bytes(collective, rank) / element_size;
-  return elements > 0 ? elements : 1;
-}
+/// The segment in whole elements of `element_size` bytes (at least one): the environment's, else
+/// `default_bytes`. `collective` and `rank` name the call in the error.
+std::size_t pipeline_segment_elements(std::string_view collective, int rank, std::size_t element_size,
+                                      std::size_t default_bytes);
 
 }  // namespace collectives::detail

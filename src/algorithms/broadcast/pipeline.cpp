@@ -40,7 +40,7 @@ void broadcast_pipeline(const call& c) {
   const int p = c.size();
   const int position = (c.rank() - c.root + p) % p;  // place in the chain, the root at 0
   const int left = (c.rank() - 1 + p) % p, right = (c.rank() + 1) % p;
-  const std::size_t segment = pipeline_segment_elements("broadcast", c.rank(), c.elem.size);
+  const std::size_t segment = pipeline_segment_elements("broadcast", c.rank(), c.elem.size, chain_segment_bytes);
   for (std::size_t first = 0; first < c.count; first += segment) {
     std::byte* data = c.recv + c.bytes(first);
     const std::size_t bytes = c.bytes(std::min(segment, c.count - first));

@@ -22,11 +22,11 @@
 //          latency for pipeline. Sends that return once their message is buffered (below the
 //          eager limit) let a rank take the next segment while the two it sent are under way:
 //          then its link, two segments out per segment in, sets the pace (2nβ).
-// Transport: (2·⌊log p⌋ + 3(S − 1))·t(n/S), S = ⌈n / 64 KiB⌉ segments (p = 2: S·u(n/S); p = 3:
+// Transport: (2·⌊log p⌋ + 3(S − 1))·t(n/S), S = ⌈n / 32 KiB⌉ segments (p = 2: S·u(n/S); p = 3:
 //          2S·u(n/S)), on the library's blocking, ordered transport (bench/cost_model.cpp).
 // Order:   no reduction.
 // Limits:  none; any root. The segment is the pipeline's (core/segment.hpp:
-//          COLLECTIVES_PIPELINE_SEGMENT_BYTES, default 64 KiB). A vector of one segment is a plain
+//          COLLECTIVES_PIPELINE_SEGMENT_BYTES; default 32 KiB, the chain's 64). A vector of one segment is a plain
 //          binary tree, 2·⌊log p⌋ message times deep: binomial is the better choice there.
 // Memory:  none extra: segments travel straight between the ranks' buffers.
 // Ref:     Open MPI coll_base_bcast binary tree with segments (ompi_coll_base_bcast_intra_bintree);
@@ -44,7 +44,7 @@ namespace collectives::detail {
 void broadcast_pipelined_tree(const call& c) {
   if (c.count == 0 || c.size() == 1) return;
   const binary_tree tree(c.rank(), c.size(), c.root);
-  const std::size_t segment = pipeline_segment_elements("broadcast", c.rank(), c.elem.size);
+  const std::size_t segment = pipeline_segment_elements("broadcast", c.rank(), c.elem.size, tree_segment_bytes);
   for (std::size_t first = 0; first < c.count; first += segment) {
     std::byte* data = c.recv + c.bytes(first);
     const std::size_t bytes = c.bytes(std::min(segment, c.count - first));
