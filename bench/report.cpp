@@ -750,6 +750,35 @@ int run(int argc, char** argv) {
     }
     runs.push_back(std::move(run));
   }
+  // Launches that split one run (compare.sh --simulate: one per collective, and its sizes over
+  // several at a time) are one run: the same process count, library, timing, path and data. The
+  // first file's description stands for all.
+  const auto same_run = [](const run_info& a, const run_info& b) {
+    return a.ranks == b.ranks && a.mpi_library == b.mpi_library && a.timing_mode == b.timing_mode &&
+           a.shm_copy.path == b.shm_copy.path && a.type == b.type && a.op == b.op && a.root == b.root &&
+           a.skew == b.skew;
+  };
+  for (auto it = runs.begin(); it != runs.end(); ++it) {
+    bool merged_any = false;
+    for (auto later = std::next(it); later != runs.end();)
+      if (same_run(it->info, later->info)) {
+        it->rows.insert(it->rows.end(), later->rows.begin(), later->rows.end());
+        later = runs.erase(later);
+        merged_any = true;
+      } else {
+        ++later;
+      }
+    if (!merged_any) continue;
+    // Each collective's rows in size order, the collectives in the order they first came.
+    std::vector<std::string> order;
+    for (const row& r : it->rows)
+      if (std::find(order.begin(), order.end(), r.collective) == order.end()) order.push_back(r.collective);
+    const auto place = [&](const row& r) {
+      return std::pair(std::find(order.begin(), order.end(), r.collective) - order.begin(), r.bytes);
+    };
+    std::stable_sort(it->rows.begin(), it->rows.end(),
+                     [&](const row& a, const row& b) { return place(a) < place(b); });
+  }
   // By process count, the single-copy run before the two-copy one.
   std::stable_sort(runs.begin(), runs.end(), [](const auto& a, const auto& b) {
     return std::pair(a.info.ranks, b.info.shm_copy.path) < std::pair(b.info.ranks, a.info.shm_copy.path);

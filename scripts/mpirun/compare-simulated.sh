@@ -3,7 +3,7 @@
 # The comparison at scale, on a cluster modelled by SimGrid's SMPI (compare.sh --simulate PLATFORM
 # calls this): installs SMPI (libsimgrid-dev), builds collbench with SMPI's compilers in
 # build-smpi/, runs it once per process count on the platform (scripts/mpirun/simulate), and
-# writes the usual report in results/<date>-<platform>/ (np<p>-<collective>.json, results.csv, results.json,
+# writes the usual report in results/<date>-<platform>/ (np<p>-<collective>.<launch>.json, results.csv, results.json,
 # report.md, plots/). Every row of a run is one simulated call after one warm-up call: simulated
 # time is exact and repeatable, so the wall time goes to sizes and process counts instead.
 # The rows: every library algorithm and automatic (its built-in rule: no decision table at these
@@ -18,15 +18,28 @@
 # 16 MiB buffers would not fit in memory), and the plain vendor row is SMPI's binomial broadcast,
 # recursive-doubling all-reduce, … (simulate says why); the selections are the vendor:<name> rows.
 #
-# Usage: scripts/mpirun/compare.sh --simulate PLATFORM [--np "64 256"] [--quick] [--out DIR]
-#                                  [--build-dir DIR] [-- OPTIONS]
+# A simulation runs on one core: each collective's sizes are dealt over --jobs launches at once
+# (sizes 1, 3, 5, … to one, 2, 4, 6, … to the other), which collreport joins again.
+# Above 256 ranks the rows whose schedule has p − 1 steps of p messages are left out: the library's
+# ring (allgather, reduce_scatter, allreduce) and scatter_allgather (broadcast: scatter + ring), and
+# SMPI's ring-based ones (vendor:ring, vendor:ompi_ring, vendor:lr, vendor:scatter_LR_allgather).
+# Each sends about p² messages a call (2.1 M for a 1024-rank ring all-reduce), which SMPI 3.32
+# simulates at about 23,000 a second here: 90 s of wall time per call and size. And at 256 ranks
+# they lose to the log p algorithms at every size already (the 256-rank runs of
+# docs/measurements/2026-11-27-simulated-fat-trees.md: ring allgather and reduce_scatter 1.75× at
+# 8 MiB and 26× at 2 KiB, ring allreduce 1.27× Rabenseifner at 16 MiB and 46× at 4 KiB). alltoall keeps its pairwise exchange, the only bandwidth-bound one it has.
+#
+# Usage: scripts/mpirun/compare.sh --simulate PLATFORM [--np "64 256"] [--quick] [--jobs N]
+#                                  [--out DIR] [--build-dir DIR] [-- OPTIONS]
 #   PLATFORM        a name from scripts/mpirun/simulate --list, or a platform file
 #   --np "LIST"     simulated process counts (default "64 256")
-#   --quick         8 B … 64 KiB by ×8 (default: 8 B … 16 MiB by ×4)
+#   --quick         8 B … 64 KiB by ×8 (default: 8 B … 16 MiB by ×4, or -b/-e/--step given below)
+#   --jobs N        simulations at once (default: the cores, nproc)
 #   --out DIR       where to write (default results/<date>-<platform>, -<time> if taken)
 #   --build-dir DIR the SMPI build directory (default build-smpi/)
 #   -- OPTIONS      passed on to collbench, e.g. -- -c allreduce (default: broadcast, reduce,
-#                   allgather, reduce_scatter, alltoall, allreduce)
+#                   allgather, reduce_scatter, alltoall, allreduce); -b/--min-bytes,
+#                   -e/--max-bytes and --step replace the sizes
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -34,6 +47,7 @@ platform=${1:?compare-simulated.sh: the platform comes first}
 shift
 nps="64 256"
 quick=0
+jobs=$(nproc)
 out=
 build=$root/build-smpi
 extra=()
@@ -41,6 +55,7 @@ while (($#)); do
   case $1 in
     --np) nps=$2; shift ;;
     --quick) quick=1 ;;
+    --jobs) jobs=$2; shift ;;
     --out) out=$2; shift ;;
     --build-dir) build=$2; shift ;;
     --) shift; extra=("$@"); break ;;
@@ -77,9 +92,9 @@ fi
 mkdir -p "$out"
 
 if ((quick)); then
-  sizes=(--min-bytes 8 --max-bytes 64K --step 8)
+  min_bytes=8 max_bytes=64K step=8
 else
-  sizes=(--min-bytes 8 --max-bytes 16M --step 4)
+  min_bytes=8 max_bytes=16M step=4
 fi
 # The collectives: the six of the comparison, or those given after -- (-c/--collective LIST).
 colls=broadcast,reduce,allgather,reduce_scatter,alltoall,allreduce
@@ -117,23 +132,69 @@ for ((i = 0; i < ${#extra[@]}; i++)); do
   case ${extra[i]} in
     -c | --collective) i=$((i + 1)) ;;
     -c=* | --collective=*) ;;
+    -b | --min-bytes) min_bytes=${extra[i + 1]}; i=$((i + 1)) ;;
+    -e | --max-bytes) max_bytes=${extra[i + 1]}; i=$((i + 1)) ;;
+    --step) step=${extra[i + 1]}; i=$((i + 1)) ;;
+    --min-bytes=* | --max-bytes=* | --step=*)
+      echo "compare.sh --simulate: write ${extra[i]%%=*} VALUE, not ${extra[i]}" >&2; exit 2 ;;
     *) passed+=("${extra[i]}") ;;
   esac
 done
+# Bytes with collbench's binary suffixes (K, M, G).
+bytes_of() {
+  local n=${1%[KkMmGg]}
+  case $1 in
+    *[Kk]) echo $((n << 10)) ;;
+    *[Mm]) echo $((n << 20)) ;;
+    *[Gg]) echo $((n << 30)) ;;
+    *) echo "$n" ;;
+  esac
+}
+min_bytes=$(bytes_of "$min_bytes") max_bytes=$(bytes_of "$max_bytes")
+# The p-step rows left out above 256 ranks (see the top).
+declare -A p_step_rows=(
+  [broadcast]="scatter_allgather vendor:scatter_LR_allgather"
+  [allgather]="ring vendor:ring"
+  [reduce_scatter]="ring vendor:ompi_ring"
+  [allreduce]="ring vendor:lr"
+)
+# The library's algorithms of collective $1 (collbench --list), less those named in $2.
+library_rows() {
+  local line
+  line=$("$root/scripts/mpirun/simulate" -n 1 "$build/bench/collbench" --list | grep "^$1:")
+  local rows=() a
+  for a in ${line#*:}; do
+    [[ $a == vendor || " $2 " == *" $a "* ]] || rows+=("$a")
+  done
+  (IFS=,; echo "${rows[*]}")
+}
 
 jsons=()
 for np in $nps; do
   for c in ${colls//,/ }; do
+    left_out=
+    ((np > 256)) && left_out=${p_step_rows[$c]:-}
+    ours=library
+    [[ -n $left_out ]] && ours=$(library_rows "$c" "$left_out")
     theirs=$selections
-    for a in ${smpi_algorithms[$c]:+${smpi_algorithms[$c]//,/ }}; do theirs+=,vendor:$a; done
-    algorithms=(--algorithm "library,automatic,$theirs")
+    for a in ${smpi_algorithms[$c]:+${smpi_algorithms[$c]//,/ }}; do
+      [[ " $left_out " == *" vendor:$a "* ]] || theirs+=,vendor:$a
+    done
+    algorithms=(--algorithm "$ours,automatic,$theirs")
     ((user_algorithms)) && algorithms=()
-    json=$out/np$np-$c.json
-    echo "compare.sh --simulate: np = $np on $platform: $c" >&2
-    COLLECTIVES_TUNING= "$root/scripts/mpirun/simulate" --platform "$platform" -n "$np" --benchmark \
-      "$build/bench/collbench" --model --no-check --iterations 1 --warmup 1 --min-iterations 1 --quiet \
-      --format json --output "$json" "${sizes[@]}" "${algorithms[@]}" --collective "$c" "${passed[@]}"
-    jsons+=("$json")
+    echo "compare.sh --simulate: np = $np on $platform: $c${left_out:+ (left out: $left_out)}" >&2
+    # Launch j of the jobs takes the sizes min·step^j, min·step^(j + jobs), …
+    pids=()
+    for ((j = 0, first = min_bytes; j < jobs && first <= max_bytes; j++, first *= step)); do
+      json=$out/np$np-$c.$j.json
+      COLLECTIVES_TUNING= "$root/scripts/mpirun/simulate" --platform "$platform" -n "$np" --benchmark \
+        "$build/bench/collbench" --model --no-check --iterations 1 --warmup 1 --min-iterations 1 --quiet \
+        --format json --output "$json" --min-bytes "$first" --max-bytes "$max_bytes" --step $((step ** jobs)) \
+        "${algorithms[@]}" --collective "$c" "${passed[@]}" &
+      pids+=($!)
+      jsons+=("$json")
+    done
+    for pid in "${pids[@]}"; do wait "$pid"; done
   done
 done
 

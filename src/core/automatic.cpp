@@ -25,12 +25,10 @@
 // Beyond 4 ranks nothing was measured on a machine: the thresholds are MPICH's defaults (measured
 // on clusters), and the cost models in each algorithm's header say why: latency-bound messages get
 // the ⌈log p⌉-step algorithms, bandwidth-bound ones those that move (p−1)/p of the data. Above 8
-// ranks ("many ranks") six of them are re-derived from simulated runs (docs/simulation.md:
+// ranks ("many ranks") they are re-derived from simulated runs (docs/simulation.md:
 // fat-tree-256, p = 256, 4 KiB … 16 MiB by ×4; docs/measurements/2026-11-27-simulated-fat-trees.md),
 // where the library's ordered exchanges pay two latencies per step, so that the p-step ring and
-// scatter + ring allgather lose far longer than MPICH's thresholds assume: broadcast binomial
-// up to p × 8 KiB (p = 256: binomial 683 µs against scatter_allgather's 1324 at 1 MiB, 2696
-// against 2096 at 4 MiB); allgather recursive_doubling (bruck) below p × 128 KiB of result (ring
+// scatter + ring allgather lose far longer than MPICH's thresholds assume: allgather recursive_doubling (bruck) below p × 128 KiB of result (ring
 // 1220 µs against 199 at 1 MiB, 3440 against 2698 at 16 MiB); allreduce recursive_doubling below
 // 32 KiB (61 µs against Rabenseifner's 85 at 16 KiB, 108 against 101 at 64 KiB). Three more from
 // `compare.sh --simulate fat-tree-256 --np "64 256"` (8 B … 8 MiB by ×4), and broadcast's bound
@@ -39,7 +37,13 @@
 // KiB); reduce_scatter recursive halving at every size (p = 64, 8 MiB: 1337 against ring's 1510);
 // alltoall Bruck below p × 16 KiB (p = 64, 32 KiB: 47.8 against pairwise's 353; 2 MiB: pairwise
 // 768 against 1027), the crossing of log p half-array steps and p − 1 block steps at two
-// latencies each. To redo them:
+// latencies each. Broadcast from the runs with pipelined_tree (p = 64 and 256, 1 KiB … 16 MiB by
+// ×2; docs/measurements/2026-11-27-simulated-pipelined-trees.md): pipelined_tree from 4 KiB (p =
+// 256, 1 MiB: 349 µs against binomial's 683; 8 KiB: 26.6 against 31.7) until scatter_allgather
+// overtakes it at p × 64 KiB (p = 64, 4 MiB: 1188 against 1245; p = 256, 16 MiB: 4788 against
+// 5091), except binomial from 64 to 128 KiB, where its messages stop being eager and each has the
+// link to itself while the tree's 32 KiB segments still share it (p = 64: 39.5 against 45.8;
+// p = 256: 54.0 against 60.7). To redo them:
 //   bash scripts/mpirun/tune.sh 16 64 256 1024 --simulate fat-tree-1024   # then read its ranges
 //
 //   bytes: the size key, as collbench counts it (bench/metrics.hpp): the vector for broadcast,
@@ -51,7 +55,8 @@
 //   broadcast       few ranks: naive below 512 B and from 128 KiB, between binomial (pipeline at
 //                   p = 3) (np 4: binomial 1.24–1.31× below 512 B, naive 1.09–1.31× from 512 B to
 //                   64 KiB, binomial within 8% above; np 3: binomial 1.09–1.52× where pipeline
-//                   leads);  many ranks: binomial below p × 8 KiB, else scatter_allgather;
+//                   leads);  many ranks: binomial below 4 KiB and from 64 to 128 KiB,
+//                   pipelined_tree below p × 64 KiB, else scatter_allgather;
 //                   < 12 KiB: binomial;  otherwise scatter_allgather
 //   scatter         few ranks: binomial from 2 to 64 KiB, else naive (np 4: binomial up to 1.28×
 //                   faster between, naive up to 1.8× faster outside);  otherwise binomial
@@ -169,9 +174,11 @@ algorithm rule(collective c, int p, std::size_t bytes, bool fewer_elements_than_
     case collective::broadcast:
       if (few_ranks && (bytes < 512 || bytes >= 128 * KiB)) return algorithm::naive;
       if (few_ranks) return p == 3 ? algorithm::pipeline : algorithm::binomial;
-      if (many_ranks)
-        return bytes <= 8 * KiB * static_cast<std::size_t>(p) ? algorithm::binomial
+      if (many_ranks) {
+        if (bytes < 4 * KiB || (bytes >= 64 * KiB && bytes < 128 * KiB)) return algorithm::binomial;
+        return bytes < 64 * KiB * static_cast<std::size_t>(p) ? algorithm::pipelined_tree
                                                               : algorithm::scatter_allgather;
+      }
       return bytes < 12 * KiB ? algorithm::binomial : algorithm::scatter_allgather;
     case collective::scatter:
       if (few_ranks) return bytes >= 2 * KiB && bytes <= 64 * KiB ? algorithm::binomial : algorithm::naive;
