@@ -116,6 +116,9 @@ std::string speedup(const row* vendor, const row* r) {
 }
 
 std::string describe_ranks(const run_info& info) {
+  // SimGrid SMPI: every rank in one process, timed on the platform's model, not on these cores.
+  if (info.mpi_library.find("SMPI") != std::string::npos)
+    return fmt::format("{} simulated ranks (SimGrid SMPI: simulated time, whatever the cores)", info.ranks);
   return fmt::format("{} rank{} on {} cores{}", info.ranks, info.ranks == 1 ? "" : "s", info.cores,
                      info.oversubscribed
                          ? " — oversubscribed: ranks share cores, so times include waiting for a "
