@@ -28,9 +28,11 @@
 // ranks ("many ranks") they are re-derived from simulated runs (docs/simulation.md:
 // fat-tree-256, p = 256, 4 KiB … 16 MiB by ×4; docs/measurements/2026-11-27-simulated-fat-trees.md),
 // where the library's ordered exchanges pay two latencies per step, so that the p-step ring and
-// scatter + ring allgather lose far longer than MPICH's thresholds assume: allgather recursive_doubling (bruck) below p × 128 KiB of result (ring
-// 1220 µs against 199 at 1 MiB, 3440 against 2698 at 16 MiB); allreduce recursive_doubling below
-// 32 KiB (61 µs against Rabenseifner's 85 at 16 KiB, 108 against 101 at 64 KiB). Three more from
+// scatter + ring allgather lose far longer than MPICH's thresholds assume: allgather
+// recursive_doubling (bruck) below p × 256 KiB of result (ring 1220 µs against 199 at 1 MiB, 3440
+// against 2698 at 16 MiB; p = 64, 8 MiB: 1510 against 1337); allreduce recursive_doubling up to
+// 32 KiB (61 µs against Rabenseifner's 85 at 16 KiB, 108 against 101 at 64 KiB; at 32 KiB p = 64:
+// 59.5 against 66.4, p = 1024: 102 against 111). Three more from
 // `compare.sh --simulate fat-tree-256 --np "64 256"` (8 B … 8 MiB by ×4), and broadcast's bound
 // made inclusive (p = 64, 512 KiB: 260 µs against 400; p = 256, 2 MiB: 1354 against 1578):
 // reduce binomial below 128 KiB (p = 64, 2 KiB: 15.0 against Rabenseifner's 42.5; a tie at 128
@@ -64,7 +66,7 @@
 //   reduce          few ranks: naive, but Rabenseifner at p = 4 from 4 MiB if cuttable (np 4: it
 //                   leads by 1.15–1.30× there, naive leads below);  cuttable, ≥ 2 KiB:
 //                   rabenseifner;  otherwise binomial
-//   allgather       many ranks, result < p × 128 KiB: recursive_doubling if p is a power of two,
+//   allgather       many ranks, result < p × 256 KiB: recursive_doubling if p is a power of two,
 //                   else bruck;  3–4 ranks up to 256 B: naive (recursive_doubling 1.27–1.35×);  p = 3:
 //                   recursive_doubling below 512 KiB, ring from there (bruck 1.13–1.75×);  few
 //                   ranks and p a power of two: recursive_doubling (np 4: the fastest from 512 B);  result
@@ -82,7 +84,7 @@
 //                   recursive_doubling 1.57× there), or from 256 KiB (p = 2, 3) / 128 KiB (p = 4)
 //                   (recursive_doubling 1.1–1.8×);  else naive at 3–4 ranks below 512 B and at
 //                   p = 3 when it cannot be cut, recursive_doubling otherwise (naive 1.2–1.45×
-//                   from 512 B);  above 4 ranks: non-commutative, < 8 KiB (many ranks: 32 KiB) or count < p:
+//                   from 512 B);  above 4 ranks: non-commutative, < 8 KiB (many ranks: ≤ 32 KiB) or count < p:
 //                   recursive_doubling;  p a power of two: rabenseifner;  otherwise ring (no fold
 //                   traffic)
 //   barrier         3–4 ranks: naive (np 4: dissemination 1.17×);  otherwise dissemination
@@ -152,7 +154,7 @@ algorithm rule(collective c, int p, std::size_t bytes, bool fewer_elements_than_
   const bool many_ranks = p > 8;  // simulated: fat-tree-256 at p = 256 (see the top)
   const bool cuttable = commutative && !fewer_elements_than_ranks;
   const auto allgather = [&](bool skew) {
-    if (many_ranks && bytes < 128 * KiB * static_cast<std::size_t>(p))
+    if (many_ranks && bytes < 256 * KiB * static_cast<std::size_t>(p))
       return power_of_two ? algorithm::recursive_doubling : algorithm::bruck;
     if (few_ranks && p > 2 && bytes <= 256) return algorithm::naive;
     if (p == 3 && !skew) return bytes < 512 * KiB ? algorithm::recursive_doubling : algorithm::ring;
@@ -207,7 +209,7 @@ algorithm rule(collective c, int p, std::size_t bytes, bool fewer_elements_than_
         return (p > 2 && bytes < 512) || (p == 3 && !cuttable) ? algorithm::naive
                                                                : algorithm::recursive_doubling;
       }
-      if (!commutative || bytes < (many_ranks ? 32 : 8) * KiB || fewer_elements_than_ranks)
+      if (!commutative || (many_ranks ? bytes <= 32 * KiB : bytes < 8 * KiB) || fewer_elements_than_ranks)
         return algorithm::recursive_doubling;
       return power_of_two ? algorithm::rabenseifner : algorithm::ring;
     case collective::barrier:
