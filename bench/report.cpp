@@ -537,7 +537,7 @@ void write_selectors(std::ostream& md, const std::map<std::string, std::vector<t
       fmt::print(md, " library ÷ best selection | library ÷ model |\n|---:|---|---:|");
       for (std::size_t i = 0; i < selectors.size(); ++i) fmt::print(md, "---:|");
       fmt::print(md, "---:|---:|\n");
-      int large = 0, no_slower = 0;
+      int large = 0, no_slower = 0, unmodelled = 0;
       double worst_model = 0;
       for (std::size_t bytes : t.sizes) {
         const row* lib = t.fastest(bytes, &is_library);
@@ -555,17 +555,21 @@ void write_selectors(std::ostream& md, const std::map<std::string, std::vector<t
           ++large;
           if (vs_best <= 1.0 + 1e-9)  // the same schedule in both: equal simulated times
             ++no_slower;
-          else
+          else if (vs_model > 0)
             worst_model = std::max(worst_model, vs_model);
+          else
+            ++unmodelled;
         }
       }
       if (large > 0)
         fmt::print(
             md, "\nFrom 64 KiB: the library no slower than the best selection at {} of {} sizes{}.\n\n",
             no_slower, large,
-            no_slower < large
-                ? fmt::format("; where slower, its best algorithm is at most {:.2f}× its model", worst_model)
-                : "");
+            no_slower == large ? ""
+            : worst_model > 0
+                ? fmt::format("; where slower, its best algorithm is at most {:.2f}× its model{}", worst_model,
+                              unmodelled > 0 ? fmt::format(" ({} sizes without a model)", unmodelled) : "")
+                : "; where slower, its best algorithm has no model");
       else
         fmt::print(md, "\n");
     }
