@@ -151,7 +151,7 @@ algorithm rule(collective c, int p, std::size_t bytes, bool fewer_elements_than_
   constexpr std::size_t KiB = 1024, MiB = 1024 * KiB;
   const bool power_of_two = std::has_single_bit(static_cast<unsigned>(p));
   const bool few_ranks = p <= 4;  // measured on this machine class; MPICH's thresholds above
-  const bool many_ranks = p > 8;  // simulated: fat-tree-256 at p = 256 (see the top)
+  const bool many_ranks = p > 8;  // simulated fat trees at p = 64, 256 and 1024 (see the top)
   const bool cuttable = commutative && !fewer_elements_than_ranks;
   const auto allgather = [&](bool skew) {
     if (many_ranks && bytes < 256 * KiB * static_cast<std::size_t>(p))
