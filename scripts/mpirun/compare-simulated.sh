@@ -21,13 +21,15 @@
 # A simulation runs on one core: each collective's sizes are dealt over --jobs launches at once
 # (sizes 1, 3, 5, … to one, 2, 4, 6, … to the other), which collreport joins again.
 # Above 256 ranks the rows whose schedule has p − 1 steps of p messages are left out: the library's
-# ring (allgather, reduce_scatter, allreduce) and scatter_allgather (broadcast: scatter + ring), and
-# SMPI's ring-based ones (vendor:ring, vendor:ompi_ring, vendor:lr, vendor:scatter_LR_allgather).
+# ring (allgather, reduce_scatter, allreduce), reduce_scatter's pairwise exchange and
+# scatter_allgather (broadcast: scatter + ring), and SMPI's ones of that shape (vendor:ring,
+# vendor:ompi_ring, vendor:mpich_pair, vendor:lr, vendor:scatter_LR_allgather).
 # Each sends about p² messages a call (2.1 M for a 1024-rank ring all-reduce), which SMPI 3.32
 # simulates at about 23,000 a second here: 90 s of wall time per call and size. And at 256 ranks
 # they lose to the log p algorithms at every size already (the 256-rank runs of
 # docs/measurements/2026-11-27-simulated-fat-trees.md: ring allgather and reduce_scatter 1.75× at
-# 8 MiB and 26× at 2 KiB, ring allreduce 1.27× Rabenseifner at 16 MiB and 46× at 4 KiB). alltoall keeps its pairwise exchange, the only bandwidth-bound one it has.
+# 8 MiB and 26× at 2 KiB, pairwise reduce_scatter 2.3× at 8 MiB, ring allreduce 1.27× Rabenseifner
+# at 16 MiB and 46× at 4 KiB). alltoall keeps its pairwise exchange, the only bandwidth-bound one it has.
 #
 # Usage: scripts/mpirun/compare.sh --simulate PLATFORM [--np "64 256"] [--quick] [--jobs N]
 #                                  [--out DIR] [--build-dir DIR] [-- OPTIONS]
@@ -155,7 +157,7 @@ min_bytes=$(bytes_of "$min_bytes") max_bytes=$(bytes_of "$max_bytes")
 declare -A p_step_rows=(
   [broadcast]="scatter_allgather vendor:scatter_LR_allgather"
   [allgather]="ring vendor:ring"
-  [reduce_scatter]="ring vendor:ompi_ring"
+  [reduce_scatter]="ring pairwise vendor:ompi_ring vendor:mpich_pair"
   [allreduce]="ring vendor:lr"
 )
 # The library's algorithms of collective $1 (collbench --list), less those named in $2.
