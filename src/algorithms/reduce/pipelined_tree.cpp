@@ -51,8 +51,9 @@ void reduce_pipelined_tree(const call& c) {
   // The running sum of a segment: recv at the root, a segment of scratch elsewhere; `landing`
   // takes a child's segment when the sum cannot (the second child, or the first at a root
   // reducing in place, whose input sits in recv).
-  scratch own_sum = root || leaf ? nullptr : make_scratch(c.bytes(segment));
-  scratch landing = leaf ? nullptr : make_scratch(c.bytes(segment));
+  const std::size_t most = c.bytes(std::min(segment, c.count));  // the largest segment
+  scratch own_sum = root || leaf ? nullptr : make_scratch(most);
+  scratch landing = leaf ? nullptr : make_scratch(most);
   for (std::size_t first = 0; first < c.count; first += segment) {
     const std::size_t elements = std::min(segment, c.count - first), bytes = c.bytes(elements);
     const std::byte* input = c.send + c.bytes(first);
