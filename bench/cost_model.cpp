@@ -76,6 +76,8 @@
 #include <string>
 #include <vector>
 
+#include "core/segment.hpp"  // the segments' defaults, as the library has them
+
 namespace collbench {
 namespace {
 
@@ -144,7 +146,7 @@ double halves(const cost_input& x, double first, double last) {
 }
 
 // The chain's segments (64 KiB unless set), or the binary trees' (32 KiB unless set).
-double segments(const cost_input& x, std::size_t unset = 65536) {
+double segments(const cost_input& x, std::size_t unset = collectives::detail::chain_segment_bytes) {
   return std::max(1.0, std::ceil(x.n / static_cast<double>(pipeline_segment_bytes(unset))));
 }
 
@@ -165,7 +167,7 @@ double pipeline_textbook(const cost_input& x) {
 // message times per level (a second child waits for its sibling's). p = 2 is the pipeline's
 // S·u(n/S); at p = 3 the root sends each of its untouched segments twice.
 double pipelined_tree_seconds(const cost_input& x) {
-  const double s = segments(x, 32768);
+  const double s = segments(x, collectives::detail::tree_segment_bytes);
   if (x.p == 2) return s * u(x, x.n / s);
   if (x.p == 3) return 2 * s * u(x, x.n / s);
   return (2 * std::floor(std::log2(x.p)) + 3 * (s - 1)) * t(x, x.n / s);
@@ -175,7 +177,7 @@ double pipelined_tree_seconds(const cost_input& x) {
 // and sends that on, a segment every 3t + 2(n/S)γ. p = 2: the leaf sends its untouched input; p = 3:
 // both leaves do, and the root folds twice.
 double pipelined_tree_reduce(const cost_input& x) {
-  const double s = segments(x, 32768);
+  const double s = segments(x, collectives::detail::tree_segment_bytes);
   if (x.p == 2) return s * u(x, x.n / s) + x.n * x.g;
   if (x.p == 3) return 2 * s * u(x, x.n / s) + 2 * x.n * x.g;
   const double depth = std::floor(std::log2(x.p));
