@@ -216,10 +216,14 @@ double bruck_allgather(const cost_input& x) {
   return x.n / x.p * x.d + shifts(x, k, m) + (x.n + std::floor(x.p / 2) * x.n / x.p) * x.d;
 }
 // Runs of 1, 2, 4, … parts of n/p′, each swapped both ways.
-double rd_allgather(const cost_input& x) {
+// The exchanges of the recursive doubling among p′ ranks: 2Σᵢ t(2ⁱ·n/p′) (i = 0…log p′ − 1).
+double doubling_exchanges(const cost_input& x) {
   double s = 0;
   for (double i = 0; i < x.lq; ++i) s += 2 * t(x, std::exp2(i) * x.n / x.q);
-  return x.n / x.p * x.d + s + (x.fold ? u(x, x.n / x.p) + t(x, x.n) : 0);
+  return s;
+}
+double rd_allgather(const cost_input& x) {
+  return x.n / x.p * x.d + doubling_exchanges(x) + (x.fold ? u(x, x.n / x.p) + t(x, x.n) : 0);
 }
 double rd_allgather_textbook(const cost_input& x) {
   return x.lq * x.a + (x.q - 1) / x.q * x.n * x.b + (x.fold ? 2 * x.a + (x.n / x.p + x.n) * x.b : 0);
@@ -279,6 +283,17 @@ const cost_entry table[] = {
      [](const cost_input& x) { return binomial_scatter(x) - x.n / x.p * x.d + ring(x, x.ip - 1, x.n / x.p); },
      "(log p + p−1)α + 2(p−1)/p·nβ",
      [](const cost_input& x) { return (x.lg + x.p - 1) * x.a + 2 * (x.p - 1) / x.p * x.n * x.b; }},
+    {collective::broadcast, "scatter_recursive_doubling",
+     "u(n/2) + Σᵢ t(n/2ⁱ) (i = 2…log p) + 2Σᵢ t(2ⁱ·n/p′) (i = 0…log p′ − 1); fold + t(n/p) + t(n)",
+     [](const cost_input& x) {
+       return binomial_scatter(x) - x.n / x.p * x.d + doubling_exchanges(x) +
+              (x.fold ? t(x, x.n / x.p) + t(x, x.n) : 0);
+     },
+     "2 log p·α + 2(p−1)/p·nβ; fold + 2α + (n/p + n)β",
+     [](const cost_input& x) {
+       return (x.lg + x.lq) * x.a + ((x.p - 1) / x.p + (x.q - 1) / x.q) * x.n * x.b +
+              (x.fold ? 2 * x.a + (x.n / x.p + x.n) * x.b : 0);
+     }},
     {collective::broadcast, "pipelined_tree",
      "(2·⌊log p⌋ + 3(S − 1))·t(n/S), S = ⌈n / 32 KiB⌉ segments (p = 2: S·u(n/S); p = 3: 2S·u(n/S))",
      &pipelined_tree_seconds},

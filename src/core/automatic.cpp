@@ -140,7 +140,8 @@ std::size_t size_key(collective c, int p, std::size_t bytes) {
 // Algorithms that cut the vector into p (or pof2) parts: a table measured at whole vectors does
 // not speak for calls with fewer elements than ranks, where some parts are empty.
 bool cuts_vector(collective c, algorithm a) {
-  return (c == collective::broadcast && a == algorithm::scatter_allgather) ||
+  return (c == collective::broadcast &&
+          (a == algorithm::scatter_allgather || a == algorithm::scatter_recursive_doubling)) ||
          (c == collective::reduce && a == algorithm::rabenseifner) ||
          (c == collective::allreduce && (a == algorithm::ring || a == algorithm::rabenseifner));
 }

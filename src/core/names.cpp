@@ -37,6 +37,7 @@ constexpr named<algorithm> algorithm_table[] = {
     {algorithm::dissemination, "dissemination"},
     {algorithm::hierarchical, "hierarchical"},
     {algorithm::pipelined_tree, "pipelined_tree"},
+    {algorithm::scatter_recursive_doubling, "scatter_recursive_doubling"},
 };
 
 constexpr named<collective> collective_table[] = {

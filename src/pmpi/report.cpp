@@ -76,7 +76,7 @@ std::vector<std::uint64_t> snapshot(const std::array<std::atomic<std::uint64_t>,
 }  // namespace
 
 void record(mpi_function f, const outcome& o, std::chrono::steady_clock::duration inside) {
-  static_assert(static_cast<std::size_t>(algorithm::pipelined_tree) < reason_slot0);
+  static_assert(static_cast<std::size_t>(algorithm::scatter_recursive_doubling) < reason_slot0);
   const std::size_t cell = row_of(f, o) * ranges + range_of(o.bytes);
   counters& c = totals();
   c.calls[cell].fetch_add(1, std::memory_order_relaxed);
