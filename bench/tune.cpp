@@ -223,13 +223,22 @@ int run(int argc, char** argv) {
   // b2b (every label, vendor and automatic included), the synchronized ones the others.
   std::map<std::pair<std::string, int>, std::map<std::size_t, std::map<std::string, sample>>> times, b2b;
   std::map<std::pair<std::string, int>, std::map<std::size_t, sample>> vendor;
+  // Runs per p: of the runs of each collective at p, the most (a simulated tuning above 256 ranks
+  // runs each collective in a launch of its own: one run is then several files).
   std::map<int, int> runs_per_p, b2b_runs_per_p;
+  std::map<std::pair<std::string, int>, int> runs_per_collective, b2b_runs_per_collective;
   std::set<std::string> hosts, libraries, skipped;
   std::string b2b_timing;
   for (const run_results& r : runs) {
     const bool back_to_back = is_b2b(r);
     if (back_to_back && b2b_timing.empty()) b2b_timing = r.info.timing;
-    ++(back_to_back ? b2b_runs_per_p : runs_per_p)[r.info.ranks];
+    std::set<std::string> collectives_of_run;
+    for (const row& x : r.rows) collectives_of_run.insert(x.collective);
+    for (const std::string& c : collectives_of_run) {
+      const int n = ++(back_to_back ? b2b_runs_per_collective : runs_per_collective)[{c, r.info.ranks}];
+      int& most = (back_to_back ? b2b_runs_per_p : runs_per_p)[r.info.ranks];
+      most = std::max(most, n);
+    }
     hosts.insert(r.info.host);
     libraries.insert(r.info.mpi_library);
     if (r.info.type != first.type || r.info.op != first.op)

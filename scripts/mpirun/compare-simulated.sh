@@ -20,16 +20,10 @@
 #
 # A simulation runs on one core: each collective's sizes are dealt over --jobs launches at once
 # (sizes 1, 3, 5, … to one, 2, 4, 6, … to the other), which collreport joins again.
-# Above 256 ranks the rows whose schedule has p − 1 steps of p messages are left out: the library's
-# ring (allgather, reduce_scatter, allreduce), reduce_scatter's pairwise exchange and
-# scatter_allgather (broadcast: scatter + ring), and SMPI's ones of that shape (vendor:ring,
-# vendor:ompi_ring, vendor:mpich_pair, vendor:lr, vendor:scatter_LR_allgather).
-# Each sends about p² messages a call (2.1 M for a 1024-rank ring all-reduce), which SMPI 3.32
-# simulates at about 23,000 a second here: 90 s of wall time per call and size. And at 256 ranks
-# they lose to the log p algorithms at every size already (the 256-rank runs of
-# docs/measurements/2026-11-27-simulated-fat-trees.md: ring allgather and reduce_scatter 1.75× at
-# 8 MiB and 26× at 2 KiB, pairwise reduce_scatter 2.3× at 8 MiB, ring allreduce 1.27× Rabenseifner
-# at 16 MiB and 46× at 4 KiB). alltoall keeps its pairwise exchange, the only bandwidth-bound one it has.
+# Some rows are left out where SMPI cannot simulate them in a useful time: above 256 ranks those
+# whose schedule has p − 1 steps of p messages (rings, pairwise reduce_scatter), from 256 ranks
+# all-to-all's vendor:ompi (its linear all-to-all: p² flows at once); scripts/mpirun/simulated-rows.sh
+# has the list and the figures, and each launch says on stderr what it leaves out.
 #
 # Usage: scripts/mpirun/compare.sh --simulate PLATFORM [--np "64 256"] [--quick] [--jobs N]
 #                                  [--out DIR] [--build-dir DIR] [-- OPTIONS]
@@ -153,35 +147,20 @@ bytes_of() {
   esac
 }
 min_bytes=$(bytes_of "$min_bytes") max_bytes=$(bytes_of "$max_bytes")
-# The p-step rows left out above 256 ranks (see the top).
-declare -A p_step_rows=(
-  [broadcast]="scatter_allgather vendor:scatter_LR_allgather"
-  [allgather]="ring vendor:ring"
-  [reduce_scatter]="ring pairwise vendor:ompi_ring vendor:mpich_pair"
-  [allreduce]="ring vendor:lr"
-)
-# The library's algorithms of collective $1 (collbench --list), less those named in $2.
-library_rows() {
-  local line
-  line=$("$root/scripts/mpirun/simulate" -n 1 "$build/bench/collbench" --list | grep "^$1:")
-  local rows=() a
-  for a in ${line#*:}; do
-    [[ $a == vendor || " $2 " == *" $a "* ]] || rows+=("$a")
-  done
-  (IFS=,; echo "${rows[*]}")
-}
+source "$root/scripts/mpirun/simulated-rows.sh"
 
 jsons=()
 for np in $nps; do
   for c in ${colls//,/ }; do
-    left_out=
-    ((np > 256)) && left_out=${p_step_rows[$c]:-}
+    left_out=$(left_out_rows "$c" "$np")
     ours=library
-    [[ -n $left_out ]] && ours=$(library_rows "$c" "$left_out")
+    if [[ -n $left_out ]]; then
+      ours=$("$root/scripts/mpirun/simulate" -n 1 "$build/bench/collbench" --list | sed -n "s/^$c: //p")
+      ours=$(without_rows "${ours// /,}" "vendor $left_out")
+    fi
     theirs=$selections
-    for a in ${smpi_algorithms[$c]:+${smpi_algorithms[$c]//,/ }}; do
-      [[ " $left_out " == *" vendor:$a "* ]] || theirs+=,vendor:$a
-    done
+    for a in ${smpi_algorithms[$c]:+${smpi_algorithms[$c]//,/ }}; do theirs+=,vendor:$a; done
+    theirs=$(without_rows "$theirs" "$left_out")
     algorithms=(--algorithm "$ours,automatic,$theirs")
     ((user_algorithms)) && algorithms=()
     echo "compare.sh --simulate: np = $np on $platform: $c${left_out:+ (left out: $left_out)}" >&2

@@ -26,7 +26,10 @@
 #   --simulate PLATFORM  tune for a cluster modelled by SimGrid's SMPI (docs/simulation.md; e.g.
 #                    fat-tree-1024 and process counts 16 … 1024): build-smpi/, one run of one
 #                    simulated call per size (simulated time is exact), no back-to-back runs (they
-#                    serve the drop-in, which SMPI does not run), large buffers shared by the ranks
+#                    serve the drop-in, which SMPI does not run), large buffers shared by the ranks;
+#                    above 256 ranks one launch per collective, without the rings and pairwise
+#                    exchanges of p² messages (scripts/mpirun/simulated-rows.sh: 90 s of wall time
+#                    per call at 1024 ranks), which automatic then never chooses there
 #   -- OPTIONS       passed on to collbench, e.g. -- -c allreduce,broadcast --max-bytes 1M (a size
 #                    option given here replaces the default one)
 # The runs of the process counts alternate (np 2, np 4, np 2, ...), so that a burst of load from
@@ -125,10 +128,42 @@ for ((i = 0; i < ${#sizes[@]}; i += 2)); do
   ((given)) || kept+=("${sizes[i]}" "${sizes[i + 1]}")
 done
 options=(--algorithm library --format json --quiet "${kept[@]}" "${extra[@]}")
+# Simulated above 256 ranks: one launch per collective (those of a -c given after --, else all),
+# each without the rows scripts/mpirun/simulated-rows.sh leaves out.
+if [[ -n $platform ]]; then
+  source "$here/simulated-rows.sh"
+  collectives=() passed=()
+  for ((i = 0; i < ${#extra[@]}; i++)); do
+    case ${extra[i]} in
+      -c | --collective) collectives+=(${extra[i + 1]//,/ }); i=$((i + 1)) ;;
+      -c=* | --collective=*) a=${extra[i]#*=}; collectives+=(${a//,/ }) ;;
+      *) passed+=("${extra[i]}") ;;
+    esac
+  done
+fi
+simulated_launches() { # NP RUN
+  local listing c rows left json
+  listing=$("$run" -n 1 "$collbench" --list)
+  ((${#collectives[@]})) || collectives=($(sed -n 's/^\([a-z_]*\): vendor .*/\1/p' <<< "$listing"))
+  for c in "${collectives[@]}"; do
+    left=$(left_out_rows "$c" "$1")
+    rows=$(sed -n "s/^$c: //p" <<< "$listing")
+    rows=$(without_rows "${rows// /,}" "vendor $left")
+    json=$raw/np$1-run$2-$c.json
+    echo "$self: np = $1, run $2: $c${left:+ (left out: $left)}" >&2
+    "$run" -n "$1" "${launch[@]}" "$collbench" --output "$json" --algorithm "$rows" --collective "$c" \
+      --format json --quiet "${kept[@]}" "${passed[@]}"
+    jsons+=("$json")
+  done
+}
 start=$SECONDS
 jsons=()
 for ((i = 1; i <= runs; i++)); do
   for np in "${nps[@]}"; do
+    if [[ -n $platform ]] && ((np > 256)); then
+      simulated_launches "$np" "$i"
+      continue
+    fi
     json=$raw/np$np-run$i.json
     echo "$self: np = $np, run $i of $runs" >&2
     "$run" -n "$np" "${launch[@]}" "$collbench" --output "$json" "${options[@]}"

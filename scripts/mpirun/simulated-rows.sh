@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# The rows a simulated timing run leaves out, because SMPI cannot simulate them in a useful wall
+# time on one core; sourced by compare-simulated.sh (compare.sh --simulate) and tune.sh --simulate,
+# which both say on stderr what they leave out. The smpi test label still runs every algorithm for
+# correctness, at sizes that fit.
+#
+# - Above 256 ranks, the schedules of p − 1 steps of p messages: the library's ring (allgather,
+#   allgatherv, reduce_scatter, reduce_scatterv, allreduce), reduce_scatter's pairwise exchange
+#   and broadcast's scatter_allgather (scatter + ring), and SMPI's ones of that shape (vendor:ring,
+#   vendor:ompi_ring, vendor:mpich_pair, vendor:lr, vendor:scatter_LR_allgather). Each sends about
+#   p² messages a call (2.1 M for a 1024-rank ring all-reduce), which SMPI 3.32 simulates at about
+#   23,000 a second here: 90 s of wall time per call and size. And at 256 ranks they lose to the
+#   log p algorithms at every size already (docs/measurements/2026-11-27-simulated-fat-trees.md:
+#   ring allgather and reduce_scatter 1.75× at 8 MiB and 26× at 2 KiB, pairwise reduce_scatter
+#   2.3× at 8 MiB, ring allreduce 1.27× Rabenseifner at 16 MiB and 46× at 4 KiB). alltoall(v)
+#   keeps its pairwise exchange, the only bandwidth-bound schedule it has.
+# - From 256 ranks, all-to-all's vendor:ompi: SMPI's reproduction of Open MPI's selection takes its
+#   linear all-to-all (all p − 1 sends and receives posted at once, then one wait) for blocks of
+#   1–32 KiB at 256–511 ranks and 512 B–256 KiB at 1024–2047: p² flows in the network model at once,
+#   each arrival re-solving the sharing of the links among all of them. One such call at 256 ranks
+#   had not finished after 20 minutes. (At 64 ranks, p² = 4,096 flows, it takes seconds.)
+
+# left_out_rows COLLECTIVE RANKS: the rows left out, library names and vendor:<name>, on one line.
+left_out_rows() {
+  local rows=()
+  if (($2 > 256)); then
+    case $1 in
+      broadcast) rows=(scatter_allgather vendor:scatter_LR_allgather) ;;
+      allgather) rows=(ring vendor:ring) ;;
+      allgatherv) rows=(ring) ;;
+      reduce_scatter) rows=(ring pairwise vendor:ompi_ring vendor:mpich_pair) ;;
+      reduce_scatterv) rows=(ring pairwise) ;;
+      allreduce) rows=(ring vendor:lr) ;;
+    esac
+  fi
+  [[ $1 == alltoall ]] && (($2 >= 256)) && rows+=(vendor:ompi)
+  echo "${rows[*]}"
+}
+
+# without_rows LIST LEFT_OUT: the comma-separated LIST less the names in LEFT_OUT (space-separated).
+without_rows() {
+  local kept=() a
+  for a in ${1//,/ }; do
+    [[ " $2 " == *" $a "* ]] || kept+=("$a")
+  done
+  (IFS=,; echo "${kept[*]}")
+}
