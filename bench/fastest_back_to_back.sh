@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Is the drop-in's COLLECTIVES_ALGORITHMS='*=fastest' as fast as the faster of vendor and the
+# library when calls come back to back, as applications issue them? With the decision table TABLE
+# (scripts/mpirun/tune.sh), each round launches collbench --timing back-to-back -a automatic twice
+# per process count, one after the other:
+#   - plain: its vendor row is the MPI library's collective, its automatic row the library's
+#     choice from TABLE (what fastest runs when it serves a call);
+#   - through the drop-in (LD_PRELOAD=libcollectives_mpi.so, COLLECTIVES_ALGORITHMS='*=fastest'):
+#     its vendor row is then the drop-in's fastest, served or forwarded.
+# Per collective, process count and size, a row's time is the least of its medians over the rounds
+# (automatic's over both launches). Prints, per collective and process count, the sizes where
+# fastest is within 5% of the faster of vendor and automatic, the geometric mean of fastest ÷ that
+# and the worst ratio; then the same over all points. The raw runs stay in the output directory.
+#
+# Usage: bench/fastest_back_to_back.sh TABLE [NP ...] [--rounds N] [--out DIR] [--build-dir DIR]
+#                                      [-- collbench options]
+#   NP ...           process counts (default: 2 4)
+#   --rounds N       rounds (default 3)
+#   --out DIR        where the runs and summary.txt go (default results/<date>-fastest-back-to-back)
+#   --build-dir DIR  the build with collbench and libcollectives_mpi.so (default build/)
+#   -- OPTIONS       passed on to collbench (default sizes: 8 B … 16 MiB by ×2, 0.2 s per size)
+# A benchmark, not a test: run it on a quiet machine and read the ratios with the load it reports.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+table=${1:?"usage: bench/fastest_back_to_back.sh TABLE [NP ...] [--rounds N] [--out DIR] [--build-dir DIR] [-- OPTIONS]"}
+shift
+[[ -f $table ]] || { echo "fastest_back_to_back.sh: no decision table '$table' (scripts/mpirun/tune.sh writes one)" >&2; exit 2; }
+table=$(cd "$(dirname "$table")" && pwd)/$(basename "$table")
+nps=()
+rounds=3
+out=
+build=$root/build
+extra=(--min-bytes 8 --max-bytes 16M --step 2 --time-per-size 0.2)
+while (($#)); do
+  case $1 in
+    --rounds) rounds=$2; shift ;;
+    --out) out=$2; shift ;;
+    --build-dir) build=$2; shift ;;
+    --) shift; extra=("$@"); break ;;
+    [1-9]*) nps+=("$1") ;;
+    *) echo "fastest_back_to_back.sh: unknown option '$1'" >&2; exit 2 ;;
+  esac
+  shift
+done
+((${#nps[@]})) || nps=(2 4)
+out=${out:-$root/results/$(date +%F)-fastest-back-to-back}
+mkdir -p "$out"
+command -v jq > /dev/null || { echo "fastest_back_to_back.sh: needs jq (apt-get install jq)" >&2; exit 2; }
+cmake --build "$build" --target collbench collectives_mpi -j "$(nproc)" > /dev/null
+
+bench=(--timing back-to-back --algorithm automatic --format json --quiet "${extra[@]}")
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$out/summary.txt"
+for ((i = 1; i <= rounds; i++)); do
+  for np in "${nps[@]}"; do
+    echo "fastest_back_to_back.sh: np = $np, round $i of $rounds" >&2
+    COLLECTIVES_TUNING=$table "$root/scripts/mpirun/run" -n "$np" "$build/bench/collbench" \
+      --output "$out/np$np-round$i-plain.json" "${bench[@]}"
+    COLLECTIVES_TUNING=$table COLLECTIVES_ALGORITHMS='*=fastest' LD_PRELOAD=$build/libcollectives_mpi.so \
+      "$root/scripts/mpirun/run" -n "$np" "$build/bench/collbench" \
+      --output "$out/np$np-round$i-dropin.json" "${bench[@]}"
+  done
+done
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out/summary.txt"
+
+# One line per row: launch collective ranks bytes algorithm median; then per point the least of each.
+for f in "$out"/np*-round*-{plain,dropin}.json; do
+  launch=${f##*-}
+  jq -r --arg launch "${launch%.json}" \
+    '.results[] | select(.algorithm == "vendor" or .algorithm == "automatic") | select(.median_us > 0)
+     | "\($launch) \(.collective) \(.ranks) \(.bytes) \(.algorithm) \(.median_us)"' "$f"
+done | awk '
+  function least(key, v) { if (!(key in best) || v < best[key]) best[key] = v }
+  {
+    point = $2 " " $3 " " $4
+    points[point] = 1
+    if ($5 == "automatic") least(point " library", $6)
+    else least(point " " ($1 == "plain" ? "vendor" : "fastest"), $6)
+    # The noise: how far apart the medians of vendor at one point lie over the rounds.
+    if ($1 == "plain" && $5 == "vendor") {
+      if (!(point in vmax) || $6 > vmax[point]) vmax[point] = $6
+      if (!(point in vmin) || $6 < vmin[point]) vmin[point] = $6
+    }
+  }
+  END {
+    printf "%-16s %3s %8s %10s %9s %9s\n", "collective", "np", "within 5%", "geomean", "worst", "at bytes"
+    for (point in points) {
+      split(point, k, " ")
+      if (!((point " fastest") in best) || !((point " vendor") in best) || !((point " library") in best)) continue
+      better = best[point " vendor"] < best[point " library"] ? best[point " vendor"] : best[point " library"]
+      r = best[point " fastest"] / better
+      g = k[1] " " k[2]
+      n[g]++; all++
+      if (r <= 1.05) { within[g]++; all_within++ }
+      logsum[g] += log(r); all_log += log(r)
+      if (r > worst[g]) { worst[g] = r; worst_at[g] = k[3] }
+    }
+    sorted = "sort -k1,1 -k2,2n"
+    for (g in n) {
+      split(g, k, " ")
+      printf "%-16s %3d %4d of %-3d %9.3f %9.2f %9d\n", k[1], k[2], within[g], n[g], exp(logsum[g] / n[g]),
+        worst[g], worst_at[g] | sorted
+    }
+    close(sorted)
+    for (point in vmin) { spread_log += log(vmax[point] / vmin[point]); spreads++ }
+    if (spreads) printf "noise: the slowest of the medians of vendor over the rounds ÷ the fastest, geometric mean over the points: %.3f\n", exp(spread_log / spreads)
+    printf "all: fastest within 5%% of the faster of vendor and the library at %d of %d points (%.0f%%), geometric mean %.3f\n",
+      all_within, all, 100 * all_within / all, exp(all_log / all)
+  }' | tee -a "$out/summary.txt"
+echo "fastest_back_to_back.sh: $out/summary.txt" >&2
