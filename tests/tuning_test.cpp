@@ -132,7 +132,8 @@ BOOST_AUTO_TEST_CASE(follows_the_table_of_the_environment) {
         const bool cuts =
             (c == collective::allreduce && (a == algorithm::ring || a == algorithm::rabenseifner)) ||
             (c == collective::reduce && a == algorithm::rabenseifner) ||
-            (c == collective::broadcast && a == algorithm::scatter_allgather);
+            (c == collective::broadcast &&
+             (a == algorithm::scatter_allgather || a == algorithm::scatter_recursive_doubling));
         if (cuts && count < static_cast<std::size_t>(p)) continue;  // the rule's, checked below
         BOOST_TEST(collectives::automatic_choice({.coll = c, .p = p, .bytes = bytes}) == a,
                    name << " at " << bytes << " bytes, p = " << p);
@@ -519,4 +520,23 @@ BOOST_AUTO_TEST_CASE(loading_while_other_threads_choose) {
   BOOST_TEST(collectives::automatic_choice(s) == by_table);
   collectives::clear_tuning();
   BOOST_TEST(collectives::automatic_choice(s) == by_rule);
+}
+
+// Above 8 ranks the built-in rule follows the simulated fat trees (src/core/automatic.cpp):
+// broadcast's scatter + recursive doubling from 512 KiB when p is a power of two, the pipelined
+// tree when it is not (the fold would send the whole vector once more), binomial in between.
+BOOST_AUTO_TEST_CASE(builtin_rule_at_many_ranks_broadcast) {
+  collectives::clear_tuning();
+  const auto at = [](int p, std::size_t bytes) {
+    return collectives::automatic_choice({.coll = collective::broadcast, .p = p, .bytes = bytes});
+  };
+  constexpr std::size_t KiB = 1024, MiB = 1024 * KiB;
+  BOOST_TEST(at(256, 512 * KiB) == algorithm::scatter_recursive_doubling);
+  BOOST_TEST(at(1024, 16 * MiB) == algorithm::scatter_recursive_doubling);
+  BOOST_TEST(at(64, 8 * MiB) == algorithm::scatter_recursive_doubling);
+  BOOST_TEST(at(256, 256 * KiB) == algorithm::pipelined_tree);
+  BOOST_TEST(at(255, 1 * MiB) == algorithm::pipelined_tree);
+  BOOST_TEST(at(255, 16 * MiB) == algorithm::scatter_allgather);
+  BOOST_TEST(at(256, 100 * KiB) == algorithm::binomial);
+  BOOST_TEST(at(256, 1 * KiB) == algorithm::binomial);
 }

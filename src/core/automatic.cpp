@@ -45,7 +45,12 @@
 // overtakes it at p × 64 KiB (p = 64, 4 MiB: 1188 against 1245; p = 256, 16 MiB: 4788 against
 // 5091), except binomial from 64 to 128 KiB, where its messages stop being eager and each has the
 // link to itself while the tree's 32 KiB segments still share it (p = 64: 39.5 against 45.8;
-// p = 256: 54.0 against 60.7). To redo them:
+// p = 256: 54.0 against 60.7). And scatter_recursive_doubling from 512 KiB when p is a power of
+// two (fat-tree-256 at p = 64 and 256, fat-tree-1024 at 1024, 4 KiB … 16 MiB by ×4: p = 256,
+// 1 MiB: 303 µs against the tree's 349, 16 MiB: 4047 against scatter_allgather's 4788; p = 1024,
+// 4 MiB: 1067 against 1327; the tree still leads at 256 KiB by 2–3%, p = 64 at 128 KiB by more);
+// not otherwise, where its fold sends the whole vector once more (p = 255, 1 MiB: 385 against
+// the tree's 356). To redo them:
 //   bash scripts/mpirun/tune.sh 16 64 256 1024 --simulate fat-tree-1024   # then read its ranges
 //
 //   bytes: the size key, as collbench counts it (bench/metrics.hpp): the vector for broadcast,
@@ -58,6 +63,7 @@
 //                   p = 3) (np 4: binomial 1.24–1.31× below 512 B, naive 1.09–1.31× from 512 B to
 //                   64 KiB, binomial within 8% above; np 3: binomial 1.09–1.52× where pipeline
 //                   leads);  many ranks: binomial below 4 KiB and from 64 to 128 KiB,
+//                   scatter_recursive_doubling from 512 KiB if p is a power of two,
 //                   pipelined_tree below p × 64 KiB, else scatter_allgather;
 //                   < 12 KiB: binomial;  otherwise scatter_allgather
 //   scatter         few ranks: binomial from 2 to 64 KiB, else naive (np 4: binomial up to 1.28×
@@ -179,6 +185,7 @@ algorithm rule(collective c, int p, std::size_t bytes, bool fewer_elements_than_
       if (few_ranks) return p == 3 ? algorithm::pipeline : algorithm::binomial;
       if (many_ranks) {
         if (bytes < 4 * KiB || (bytes >= 64 * KiB && bytes < 128 * KiB)) return algorithm::binomial;
+        if (power_of_two && bytes >= 512 * KiB) return algorithm::scatter_recursive_doubling;
         return bytes < 64 * KiB * static_cast<std::size_t>(p) ? algorithm::pipelined_tree
                                                               : algorithm::scatter_allgather;
       }
