@@ -124,7 +124,11 @@ colltune=("$colltune")
 kept=()
 for ((i = 0; i < ${#sizes[@]}; i += 2)); do
   given=0
-  for arg in "${extra[@]}"; do [[ $arg == "${sizes[i]}" || $arg == "${sizes[i]}="* ]] && given=1; done
+  short=
+  case ${sizes[i]} in --min-bytes) short=-b ;; --max-bytes) short=-e ;; esac
+  for arg in "${extra[@]}"; do
+    [[ $arg == "${sizes[i]}" || $arg == "${sizes[i]}="* || (-n $short && $arg == "$short") ]] && given=1
+  done
   ((given)) || kept+=("${sizes[i]}" "${sizes[i + 1]}")
 done
 options=(--algorithm library --format json --quiet "${kept[@]}" "${extra[@]}")
@@ -171,7 +175,10 @@ for ((i = 1; i <= runs; i++)); do
   done
 done
 command="$command ${nps[*]}$( ((quick)) && echo ' --quick')${platform:+ --simulate $platform} --runs $runs$( ((b2b)) || echo ' --no-back-to-back')${extra[*]:+ -- ${extra[*]}}"
-"${colltune[@]}" --out "$out" --options "${options[*]}" --command "$command" "${jsons[@]}"
+recorded="${options[*]}"
+[[ -n $platform ]] && printf '%s\n' "${nps[@]}" | awk '$1 > 256 { found = 1 } END { exit !found }' &&
+  recorded+="; above 256 ranks one launch per collective, without the rows scripts/mpirun/simulated-rows.sh leaves out"
+"${colltune[@]}" --out "$out" --options "$recorded" --command "$command" "${jsons[@]}"
 if ((b2b)); then
   # automatic follows the table just written, so its rows are the table's choice.
   b2b_options=(--algorithm automatic --timing back-to-back --format json --quiet "${kept[@]}" "${extra[@]}")
