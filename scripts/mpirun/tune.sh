@@ -75,6 +75,7 @@ done
 # Simulated: the launches go through scripts/mpirun/simulate (run does it with COLLECTIVES_MPI=smpi).
 launch=()
 if [[ -n $platform ]]; then
+  ((installed)) && { echo "$self: --simulate runs from the source tree (scripts/mpirun/tune.sh, beside simulate)" >&2; exit 2; }
   export COLLECTIVES_MPI=smpi COLLECTIVES_SMPI_PLATFORM=$platform
   [[ $build == "$root/build" ]] && build=$root/build-smpi
   runs=${runs:-1} b2b=0
@@ -176,8 +177,12 @@ for ((i = 1; i <= runs; i++)); do
 done
 command="$command ${nps[*]}$( ((quick)) && echo ' --quick')${platform:+ --simulate $platform} --runs $runs$( ((b2b)) || echo ' --no-back-to-back')${extra[*]:+ -- ${extra[*]}}"
 recorded="${options[*]}"
-[[ -n $platform ]] && printf '%s\n' "${nps[@]}" | awk '$1 > 256 { found = 1 } END { exit !found }' &&
-  recorded+="; above 256 ranks one launch per collective, without the rows scripts/mpirun/simulated-rows.sh leaves out"
+for np in "${nps[@]}"; do
+  if [[ -n $platform ]] && ((np > 256)); then
+    recorded+="; above 256 ranks one launch per collective, without the rows scripts/mpirun/simulated-rows.sh leaves out"
+    break
+  fi
+done
 "${colltune[@]}" --out "$out" --options "$recorded" --command "$command" "${jsons[@]}"
 if ((b2b)); then
   # automatic follows the table just written, so its rows are the table's choice.
