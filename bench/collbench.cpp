@@ -107,7 +107,8 @@ void print_list(const vendor_internals& internals) {
     fmt::print("(no vendor internals: {})\n", internals.unavailable_reason());
   fmt::print(
       "-a also takes: all (the default: every algorithm above), library (the library's only), vendor:all "
-      "(the vendor's internal ones), automatic (the library's own choice, measured only when named)\n");
+      "(the vendor's internal ones), automatic (the library's own choice) and pmpi (the MPI library's "
+      "collective by its profiling name, PMPI_*), the last two measured only when named\n");
 }
 
 #if COLLBENCH_SMPI
@@ -139,10 +140,11 @@ std::vector<variant> variants_that_fit(const std::vector<variant>& variants, con
   if (needed <= budget) return variants;
   // vendor's result is the check's reference.
   if (check)
-    throw std::runtime_error(fmt::format(
-        "{}: SMPI's collectives would need about {:.1f} GiB of private temporaries, over half the free memory; "
-        "run with --no-check (their rows are then left out)",
-        where, needed / (1 << 30)));
+    throw std::runtime_error(
+        fmt::format("{}: SMPI's collectives would need about {:.1f} GiB of private temporaries, over half "
+                    "the free memory; "
+                    "run with --no-check (their rows are then left out)",
+                    where, needed / (1 << 30)));
   std::vector<variant> out;
   for (const variant& v : variants)
     if (v.alg != collectives::algorithm::vendor) out.push_back(v);
@@ -296,11 +298,13 @@ int run(int argc, char** argv, bool forcing_set_here) {
       const std::string where =
           fmt::format("{} [size {}/{}] {}", to_string(c), i + 1, sizes.size(), format_size(m->bytes));
 #if COLLBENCH_SMPI
-      const std::vector<variant> here = variants_that_fit(variants, *m, size, memory_budget, o.check, rank, where);
+      const std::vector<variant> here =
+          variants_that_fit(variants, *m, size, memory_budget, o.check, rank, where);
 #else
       const std::vector<variant>& here = variants;
 #endif
-      const std::vector<sample> samples = measure(comm, c, o.root, *w, here, *m, policy, state, o.check, prog, where);
+      const std::vector<sample> samples =
+          measure(comm, c, o.root, *w, here, *m, policy, state, o.check, prog, where);
       for (const sample& s : samples) calls += s.calls, late += s.late;
       if (rank == 0) {
         std::vector<row> more = make_rows(c, size, *m, o, here, samples, info);

@@ -2,16 +2,17 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Is the drop-in's COLLECTIVES_ALGORITHMS='*=fastest' as fast as the faster of vendor and the
 # library when calls come back to back, as applications issue them? With the decision table TABLE
-# (scripts/mpirun/tune.sh), each round launches collbench --timing back-to-back -a automatic twice
-# per process count, one after the other:
-#   - plain: its vendor row is the MPI library's collective, its automatic row the library's
-#     choice from TABLE (what fastest runs when it serves a call);
-#   - through the drop-in (LD_PRELOAD=libcollectives_mpi.so, COLLECTIVES_ALGORITHMS='*=fastest'):
-#     its vendor row is then the drop-in's fastest, served or forwarded.
-# Per collective, process count and size, a row's time is the least of its medians over the rounds
-# (automatic's over both launches). Prints, per collective and process count, the sizes where
-# fastest is within 5% of the faster of vendor and automatic, the geometric mean of fastest ÷ that
-# and the worst ratio; then the same over all points. The raw runs stay in the output directory.
+# (scripts/mpirun/tune.sh), each round launches, per process count, collbench --timing
+# back-to-back -a automatic,pmpi through the drop-in (LD_PRELOAD=libcollectives_mpi.so,
+# COLLECTIVES_ALGORITHMS='*=fastest', the table), whose rows are then, interleaved in one launch:
+#   - vendor: MPI_<Collective> as an application calls it, so the drop-in's fastest, served or
+#     forwarded;
+#   - pmpi: PMPI_<Collective>, the MPI library's own collective;
+#   - automatic: the library's choice from TABLE, called in C++ (what fastest runs when it serves).
+# Per collective, process count and size, a row's time is the least of its medians over the rounds.
+# Prints, per collective and process count, the sizes where fastest is within 5% of the faster of
+# the MPI library and the library, the geometric mean of fastest ÷ that and the worst ratio; then
+# the same over all points. The raw runs stay in the output directory.
 #
 # Usage: bench/fastest_back_to_back.sh TABLE [NP ...] [--rounds N] [--out DIR] [--build-dir DIR]
 #                                      [-- collbench options]
@@ -50,45 +51,40 @@ mkdir -p "$out"
 command -v jq > /dev/null || { echo "fastest_back_to_back.sh: needs jq (apt-get install jq)" >&2; exit 2; }
 cmake --build "$build" --target collbench collectives_mpi -j "$(nproc)" > /dev/null
 
-bench=(--timing back-to-back --algorithm automatic --format json --quiet "${extra[@]}")
+bench=(--timing back-to-back --algorithm automatic,pmpi --format json --quiet "${extra[@]}")
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$out/summary.txt"
 for ((i = 1; i <= rounds; i++)); do
   for np in "${nps[@]}"; do
     echo "fastest_back_to_back.sh: np = $np, round $i of $rounds" >&2
-    COLLECTIVES_TUNING=$table "$root/scripts/mpirun/run" -n "$np" "$build/bench/collbench" \
-      --output "$out/np$np-round$i-plain.json" "${bench[@]}"
     COLLECTIVES_TUNING=$table COLLECTIVES_ALGORITHMS='*=fastest' LD_PRELOAD=$build/libcollectives_mpi.so \
       "$root/scripts/mpirun/run" -n "$np" "$build/bench/collbench" \
-      --output "$out/np$np-round$i-dropin.json" "${bench[@]}"
+      --output "$out/np$np-round$i.json" "${bench[@]}"
   done
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out/summary.txt"
 
-# One line per row: launch collective ranks bytes algorithm median; then per point the least of each.
-for f in "$out"/np*-round*-{plain,dropin}.json; do
-  launch=${f##*-}
-  jq -r --arg launch "${launch%.json}" \
-    '.results[] | select(.algorithm == "vendor" or .algorithm == "automatic") | select(.median_us > 0)
-     | "\($launch) \(.collective) \(.ranks) \(.bytes) \(.algorithm) \(.median_us)"' "$f"
+# One line per row: collective ranks bytes row median; then per point the least of each row.
+for f in "$out"/np*-round*.json; do
+  jq -r '.results[] | select(.median_us > 0)
+     | "\(.collective) \(.ranks) \(.bytes) \(.algorithm) \(.median_us)"' "$f"
 done | awk '
-  function least(key, v) { if (!(key in best) || v < best[key]) best[key] = v }
   {
-    point = $2 " " $3 " " $4
+    point = $1 " " $2 " " $3
     points[point] = 1
-    if ($5 == "automatic") least(point " library", $6)
-    else least(point " " ($1 == "plain" ? "vendor" : "fastest"), $6)
-    # The noise: how far apart the medians of vendor at one point lie over the rounds.
-    if ($1 == "plain" && $5 == "vendor") {
-      if (!(point in vmax) || $6 > vmax[point]) vmax[point] = $6
-      if (!(point in vmin) || $6 < vmin[point]) vmin[point] = $6
+    row = $4 == "vendor" ? "fastest" : $4 == "pmpi" ? "mpi" : "library"
+    if (!((point " " row) in best) || $5 < best[point " " row]) best[point " " row] = $5
+    # The noise: how far apart the medians of the MPI library at one point lie over the rounds.
+    if (row == "mpi") {
+      if (!(point in vmax) || $5 > vmax[point]) vmax[point] = $5
+      if (!(point in vmin) || $5 < vmin[point]) vmin[point] = $5
     }
   }
   END {
     printf "%-16s %3s %8s %10s %9s %9s\n", "collective", "np", "within 5%", "geomean", "worst", "at bytes"
     for (point in points) {
       split(point, k, " ")
-      if (!((point " fastest") in best) || !((point " vendor") in best) || !((point " library") in best)) continue
-      better = best[point " vendor"] < best[point " library"] ? best[point " vendor"] : best[point " library"]
+      if (!((point " fastest") in best) || !((point " mpi") in best) || !((point " library") in best)) continue
+      better = best[point " mpi"] < best[point " library"] ? best[point " mpi"] : best[point " library"]
       r = best[point " fastest"] / better
       g = k[1] " " k[2]
       n[g]++; all++
@@ -104,8 +100,8 @@ done | awk '
     }
     close(sorted)
     for (point in vmin) { spread_log += log(vmax[point] / vmin[point]); spreads++ }
-    if (spreads) printf "noise: the slowest of the medians of vendor over the rounds ÷ the fastest, geometric mean over the points: %.3f\n", exp(spread_log / spreads)
-    printf "all: fastest within 5%% of the faster of vendor and the library at %d of %d points (%.0f%%), geometric mean %.3f\n",
+    if (spreads) printf "noise: the slowest of the medians of the MPI library (pmpi) over the rounds ÷ the fastest, geometric mean over the points: %.3f\n", exp(spread_log / spreads)
+    printf "all: fastest within 5%% of the faster of the MPI library and the library at %d of %d points (%.0f%%), geometric mean %.3f\n",
       all_within, all, 100 * all_within / all, exp(all_log / all)
   }' | tee -a "$out/summary.txt"
 echo "fastest_back_to_back.sh: $out/summary.txt" >&2

@@ -71,10 +71,10 @@ void finish(options& o, const std::vector<std::string>& collective_args, const s
   }
   if (o.algorithms.empty()) o.algorithms = {"all"};
   for (const std::string& a : o.algorithms) {
-    const bool group = a == "all" || a == "library" || a.starts_with("vendor:");
+    const bool group = a == "all" || a == "library" || a == "pmpi" || a.starts_with("vendor:");
     if (!group && !collectives::parse_algorithm(a)) {
       throw usage_error{
-          fmt::format("unknown algorithm '{}'; known: all, library, vendor:all, vendor:<name>, {}", a,
+          fmt::format("unknown algorithm '{}'; known: all, library, pmpi, vendor:all, vendor:<name>, {}", a,
                       join_names(library_algorithms(), [](auto x) { return to_string(x); }))};
     }
   }
@@ -198,8 +198,10 @@ parse_result parse_options(int argc, char** argv) {
          "-a,--algorithm", o.algorithms,
          "Algorithms (comma-separated or repeated): all (default: the library's and the vendor's internal "
          "ones), library (the library's only), an algorithm name (ring, binomial, ...), vendor:<name> "
-         "(one of the MPI library's internal algorithms, e.g. vendor:ring) or vendor:all. The vendor's "
-         "default collective is always measured: it is the baseline")
+         "(one of the MPI library's internal algorithms, e.g. vendor:ring), vendor:all, automatic (the "
+         "library's choice) or pmpi (PMPI_<Collective>: the MPI library's own even through the drop-in). "
+         "The vendor row, MPI_<Collective> as an application calls it, is always measured: it is the "
+         "baseline")
       ->delimiter(',');
   app.add_option("-b,--min-bytes", min_text, "Smallest message in bytes (K, M, G suffixes: binary)")
       ->capture_default_str();

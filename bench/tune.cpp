@@ -32,11 +32,16 @@
 // measure automatic with the table of the synchronized runs in force, so it runs the choice).
 // Without back-to-back runs, the synchronized ones decide, as before. Each "fastest" point says which
 // timing decided it, and keeps the other's vendor ratio beside it when both were measured.
+// gatherv, scatterv and alltoallv have no per-size choice (every rank must decide alike, and their
+// counts are not known alike): from back-to-back runs, their "fastest" section is one range over
+// every size per process count, vendor when the geometric mean over the sizes of vendor's time ÷
+// automatic's is below 1 / (1 + 3%), else library; each point keeps its own times and ratio.
 //
 // Usage: colltune --out table.json [--options "collbench options"] [--command "how it was run"]
 //                 run1.json run2.json ...   (synchronized and back-to-back runs, in any order)
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <chrono>
@@ -221,7 +226,9 @@ int run(int argc, char** argv) {
   const run_info& first = std::find_if_not(runs.begin(), runs.end(), is_b2b)->info;
   // (collective, p) → bytes → algorithm → times over the runs; and vendor's. Back-to-back runs fill
   // b2b (every label, vendor and automatic included), the synchronized ones the others.
-  std::map<std::pair<std::string, int>, std::map<std::size_t, std::map<std::string, sample>>> times, b2b;
+  // unsized: the back-to-back vendor and automatic rows of the collectives without a per-size choice.
+  std::map<std::pair<std::string, int>, std::map<std::size_t, std::map<std::string, sample>>> times, b2b,
+      unsized;
   std::map<std::pair<std::string, int>, std::map<std::size_t, sample>> vendor;
   // Runs per p: of the runs of each collective at p, the most (a simulated tuning above 256 ranks
   // runs each collective in a launch of its own: one run is then several files).
@@ -253,6 +260,8 @@ int run(int argc, char** argv) {
           r.info.skew != 0;
       if (!by_size(*c) || skewed_v) {
         skipped.insert(x.collective);
+        if (!by_size(*c) && back_to_back && (is_vendor || x.algorithm == "automatic"))
+          unsized[{x.collective, x.ranks}][x.bytes][x.algorithm].add(x.median_us);
         continue;
       }
       if (back_to_back)
@@ -268,6 +277,7 @@ int run(int argc, char** argv) {
 
   json colls = json::object(), fastest = json::object();
   std::size_t ranges = 0, by_rule = 0, sizes = 0, vendor_sizes = 0, b2b_sizes = 0;
+  std::vector<std::string> unsized_verdicts;  // "gatherv 4 vendor"
   for (const auto& [key, by_bytes] : times) {
     const auto& [name, p] = key;
     const collectives::collective c = *collectives::parse_collective(name);
@@ -314,6 +324,40 @@ int run(int argc, char** argv) {
       fastest[name][std::to_string(p)] = ranges_json(bytes, verdicts, "fastest", verdict_jsons);
   }
 
+  for (const auto& [key, by_bytes] : unsized) {
+    const auto& [name, p] = key;
+    std::vector<std::size_t> bytes;
+    std::vector<json> points;
+    double log_sum = 0;
+    for (const auto& [size, rows] : by_bytes) {
+      if (!rows.contains("vendor") || !rows.contains("automatic")) continue;
+      const sample &vendor_sample = rows.at("vendor"), &library = rows.at("automatic");
+      const double ratio = vendor_sample.least_us / library.least_us;
+      log_sum += std::log(ratio);
+      bytes.push_back(size);
+      points.push_back({{"bytes", size},
+                        {"library", "automatic"},
+                        {"library_us", library.least_us},
+                        {"library_spread", library.spread()},
+                        {"vendor_us", vendor_sample.least_us},
+                        {"vendor_spread", vendor_sample.spread()},
+                        {"vendor_ratio", ratio},
+                        {"timing", "back-to-back"}});
+    }
+    if (points.empty()) continue;
+    const double mean_ratio = std::exp(log_sum / static_cast<double>(points.size()));
+    const bool vendor_faster = mean_ratio * (1 + noise_floor) < 1;
+    for (json& pt : points)
+      pt["by"] = fmt::format(
+          "{}: one verdict for every size (counts are not known alike on every rank): "
+          "vendor ÷ library {:.3f} in geometric mean over the sizes",
+          vendor_faster ? "vendor" : "library", mean_ratio);
+    unsized_verdicts.push_back(fmt::format("{} {} {}", name, p, vendor_faster ? "vendor" : "library"));
+    fastest[name][std::to_string(p)] =
+        ranges_json(bytes, std::vector<std::string>(bytes.size(), vendor_faster ? "vendor" : "library"),
+                    "fastest", points);
+  }
+
   json runs_json = json::object(), b2b_runs_json = json::object();
   for (const auto& [p, n] : runs_per_p) runs_json[std::to_string(p)] = n;
   for (const auto& [p, n] : b2b_runs_per_p) b2b_runs_json[std::to_string(p)] = n;
@@ -351,9 +395,14 @@ int run(int argc, char** argv) {
          fmt::format(
              "per size, vendor (the MPI library's default collective) is timed as the algorithms are; "
              "the \"fastest\" section says vendor only where vendor's time (the least of its medians) × "
-             "(1 + {:.0f}%) is below the library choice's, else library (what automatic runs); read by "
-             "the drop-in's COLLECTIVES_ALGORITHMS=*=fastest only",
-             noise_floor * 100)},
+             "(1 + {:.0f}%) is below the library choice's, else library (what automatic runs); gatherv, "
+             "scatterv and alltoallv (no per-size choice: their counts are not known alike on every rank) "
+             "get "
+             "one range per process count from the back-to-back runs, vendor where the geometric mean over "
+             "the "
+             "sizes of vendor's time ÷ automatic's × (1 + {:.0f}%) is below 1; read by the drop-in's "
+             "COLLECTIVES_ALGORITHMS=*=fastest only",
+             noise_floor * 100, noise_floor * 100)},
         {"fastest_timing",
          b2b_runs_per_p.empty()
              ? std::string("synchronized: the comparison with vendor is the synchronized runs' (no "
@@ -367,10 +416,12 @@ int run(int argc, char** argv) {
       {"collectives", colls}};
   if (!fastest.empty()) table["fastest"] = std::move(fastest);
   std::ofstream(out) << table.dump(1) << '\n';
-  fmt::print(stderr,
-             "colltune: {}: {} ranges over {} sizes ({} kept the rule's choice within noise); vendor clearly "
-             "faster than the library's choice at {} of them ({} compared back to back)\n",
-             out, ranges, sizes, by_rule, vendor_sizes, b2b_sizes);
+  fmt::print(
+      stderr,
+      "colltune: {}: {} ranges over {} sizes ({} kept the rule's choice within noise); vendor clearly "
+      "faster than the library's choice at {} of them ({} compared back to back){}{}\n",
+      out, ranges, sizes, by_rule, vendor_sizes, b2b_sizes,
+      unsized_verdicts.empty() ? "" : "; one verdict for every size: ", fmt::join(unsized_verdicts, ", "));
   // What the library will load must load: the table checks itself.
   collectives::load_tuning(out);
   collectives::clear_tuning();

@@ -306,9 +306,11 @@ std::vector<variant> select_variants(collective c, const std::vector<std::string
     const std::string name(to_string(a));
     if (a != algorithm::vendor && wanted(name, is_library_group)) out.push_back({name, a, MPI_COMM_NULL});
   }
-  // automatic is not in algorithms_for(): measured only when named.
+  // automatic is not in algorithms_for(), and pmpi is no library algorithm: measured only when named.
   if (std::find(requested.begin(), requested.end(), "automatic") != requested.end())
     out.push_back({"automatic", algorithm::automatic, MPI_COMM_NULL});
+  if (std::find(requested.begin(), requested.end(), "pmpi") != requested.end())
+    out.push_back({.label = "pmpi", .profiling_name = true});
   for (const vendor_internal& v : internals.available()) {
     const std::string label = "vendor:" + v.name;
     if (v.coll != c || !wanted(label, is_vendor_group)) continue;
@@ -326,7 +328,7 @@ std::string check_selection(std::span<const collective> colls, const std::vector
   std::string colls_text;
   for (collective c : colls) colls_text += fmt::format("{}{}", colls_text.empty() ? "" : ", ", to_string(c));
   for (const std::string& name : requested) {
-    if (name == "all" || name == "library") continue;
+    if (name == "all" || name == "library" || name == "pmpi") continue;
     if (name == "vendor:all") {
       if (internals.available().empty())
         return fmt::format("vendor:all: no internal algorithm of the MPI library can be forced: {}",

@@ -2,9 +2,13 @@
 #pragma once
 
 // What collbench measures for one collective: the rows ("variants"). Each is either a library
-// algorithm called through the public API (vendor, the baseline, is one of them) or one of the
-// MPI library's internal algorithms, labelled vendor:<name>, called directly with MPI on a
-// communicator where the MPI library has been told to use that algorithm.
+// algorithm called through the public API, or an MPI collective called directly:
+//   - vendor, the baseline: MPI_<Collective> itself, as an application calls it (through the
+//     drop-in, or any tool that intercepts MPI_*, when one is preloaded);
+//   - pmpi, only when named: PMPI_<Collective>, the MPI library's own even when MPI_* is
+//     intercepted, so that one launch through the drop-in measures it beside the MPI library;
+//   - vendor:<name>: one of the MPI library's internal algorithms, on a communicator where the
+//     MPI library has been told to use that algorithm.
 //
 // Forcing an internal algorithm (Open MPI's coll/tuned only): with coll_tuned_use_dynamic_rules
 // on, the tuned module reads coll_tuned_<collective>_algorithm when a communicator is created.
@@ -55,6 +59,7 @@ struct cvar_setting {
 
 struct variant {
   std::string label;  ///< "vendor", "ring", "vendor:ring": the row name
+  /// A library algorithm; `vendor` for the rows that call MPI directly.
   collectives::algorithm alg = collectives::algorithm::vendor;
   /// A vendor internal: the communicator on which the MPI library is locked to it.
   MPI_Comm forced_comm = MPI_COMM_NULL;
@@ -63,6 +68,8 @@ struct variant {
   /// SimGrid SMPI: the algorithm or selector set around each call, and the launch's own to go
   /// back to (smpi_colls.hpp).
   std::string smpi_choice = {}, smpi_restore = {};
+  /// The pmpi row: PMPI_<Collective> instead of MPI_<Collective>.
+  bool profiling_name = false;
 };
 
 /// Holds a variant's per-call control variables for its lifetime (nothing for the others).

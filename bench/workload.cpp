@@ -103,6 +103,37 @@ std::vector<int> packed_displs(const std::vector<std::size_t>& counts) {
   return d;
 }
 
+// The MPI collectives a row calls directly: by their standard names (MPI_*, which the drop-in or
+// a tool may intercept) or by their profiling names (PMPI_*, always the MPI library's own).
+struct mpi_collectives {
+  decltype(&PMPI_Bcast) bcast;
+  decltype(&PMPI_Scatter) scatter;
+  decltype(&PMPI_Gather) gather;
+  decltype(&PMPI_Reduce) reduce;
+  decltype(&PMPI_Allgather) allgather;
+  decltype(&PMPI_Reduce_scatter_block) reduce_scatter_block;
+  decltype(&PMPI_Alltoall) alltoall;
+  decltype(&PMPI_Allreduce) allreduce;
+  decltype(&PMPI_Barrier) barrier;
+  decltype(&PMPI_Scan) scan;
+  decltype(&PMPI_Exscan) exscan;
+  decltype(&PMPI_Gatherv) gatherv;
+  decltype(&PMPI_Scatterv) scatterv;
+  decltype(&PMPI_Allgatherv) allgatherv;
+  decltype(&PMPI_Alltoallv) alltoallv;
+  decltype(&PMPI_Reduce_scatter) reduce_scatter;
+};
+const mpi_collectives standard_names{
+    MPI_Bcast,    MPI_Scatter,    MPI_Gather,    MPI_Reduce,        MPI_Allgather, MPI_Reduce_scatter_block,
+    MPI_Alltoall, MPI_Allreduce,  MPI_Barrier,   MPI_Scan,          MPI_Exscan,    MPI_Gatherv,
+    MPI_Scatterv, MPI_Allgatherv, MPI_Alltoallv, MPI_Reduce_scatter};
+const mpi_collectives profiling_names{PMPI_Bcast,         PMPI_Scatter,    PMPI_Gather,
+                                      PMPI_Reduce,        PMPI_Allgather,  PMPI_Reduce_scatter_block,
+                                      PMPI_Alltoall,      PMPI_Allreduce,  PMPI_Barrier,
+                                      PMPI_Scan,          PMPI_Exscan,     PMPI_Gatherv,
+                                      PMPI_Scatterv,      PMPI_Allgatherv, PMPI_Alltoallv,
+                                      PMPI_Reduce_scatter};
+
 template <class T, class Op>
 class typed_workload final : public workload {
  public:
@@ -169,6 +200,9 @@ class typed_workload final : public workload {
     // alltoallv: what this rank receives from rank i is rank i's block size.
     peer_counts_ = counts_;
     if (c_ == collective::alltoallv) counts_.assign(p, own());
+    peer_ints_ = as_ints(peer_counts_), peer_displs_ = packed_displs(peer_counts_);
+    out_ints_ = as_ints(counts_), out_displs_ = packed_displs(counts_);
+    own_int_ = static_cast<int>(own());
     // Fresh buffers (not resized) so memory of a larger earlier size is returned.
     send_ = buffer<T>(send);
     recv_ = buffer<T>(recv);
@@ -189,19 +223,23 @@ class typed_workload final : public workload {
   }
 
   void run(const variant& v) override {
-    if (v.forced_comm == MPI_COMM_NULL) {
+    if (v.alg != collectives::algorithm::vendor) {
       run_library(v.alg);
       return;
     }
+    const mpi_collectives& entry = v.profiling_name ? profiling_names : standard_names;
+    const MPI_Comm comm = v.forced_comm == MPI_COMM_NULL ? comm_ : v.forced_comm;
 #if COLLBENCH_SMPI
     // SMPI's algorithm, chosen right before the call enters the simulator and given back to the
     // launch's choice right after (smpi_colls.hpp): no other call may see it.
-    smpi::select(c_, v.smpi_choice);
-    run_vendor(v.forced_comm);
-    smpi::select(c_, v.smpi_restore);
-#else
-    run_vendor(v.forced_comm);
+    if (!v.smpi_choice.empty()) {
+      smpi::select(c_, v.smpi_choice);
+      run_mpi(comm, entry);
+      smpi::select(c_, v.smpi_restore);
+      return;
+    }
 #endif
+    run_mpi(comm, entry);
   }
 
   // exscan defines no result on rank 0 (MPI leaves it undefined, the library leaves it untouched).
@@ -268,67 +306,65 @@ class typed_workload final : public workload {
     }
   }
 
-  // The MPI collective itself, on a communicator where the MPI library is locked to one of its
-  // internal algorithms. Sizes are bounded by options (at most 1 GiB), so counts fit in int.
-  void run_vendor(MPI_Comm comm) {
+  // The MPI collective itself, called by `entry`'s names on `comm` (the workload's, or one where
+  // the MPI library is locked to one of its internal algorithms). Sizes are bounded by options (at
+  // most 1 GiB), so counts fit in int.
+  void run_mpi(MPI_Comm comm, const mpi_collectives& entry) {
     const MPI_Datatype type = mpi_datatype(type_);
     const MPI_Op op = mpi_op(op_);
     const int n = static_cast<int>(n_);
     T* s = send_.data();
     T* r = recv_.data();
-    const std::vector<int> peer = as_ints(peer_counts_), peer_displs = packed_displs(peer_counts_);
-    const int own =
-        static_cast<int>(peer_counts_.empty() ? 0 : peer_counts_[static_cast<std::size_t>(rank_)]);
+    const int* peer = peer_ints_.data();
+    const int* peer_displs = peer_displs_.data();
     switch (c_) {
       case collective::broadcast:
-        MPI_Bcast(r, n, type, root_, comm);
+        entry.bcast(r, n, type, root_, comm);
         break;
       case collective::scatter:
-        MPI_Scatter(s, n, type, r, n, type, root_, comm);
+        entry.scatter(s, n, type, r, n, type, root_, comm);
         break;
       case collective::gather:
-        MPI_Gather(s, n, type, r, n, type, root_, comm);
+        entry.gather(s, n, type, r, n, type, root_, comm);
         break;
       case collective::reduce:
-        MPI_Reduce(s, r, n, type, op, root_, comm);
+        entry.reduce(s, r, n, type, op, root_, comm);
         break;
       case collective::allgather:
-        MPI_Allgather(s, n, type, r, n, type, comm);
+        entry.allgather(s, n, type, r, n, type, comm);
         break;
       case collective::reduce_scatter:
-        MPI_Reduce_scatter_block(s, r, n, type, op, comm);
+        entry.reduce_scatter_block(s, r, n, type, op, comm);
         break;
       case collective::alltoall:
-        MPI_Alltoall(s, n, type, r, n, type, comm);
+        entry.alltoall(s, n, type, r, n, type, comm);
         break;
       case collective::allreduce:
-        MPI_Allreduce(s, r, n, type, op, comm);
+        entry.allreduce(s, r, n, type, op, comm);
         break;
       case collective::barrier:
-        MPI_Barrier(comm);
+        entry.barrier(comm);
         break;
       case collective::scan:
-        MPI_Scan(s, r, n, type, op, comm);
+        entry.scan(s, r, n, type, op, comm);
         break;
       case collective::exscan:
-        MPI_Exscan(s, r, n, type, op, comm);
+        entry.exscan(s, r, n, type, op, comm);
         break;
       case collective::gatherv:
-        MPI_Gatherv(s, own, type, r, peer.data(), peer_displs.data(), type, root_, comm);
+        entry.gatherv(s, own_int_, type, r, peer, peer_displs, type, root_, comm);
         break;
       case collective::scatterv:
-        MPI_Scatterv(s, peer.data(), peer_displs.data(), type, r, own, type, root_, comm);
+        entry.scatterv(s, peer, peer_displs, type, r, own_int_, type, root_, comm);
         break;
       case collective::allgatherv:
-        MPI_Allgatherv(s, own, type, r, peer.data(), peer_displs.data(), type, comm);
+        entry.allgatherv(s, own_int_, type, r, peer, peer_displs, type, comm);
         break;
-      case collective::alltoallv: {
-        const std::vector<int> out = as_ints(counts_), out_displs = packed_displs(counts_);
-        MPI_Alltoallv(s, out.data(), out_displs.data(), type, r, peer.data(), peer_displs.data(), type, comm);
+      case collective::alltoallv:
+        entry.alltoallv(s, out_ints_.data(), out_displs_.data(), type, r, peer, peer_displs, type, comm);
         break;
-      }
       case collective::reduce_scatterv:
-        MPI_Reduce_scatter(s, r, peer.data(), type, op, comm);
+        entry.reduce_scatter(s, r, peer, type, op, comm);
         break;
     }
   }
@@ -344,6 +380,10 @@ class typed_workload final : public workload {
   /// The v-variants: peer_counts_[r] is rank r's block (what this rank receives from r in
   /// alltoallv); counts_ what this rank sends each rank (alltoallv; else equal to peer_counts_).
   std::vector<std::size_t> counts_, peer_counts_;
+  /// The same as MPI takes them (int counts, packed displacements), made once per size so that
+  /// the MPI rows allocate nothing per call; own_int_ is this rank's block.
+  std::vector<int> peer_ints_, peer_displs_, out_ints_, out_displs_;
+  int own_int_ = 0;
   buffer<T> send_, recv_;
 };
 

@@ -198,6 +198,22 @@ BOOST_AUTO_TEST_CASE(check_counts_results_corrupted_on_purpose) {
   for (const record& r : parse_csv(unchecked.out)) BOOST_TEST(r.at("wrong").empty());
 }
 
+// -a pmpi: every collective by its profiling name (PMPI_…) beside vendor (MPI_…), its result
+// checked against vendor's like any row's: a row that called another collective would be wrong.
+BOOST_AUTO_TEST_CASE(pmpi_row_calls_each_collective_by_its_profiling_name) {
+  const outcome o = launch(ranks, "-b 64 -e 64 -n 2 -w 1 -q -f json -a pmpi --skew 0.5");
+  BOOST_TEST_REQUIRE(o.status == 0, o.err);
+  const nlohmann::json doc = nlohmann::json::parse(o.out);
+  std::map<std::string, std::set<std::string>> rows;
+  for (const nlohmann::json& r : doc.at("results")) {
+    rows[r.at("collective").get<std::string>()].insert(r.at("algorithm").get<std::string>());
+    BOOST_TEST(r.at("wrong") == 0, r.dump());
+  }
+  BOOST_TEST(rows.size() == collectives::all_collectives().size());
+  for (const auto& [collective, labels] : rows)
+    BOOST_TEST((labels == std::set<std::string>{"vendor", "pmpi"}), collective);
+}
+
 BOOST_AUTO_TEST_CASE(bad_options_exit_2_with_a_message) {
   const std::vector<std::pair<std::string, std::string>> cases{
       {"-a nosuch", "unknown algorithm 'nosuch'"},
@@ -371,7 +387,8 @@ BOOST_AUTO_TEST_CASE(back_to_back_timing_is_said_in_every_output) {
   const outcome automatic =
       launch(2, "-c allreduce -b 16M -e 16M -n 2 -w 0 -q -f json --timing back-to-back");
   BOOST_TEST_REQUIRE(automatic.status == 0, automatic.err);
-  for (const nlohmann::json& r : nlohmann::json::parse(automatic.out).at("results"))
+  const nlohmann::json automatic_doc = nlohmann::json::parse(automatic.out);
+  for (const nlohmann::json& r : automatic_doc.at("results"))
     BOOST_TEST(r.at("batch") == collbench::automatic_batch(16 << 20));
   BOOST_TEST(collbench::automatic_batch(16 << 20) == 2);
   BOOST_TEST(collbench::automatic_batch(8) == 100);

@@ -196,6 +196,57 @@ std::string write_rows(const fs::path& dir, const std::string& name, const std::
 
 }  // namespace
 
+// gatherv, scatterv and alltoallv have no per-size choice (their counts are not known alike on every
+// rank): from the back-to-back runs, one "fastest" verdict for every size per process count, vendor
+// where its time ÷ automatic's is below 1 / 1.03 in geometric mean over the sizes, even where one
+// size says otherwise. The drop-in asks at 0 bytes.
+BOOST_AUTO_TEST_CASE(collectives_without_a_size_choice_get_one_verdict_for_every_size) {
+  const scratch s;
+  const std::string sync = write_run(s.dir, 0, true);
+  collbench::run_info info = test_info("by hand, back-to-back");
+  info.timing_mode = "back-to-back";
+  std::vector<collbench::row> rows;
+  const auto add = [&](const std::string& coll, const std::string& label, std::size_t bytes, double us) {
+    rows.push_back(make_row(label, bytes, us));
+    rows.back().collective = coll;
+    rows.back().timing = "back-to-back";
+  };
+  // gatherv: vendor half of automatic's time at 8 B, 10% slower at 1 MiB: 0.74 in geometric mean.
+  add("gatherv", "vendor", 8, 50);
+  add("gatherv", "automatic", 8, 100);
+  add("gatherv", "vendor", 1 << 20, 110);
+  add("gatherv", "automatic", 1 << 20, 100);
+  // alltoallv: vendor 2% faster at every size: within the noise.
+  add("alltoallv", "vendor", 8, 98);
+  add("alltoallv", "automatic", 8, 100);
+  add("alltoallv", "vendor", 1 << 20, 98);
+  add("alltoallv", "automatic", 1 << 20, 100);
+  const fs::path b2b = s.dir / "b2b.json";
+  {
+    std::ofstream file(b2b);
+    collbench::write_json(file, info, rows);
+  }
+  const json table = colltune({sync, b2b.string()}, s.dir / "t.json");
+  BOOST_TEST(!table.at("collectives").contains("gatherv"));
+  const json& gatherv = table.at("fastest").at("gatherv").at("2");
+  BOOST_TEST_REQUIRE(gatherv.size() == 1u);
+  BOOST_TEST(gatherv[0].at("min_bytes") == 0);
+  BOOST_TEST(gatherv[0].at("max_bytes").is_null());
+  BOOST_TEST(gatherv[0].at("fastest") == "vendor");
+  BOOST_TEST(gatherv[0].at("points").size() == 2u);
+  BOOST_TEST(gatherv[0].at("points")[1].at("vendor_ratio").get<double>() == 1.1);
+  const json& alltoallv = table.at("fastest").at("alltoallv").at("2");
+  BOOST_TEST_REQUIRE(alltoallv.size() == 1u);
+  BOOST_TEST(alltoallv[0].at("fastest") == "library");
+
+  collectives::load_tuning((s.dir / "t.json").string());
+  BOOST_TEST(collectives::fastest_choice({.coll = collective::gatherv, .p = 2, .bytes = 64}) ==
+             algorithm::vendor);
+  BOOST_TEST(collectives::fastest_choice({.coll = collective::alltoallv, .p = 2, .bytes = 64}) ==
+             collectives::automatic_choice({.coll = collective::alltoallv, .p = 2, .bytes = 64}));
+  collectives::clear_tuning();
+}
+
 // With back-to-back runs beside the synchronized ones, the "fastest" section compares library and
 // vendor back to back (what an application sees) and says so per point, while the choice among
 // the library's algorithms stays the synchronized runs': the "collectives" section is the same as

@@ -63,7 +63,9 @@ COLLECTIVES_EXPORT algorithm automatic_choice(const call_shape& call);
 /// times) says the MPI library's own collective was measured clearly faster than the library's
 /// choice, else automatic_choice(call) — which never is vendor. Without a table, or with one that
 /// has no "fastest" section, this is automatic_choice(call). The drop-in's COLLECTIVES_ALGORITHMS
-/// `fastest` chooses by the same lookup. Throws as automatic_choice.
+/// `fastest` chooses by the same lookup; gatherv, scatterv and alltoallv, whose sizes are not known
+/// alike on every rank, take the verdict of the range at 0 bytes for every size (the tuner writes
+/// one range over every size for them). Throws as automatic_choice.
 COLLECTIVES_EXPORT algorithm fastest_choice(const call_shape& call);
 
 }  // namespace collectives

@@ -198,7 +198,8 @@ algorithm rule(collective c, int p, std::size_t bytes, bool fewer_elements_than_
     case collective::reduce:
       if (few_ranks)
         return p == 4 && cuttable && bytes >= 4 * MiB ? algorithm::rabenseifner : algorithm::naive;
-      return cuttable && bytes >= (many_ranks ? 128 : 2) * KiB ? algorithm::rabenseifner : algorithm::binomial;
+      return cuttable && bytes >= (many_ranks ? 128 : 2) * KiB ? algorithm::rabenseifner
+                                                               : algorithm::binomial;
     case collective::allgather:
       return allgather(false);
     case collective::reduce_scatter:
@@ -265,11 +266,13 @@ algorithm choose_and_remember(const automatic_key& k) {
 }
 
 bool vendor_fastest(collective c, int p, std::size_t bytes, std::size_t largest_block) {
-  // As for the table's algorithm: only sizes every rank knows alike, and equal blocks (measured).
+  // As for the table's algorithm: equal blocks (measured). Where the size is not known alike on
+  // every rank, the table's one verdict for every size (colltune), read at 0 bytes.
   const bool skewed = largest_block * static_cast<std::size_t>(p) > 2 * bytes;
-  if (!size_known_alike(c) || skewed) return false;
+  if (skewed) return false;
   const auto& table = active_tuning();
-  return table && table->vendor_fastest(c, p, size_key(c, p, bytes)).value_or(false);
+  const std::size_t key = size_known_alike(c) ? size_key(c, p, bytes) : 0;
+  return table && table->vendor_fastest(c, p, key).value_or(false);
 }
 
 }  // namespace collectives::detail

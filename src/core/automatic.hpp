@@ -53,8 +53,9 @@ inline algorithm choose_automatic(collective c, int p, std::size_t bytes, std::s
 
 /// For the drop-in's `fastest` (never for automatic): true where the table in force has a
 /// "fastest" section that measured the MPI library's own collective clearly faster than the
-/// library's choice for such a call; false without one, for sizes it has no range for, for the
-/// v-variants whose sizes are not known alike and for skewed blocks. The arguments are
+/// library's choice for such a call; false without one, for sizes it has no range for and for
+/// skewed blocks. The v-variants whose sizes are not known alike (gatherv, scatterv, alltoallv)
+/// pass 0 bytes and get the table's one verdict for every size. The arguments are
 /// choose_automatic's, so every rank answers alike.
 bool vendor_fastest(collective c, int p, std::size_t bytes, std::size_t largest_block = 0);
 

@@ -25,6 +25,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 
 #include "collectives/detail/request.hpp"
 #include "core/automatic.hpp"
@@ -184,6 +185,64 @@ inline std::optional<forward_reason> to_vendor(collective c, int p, std::size_t 
     return forward_reason::vendor_chosen;
   if (s.fastest[i] && vendor_fastest(c, p, bytes, largest_block)) return forward_reason::vendor_fastest;
   return std::nullopt;
+}
+
+/// A call's arguments other than its communicator and buffers, as integers: counts, datatype and op
+/// handles, root, and whether a buffer is MPI_IN_PLACE. Zero where a function has fewer.
+using call_shape = std::array<std::uintptr_t, 6>;
+template <class... Args>
+call_shape shape_of(Args... args) {
+  static_assert(sizeof...(Args) <= std::tuple_size_v<call_shape>);
+  return {predefined_types::bits(args)...};
+}
+
+/// Which of a call's buffers are MPI_IN_PLACE (send 1, receive 2), for its shape: where MPI_IN_PLACE
+/// is wrong, the checks refused it and the shape was not remembered.
+inline unsigned in_place_bits(const void* sendbuf, const void* recvbuf) {
+  return (sendbuf == MPI_IN_PLACE ? 1u : 0u) | (recvbuf == MPI_IN_PLACE ? 2u : 0u);
+}
+
+/// Bumped by every MPI_Comm_free and MPI_Comm_disconnect (the drop-in defines them), before the
+/// handle is freed: a communicator handle can be reused only after it.
+extern constinit std::atomic<std::uint64_t> comms_freed;
+
+/// Per thread and MPI function, the last call `fastest` sent to the MPI library, by its shape: the
+/// next call of that shape on that communicator goes to PMPI_ from the entry point, with no check
+/// and no lookup (forwarded_last_time; callgrind, MPI_Allreduce 8 B at np 1: 788 instructions →
+/// 291, PMPI_Allreduce's own 255). Remembered only with the report off (the shortcut counts
+/// nothing) and when every datatype the decision read is predefined (a predefined handle never
+/// changes, so the same counts mean the same bytes). The decision is a function of the bytes, the
+/// communicator's size and the decision table: the table's generation is part of the record, and
+/// so is comms_freed (no communicator freed since: the handle is still a communicator of that
+/// size). The arguments' checks passed for that shape; only the buffers are new, and the MPI
+/// library checks those.
+struct forwarded_shape {
+  MPI_Comm comm{};
+  call_shape shape{};
+  std::uint64_t tuning_generation = 0;  // no table has generation 0: none yet
+  std::uint64_t comms_freed = 0;
+};
+extern constinit thread_local std::array<forwarded_shape, functions.size()> last_forwarded;
+
+/// True when this thread's last call of `f` of this shape on `comm` was sent to the MPI library by
+/// `fastest` and would be again. Loads and comparisons only: the entry point needs no stack frame.
+inline bool forwarded_last_time(mpi_function f, MPI_Comm comm, const call_shape& shape) {
+  const forwarded_shape& last = last_forwarded[static_cast<std::size_t>(f)];
+  return last.shape == shape && last.comm == comm && last.tuning_generation == detail::tuning_generation() &&
+         last.comms_freed == comms_freed.load(std::memory_order_acquire);
+}
+
+/// to_vendor for a call of shape `shape`, remembering a `fastest` forward for forwarded_last_time
+/// when `types_predefined` (every datatype that made `bytes` is predefined).
+inline std::optional<forward_reason> to_vendor(const arguments& a, const call_shape& shape,
+                                               bool types_predefined, collective c, std::size_t bytes) {
+  // Read before deciding, so that a table or communicator change during the decision is seen.
+  const std::uint64_t generation = detail::tuning_generation();
+  const std::uint64_t freed = comms_freed.load(std::memory_order_acquire);
+  const std::optional<forward_reason> why = to_vendor(c, a.size, bytes);
+  if (why == forward_reason::vendor_fastest && types_predefined && !current_plan().report)
+    last_forwarded[static_cast<std::size_t>(a.f)] = {a.comm, shape, generation, freed};
+  return why;
 }
 
 /// Runs the library on `r` (its algorithm already chosen) with the guard set.

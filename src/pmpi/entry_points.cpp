@@ -15,8 +15,11 @@
 // A collective selected `vendor` (with no report) is forwarded by the entry point itself, before
 // any check: the MPI library checks its arguments, as without the drop-in.
 // MPI_Init/MPI_Init_thread check COLLECTIVES_ALGORITHMS (and, for `fastest`, that the table loads);
-// MPI_Finalize prints the report. MPI_Comm_free/MPI_Comm_disconnect only count, for
-// MPI_Allreduce's memory of the last call (allreduce_shape), and forward.
+// MPI_Finalize prints the report. MPI_Comm_free/MPI_Comm_disconnect only count, for the memory of
+// the last call `fastest` forwarded (last_forwarded, boundary.hpp), and forward.
+// Every collective but the v-variants (whose counts are arrays) forwards at its entry point a call
+// of the shape `fastest` last forwarded (forwarded_last_time); MPI_Allreduce also serves a call of
+// the shape it last served without checking again (allreduce_shape).
 
 #include <fmt/format.h>
 #include <mpi.h>
@@ -67,7 +70,8 @@ int after_init(int code) {
 // The served path of each entry point, kept out of line: the entry point itself is then a few
 // instructions around its PMPI_ call when it forwards at once (no stack frame to set up for the
 // served path's locals).
-[[gnu::noinline]] int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+[[gnu::noinline]] int bcast(const call_shape& shape, void* buffer, int count, MPI_Datatype datatype, int root,
+                            MPI_Comm comm) {
   const mpi_function f = mpi_function::bcast;
   return at_boundary(f, comm, [&] {
     const arguments a(f, comm);
@@ -80,7 +84,7 @@ int after_init(int code) {
     const layout l = describe(datatype);
     a.buffer("buffer", buffer, count, l);
     const std::size_t n = sz(count) * l.size;
-    if (const auto why = to_vendor(collective::broadcast, a.size, n))
+    if (const auto why = to_vendor(a, shape, l.predefined, collective::broadcast, n))
       return forwarded(*why, n, PMPI_Bcast(buffer, count, datatype, root, comm));
     const algorithm alg = choose(collective::broadcast, a.size, n, n, true);
     bytes_t scratch;
@@ -92,8 +96,9 @@ int after_init(int code) {
   });
 }
 
-[[gnu::noinline]] int scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                              int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+[[gnu::noinline]] int scatter(const call_shape& shape, const void* sendbuf, int sendcount,
+                              MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                              int root, MPI_Comm comm) {
   const mpi_function f = mpi_function::scatter;
   const auto forward = [&] {
     return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
@@ -120,7 +125,9 @@ int after_init(int code) {
     }
     const std::size_t n = in_place ? sz(sendcount) * sl.size : sz(recvcount) * rl.size;
     if (at_root) a.same_bytes(sz(sendcount) * sl.size, n);
-    if (const auto why = to_vendor(collective::scatter, a.size, n)) return forwarded(*why, n, forward());
+    const bool predefined = (!at_root || sl.predefined) && (in_place || rl.predefined);
+    if (const auto why = to_vendor(a, shape, predefined, collective::scatter, n))
+      return forwarded(*why, n, forward());
     const algorithm alg = choose(collective::scatter, a.size, n, n, true);
     bytes_t send_scratch, recv_scratch;
     const std::size_t p = sz(a.size);
@@ -140,8 +147,9 @@ int after_init(int code) {
   });
 }
 
-[[gnu::noinline]] int gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+[[gnu::noinline]] int gather(const call_shape& shape, const void* sendbuf, int sendcount,
+                             MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                             int root, MPI_Comm comm) {
   const mpi_function f = mpi_function::gather;
   const auto forward = [&] {
     return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
@@ -168,7 +176,9 @@ int after_init(int code) {
     }
     const std::size_t n = in_place ? sz(recvcount) * rl.size : sz(sendcount) * sl.size;
     if (at_root) a.same_bytes(n, sz(recvcount) * rl.size);
-    if (const auto why = to_vendor(collective::gather, a.size, n)) return forwarded(*why, n, forward());
+    const bool predefined = (in_place || sl.predefined) && (!at_root || rl.predefined);
+    if (const auto why = to_vendor(a, shape, predefined, collective::gather, n))
+      return forwarded(*why, n, forward());
     const algorithm alg = choose(collective::gather, a.size, n, n, true);
     bytes_t send_scratch, recv_scratch;
     const std::size_t p = sz(a.size);
@@ -183,8 +193,8 @@ int after_init(int code) {
   });
 }
 
-[[gnu::noinline]] int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                             int root, MPI_Comm comm) {
+[[gnu::noinline]] int reduce(const call_shape& shape, const void* sendbuf, void* recvbuf, int count,
+                             MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
   const mpi_function f = mpi_function::reduce;
   const auto forward = [&] { return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm); };
   return at_boundary(f, comm, [&] {
@@ -203,7 +213,8 @@ int after_init(int code) {
       a.buffer("recvbuf", recvbuf, count, l);
     }
     const std::size_t n = sz(count) * l.size;
-    if (const auto why = to_vendor(collective::reduce, a.size, n)) return forwarded(*why, n, forward());
+    if (const auto why = to_vendor(a, shape, l.predefined, collective::reduce, n))
+      return forwarded(*why, n, forward());
     mapped_reduction m;
     if (!map_reduction(op, l, comm, m)) return forwarded(forward_reason::op, n, forward());
     const algorithm alg = choose(collective::reduce, a.size, n, sz(count), m.red.commutative);
@@ -218,8 +229,9 @@ int after_init(int code) {
   });
 }
 
-[[gnu::noinline]] int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                                int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+[[gnu::noinline]] int allgather(const call_shape& shape, const void* sendbuf, int sendcount,
+                                MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                                MPI_Comm comm) {
   const mpi_function f = mpi_function::allgather;
   const auto forward = [&] {
     return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
@@ -242,7 +254,9 @@ int after_init(int code) {
       a.buffer("sendbuf", sendbuf, sendcount, sl);
       a.same_bytes(sz(sendcount) * sl.size, n);
     }
-    if (const auto why = to_vendor(collective::allgather, a.size, n)) return forwarded(*why, n, forward());
+    const bool predefined = rl.predefined && (in_place || sl.predefined);
+    if (const auto why = to_vendor(a, shape, predefined, collective::allgather, n))
+      return forwarded(*why, n, forward());
     const algorithm alg = choose(collective::allgather, a.size, n, n, true);
     bytes_t send_scratch, recv_scratch;
     const std::size_t p = sz(a.size);
@@ -256,8 +270,8 @@ int after_init(int code) {
   });
 }
 
-[[gnu::noinline]] int reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
-                                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+[[gnu::noinline]] int reduce_scatter_block(const call_shape& shape, const void* sendbuf, void* recvbuf,
+                                           int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   const mpi_function f = mpi_function::reduce_scatter_block;
   const auto forward = [&] {
     return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
@@ -275,7 +289,7 @@ int after_init(int code) {
     a.buffer("recvbuf", recvbuf, in_place ? static_cast<int>(p * count) : recvcount, l);
     if (!in_place) a.buffer("sendbuf", sendbuf, recvcount, l);
     const std::size_t n = p * count * l.size;
-    if (const auto why = to_vendor(collective::reduce_scatter, a.size, count * l.size))
+    if (const auto why = to_vendor(a, shape, l.predefined, collective::reduce_scatter, count * l.size))
       return forwarded(*why, n, forward());
     mapped_reduction m;
     if (!map_reduction(op, l, comm, m)) return forwarded(forward_reason::op, n, forward());
@@ -291,8 +305,9 @@ int after_init(int code) {
   });
 }
 
-[[gnu::noinline]] int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                               int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+[[gnu::noinline]] int alltoall(const call_shape& shape, const void* sendbuf, int sendcount,
+                               MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                               MPI_Comm comm) {
   const mpi_function f = mpi_function::alltoall;
   const auto forward = [&] {
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
@@ -315,7 +330,9 @@ int after_init(int code) {
       a.buffer("sendbuf", sendbuf, sendcount, sl);
       a.same_bytes(sz(sendcount) * sl.size, n);
     }
-    if (const auto why = to_vendor(collective::alltoall, a.size, n)) return forwarded(*why, p * n, forward());
+    const bool predefined = rl.predefined && (in_place || sl.predefined);
+    if (const auto why = to_vendor(a, shape, predefined, collective::alltoall, n))
+      return forwarded(*why, p * n, forward());
     const algorithm alg = choose(collective::alltoall, a.size, n, n, true);
     bytes_t send_scratch, recv_scratch;
     const std::byte* send = in_place ? input_copy(recvbuf, p * sz(recvcount), rl, send_scratch, comm)
@@ -327,28 +344,22 @@ int after_init(int code) {
   });
 }
 
-// The last MPI_Allreduce this thread served, or that `fastest` sent to the MPI library, by its
-// shape, and how it went. A call of the same shape goes the same way without looking anything up
-// again (callgrind, 8 B at np 1: served 400 instructions → 291, the C++ call 266; `fastest` →
-// vendor 788 → 291, PMPI_Allreduce 255). Remembered only with the report off (the shortcuts count
+// The last MPI_Allreduce this thread served, by its shape, and how it went: a call of the same
+// shape is served the same way without looking anything up again (callgrind, 8 B at np 1: 400
+// instructions → 291, the C++ call 266). Remembered only with the report off (the shortcut counts
 // nothing), for a predefined datatype (whose handle never changes, so the same count means the
-// same bytes), and the decision table's generation is part of the shape (so `fastest` and
-// automatic decide as before).
-//   - Served (a kernel op, a communicator the library has a record of): its checks passed last
-//     time and pass again, only the buffers are new; the communicator's record is still the
-//     library's (comm_generation changes when one is freed), so it is the same intracommunicator.
-//   - Forwarded by `fastest` (MPI_Allreduce then forwards at once): the decision is a function of
-//     the communicator's size and the bytes, and no communicator has been freed since
-//     (comms_freed), so the handle is still the communicator of that size.
+// same bytes), a kernel op and a communicator the library has a record of; the decision table's
+// generation is part of the shape (so `fastest` and automatic decide as before). Its checks passed
+// last time and pass again, only the buffers are new; the communicator's record is still the
+// library's (comm_generation changes when one is freed), so it is the same intracommunicator.
+// (A call `fastest` sends to the MPI library is remembered by the entry point: last_forwarded.)
 struct allreduce_shape {
   MPI_Comm comm{};
   MPI_Datatype type{};
   MPI_Op op{};
   int count = -1;  // none yet
   bool in_place = false;
-  bool forward = false;  // `fastest` sent it to the MPI library, at size p
-  int p = 0;
-  std::uint64_t comm_generation = 0;  // served: detail::comm_generation; forwarded: comms_freed
+  std::uint64_t comm_generation = 0;
   std::uint64_t tuning_generation = 0;
   element_type elem{};
   detail::reduction red{};  // a kernel: no state
@@ -356,38 +367,21 @@ struct allreduce_shape {
 };
 constinit thread_local allreduce_shape last_allreduce;
 
-// Bumped by every MPI_Comm_free and MPI_Comm_disconnect (the drop-in defines them, below), before
-// the handle is freed: a communicator handle can be reused only after it.
-constinit std::atomic<std::uint64_t> comms_freed{0};
-
-// True when `fastest` sent this thread's last MPI_Allreduce of this shape to the MPI library, on a
-// communicator not freed since (so of the size it was decided at): MPI_Allreduce forwards it at
-// once. Loads and comparisons only, so the entry point needs no stack frame for it.
-inline bool forwarded_last_time(const void* sendbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                                MPI_Comm comm) {
-  const allreduce_shape& last = last_allreduce;
-  return last.forward && count == last.count && datatype == last.type && op == last.op && comm == last.comm &&
-         (sendbuf == MPI_IN_PLACE) == last.in_place &&
-         last.tuning_generation == detail::tuning_generation() &&
-         last.comm_generation == comms_freed.load(std::memory_order_acquire);
-}
-
-[[gnu::noinline]] int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
-                                MPI_Op op, MPI_Comm comm) {
+[[gnu::noinline]] int allreduce(const call_shape& shape, const void* sendbuf, void* recvbuf, int count,
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   const mpi_function f = mpi_function::allreduce;
   const auto forward = [&] { return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm); };
   return at_boundary(f, comm, [&] {
     const bool in_place = sendbuf == MPI_IN_PLACE;
-    allreduce_shape& last = last_allreduce;
+    const allreduce_shape& last = last_allreduce;
     if (count == last.count && datatype == last.type && op == last.op && comm == last.comm &&
-        in_place == last.in_place && last.tuning_generation == detail::tuning_generation()) [[likely]] {
-      if (!last.forward && last.comm_generation == detail::comm_generation.load(std::memory_order_acquire) &&
-          recvbuf != MPI_IN_PLACE && (count == 0 || (recvbuf != nullptr && sendbuf != nullptr))) [[likely]] {
-        const void* send = in_place ? recvbuf : sendbuf;  // predefined datatypes are contiguous, lb 0
-        run_library({collective::allreduce, send, sz(count), recvbuf, sz(count), last.elem, &last.red, 0,
-                     comm, last.alg});
-        return served(last.alg, sz(count) * last.elem.size);
-      }
+        in_place == last.in_place && last.tuning_generation == detail::tuning_generation() &&
+        last.comm_generation == detail::comm_generation.load(std::memory_order_acquire) &&
+        recvbuf != MPI_IN_PLACE && (count == 0 || (recvbuf != nullptr && sendbuf != nullptr))) [[likely]] {
+      const void* send = in_place ? recvbuf : sendbuf;  // predefined datatypes are contiguous, lb 0
+      run_library({collective::allreduce, send, sz(count), recvbuf, sz(count), last.elem, &last.red, 0, comm,
+                   last.alg});
+      return served(last.alg, sz(count) * last.elem.size);
     }
     const arguments a(f, comm);
     if (a.inter) return forwarded(forward_reason::intercommunicator, 0, forward());
@@ -400,15 +394,8 @@ inline bool forwarded_last_time(const void* sendbuf, int count, MPI_Datatype dat
     if (!in_place) a.buffer("sendbuf", sendbuf, count, l);
     const std::size_t n = sz(count) * l.size;
     const std::uint64_t tuning_generation = detail::tuning_generation();  // read before deciding
-    const std::uint64_t freed_before = comms_freed.load(std::memory_order_acquire);
-    // Remembered only when nothing about it can change behind the handles (see allreduce_shape).
-    const bool remember = l.predefined != nullptr && l.contiguous && l.true_lb == 0 && !current_plan().report;
-    if (const auto why = to_vendor(collective::allreduce, a.size, n)) {
-      if (remember && *why == forward_reason::vendor_fastest)
-        last = {comm,         datatype,          op,           count, in_place, true, a.size,
-                freed_before, tuning_generation, {l.size, {}}, {},    {}};
+    if (const auto why = to_vendor(a, shape, l.predefined, collective::allreduce, n))
       return forwarded(*why, n, forward());
-    }
     mapped_reduction m;
     if (!map_reduction(op, l, comm, m)) return forwarded(forward_reason::op, n, forward());
     const algorithm alg = choose(collective::allreduce, a.size, n, sz(count), m.red.commutative);
@@ -426,19 +413,21 @@ inline bool forwarded_last_time(const void* sendbuf, int count, MPI_Datatype dat
     const std::uint64_t comm_generation = detail::comm_generation.load(std::memory_order_acquire);
     run_library({collective::allreduce, send, sz(count), recv, sz(count), m.elem, &m.red, 0, comm, alg});
     store_output(recvbuf, sz(count), l, recv_scratch, comm);
-    if (remember && m.red.state == nullptr && is_predefined_op(op) && detail::last_comm_info(comm) != nullptr)
-      last = {comm,   datatype, op, count, in_place, false, a.size, comm_generation, tuning_generation,
-              m.elem, m.red,    alg};
+    // Remembered only when nothing about it can change behind the handles (see allreduce_shape).
+    if (l.predefined != nullptr && l.contiguous && l.true_lb == 0 && !current_plan().report &&
+        m.red.state == nullptr && is_predefined_op(op) && detail::last_comm_info(comm) != nullptr)
+      last_allreduce = {comm,   datatype, op, count, in_place, comm_generation, tuning_generation,
+                        m.elem, m.red,    alg};
     return served(alg, n);
   });
 }
 
-[[gnu::noinline]] int barrier(MPI_Comm comm) {
+[[gnu::noinline]] int barrier(const call_shape& shape, MPI_Comm comm) {
   const mpi_function f = mpi_function::barrier;
   return at_boundary(f, comm, [&] {
     const arguments a(f, comm);
     if (a.inter) return forwarded(forward_reason::intercommunicator, 0, PMPI_Barrier(comm));
-    if (const auto why = to_vendor(collective::barrier, a.size, 0))
+    if (const auto why = to_vendor(a, shape, true, collective::barrier, 0))
       return forwarded(*why, 0, PMPI_Barrier(comm));
     const algorithm alg = choose(collective::barrier, a.size, 0, 0, true);
     run_library({collective::barrier, nullptr, 0, nullptr, 0, byte_elements, nullptr, 0, comm, alg});
@@ -448,8 +437,8 @@ inline bool forwarded_last_time(const void* sendbuf, int count, MPI_Datatype dat
 
 // MPI_Scan and MPI_Exscan: the same arguments as MPI_Allreduce. Exscan leaves rank 0's recvbuf
 // as it was (MPI leaves it undefined).
-[[gnu::noinline]] int prefix(mpi_function f, const void* sendbuf, void* recvbuf, int count,
-                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+[[gnu::noinline]] int prefix(mpi_function f, const call_shape& shape, const void* sendbuf, void* recvbuf,
+                             int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   const bool exclusive = f == mpi_function::exscan;
   const collective c = info(f).coll;
   const auto forward = [&] {
@@ -468,7 +457,7 @@ inline bool forwarded_last_time(const void* sendbuf, int count, MPI_Datatype dat
     a.buffer("recvbuf", recvbuf, count, l);
     if (!in_place) a.buffer("sendbuf", sendbuf, count, l);
     const std::size_t n = sz(count) * l.size;
-    if (const auto why = to_vendor(c, a.size, n)) return forwarded(*why, n, forward());
+    if (const auto why = to_vendor(a, shape, l.predefined, c, n)) return forwarded(*why, n, forward());
     mapped_reduction m;
     if (!map_reduction(op, l, comm, m)) return forwarded(forward_reason::op, n, forward());
     const algorithm alg = choose(c, a.size, n, sz(count), m.red.commutative);
@@ -490,13 +479,16 @@ inline bool forwarded_last_time(const void* sendbuf, int count, MPI_Datatype dat
 }
 
 // A v-variant's MPI counts and displacements (in elements of a datatype, displacements in its
-// extent) as the library's: bytes of the packed elements, and the elements they span from buf.
+// extent), checked, and what the call needs of them: the bytes of all blocks and of the largest,
+// and the elements they span from buf.
 struct v_blocks {
-  std::vector<std::size_t> counts, displs;
+  const int* counts = nullptr;
+  const int* displs = nullptr;  ///< null: packed in rank order (MPI_Reduce_scatter)
+  std::size_t size = 0;         ///< the datatype's bytes per element
   std::size_t span = 0;
   std::size_t total = 0, largest = 0;  ///< bytes
 
-  std::size_t count(int r) const { return counts[sz(r)]; }
+  std::size_t count(int r) const { return sz(counts[r]) * size; }  ///< bytes
 };
 
 v_blocks v_layout(const arguments& a, std::string_view counts_name, const int* counts,
@@ -504,22 +496,44 @@ v_blocks v_layout(const arguments& a, std::string_view counts_name, const int* c
   if (counts == nullptr) a.fail(MPI_ERR_ARG, fmt::format("{} is NULL", counts_name));
   if (displs_name.size() > 0 && displs == nullptr)
     a.fail(MPI_ERR_ARG, fmt::format("{} is NULL", displs_name));
-  v_blocks b;
+  v_blocks b{counts, displs, l.size};
   std::size_t at = 0;
   for (int r = 0; r < a.size; ++r) {
     if (counts[r] < 0)
       a.fail(MPI_ERR_COUNT, fmt::format("{}[{}] = {} is negative", counts_name, r, counts[r]));
-    const std::size_t d = displs != nullptr ? static_cast<std::size_t>(displs[r]) : at;
     if (displs != nullptr && displs[r] < 0 && counts[r] > 0)
       a.fail(MPI_ERR_ARG, fmt::format("{}[{}] = {} is negative", displs_name, r, displs[r]));
-    b.counts.push_back(sz(counts[r]) * l.size);
-    b.displs.push_back(counts[r] > 0 ? d * l.size : 0);  // MPI ignores an empty block's displacement
+    const std::size_t d = displs != nullptr ? static_cast<std::size_t>(displs[r]) : at;
     if (counts[r] > 0) b.span = std::max(b.span, d + sz(counts[r]));
-    b.total += b.counts.back();
-    b.largest = std::max(b.largest, b.counts.back());
+    b.total += b.count(r);
+    b.largest = std::max(b.largest, b.count(r));
     at += sz(counts[r]);
   }
   return b;
+}
+
+// `b`'s blocks as the library takes them: counts and displacements in bytes (the drop-in moves
+// bytes, so every rank counts alike whatever datatypes it passes; an empty block's displacement
+// 0, as MPI ignores it), written into this thread's arrays `side` (0 or 1: alltoallv has two), kept
+// from call to call so that a served call allocates nothing for them once they are large enough.
+// Valid until this thread's next served call: the library reads them during the call only.
+struct v_arrays {
+  detail::index_array counts, displs;
+};
+v_arrays in_bytes(const v_blocks& b, int p, int side) {
+  constinit thread_local std::array<std::vector<std::size_t>, 4> kept;
+  std::vector<std::size_t>& counts = kept[sz(2 * side)];
+  std::vector<std::size_t>& displs = kept[sz(2 * side + 1)];
+  counts.resize(sz(p));
+  displs.resize(sz(p));
+  std::size_t at = 0;
+  for (int r = 0; r < p; ++r) {
+    const std::size_t d = b.displs != nullptr ? static_cast<std::size_t>(b.displs[r]) : at;
+    counts[sz(r)] = b.count(r);
+    displs[sz(r)] = b.counts[r] > 0 ? d * b.size : 0;
+    at += sz(b.counts[r]);
+  }
+  return {detail::make_index_array(counts), detail::make_index_array(displs)};
 }
 
 int span_int(std::size_t span) { return static_cast<int>(std::min<std::size_t>(span, INT_MAX)); }
@@ -570,8 +584,9 @@ std::byte* v_output(void* buf, const v_blocks& b, const layout& l, bytes_t& scra
     std::byte* recv = at_root ? v_output(recvbuf, rb, rl, recv_scratch, comm) : nullptr;
     detail::block_arguments blocks;
     if (at_root) {
-      blocks.recv_counts = detail::make_index_array(rb.counts);
-      blocks.recv_displs = detail::make_index_array(rb.displs);
+      const v_arrays recv_blocks = in_bytes(rb, a.size, 0);
+      blocks.recv_counts = recv_blocks.counts;
+      blocks.recv_displs = recv_blocks.displs;
     }
     const detail::request r{collective::gatherv,
                             send,
@@ -633,8 +648,9 @@ std::byte* v_output(void* buf, const v_blocks& b, const layout& l, bytes_t& scra
     }
     detail::block_arguments blocks;
     if (at_root) {
-      blocks.send_counts = detail::make_index_array(sb.counts);
-      blocks.send_displs = detail::make_index_array(sb.displs);
+      const v_arrays send_blocks = in_bytes(sb, a.size, 0);
+      blocks.send_counts = send_blocks.counts;
+      blocks.send_displs = send_blocks.displs;
     }
     const detail::request r{collective::scatterv,
                             send,
@@ -686,8 +702,9 @@ std::byte* v_output(void* buf, const v_blocks& b, const layout& l, bytes_t& scra
                                                   sz(recvcounts[a.rank]), rl, send_scratch, comm)
                                      : input_bytes(sendbuf, sz(sendcount), sl, send_scratch, comm);
     std::byte* recv = v_output(recvbuf, rb, rl, recv_scratch, comm);
-    const detail::block_arguments blocks{.recv_counts = detail::make_index_array(rb.counts),
-                                         .recv_displs = detail::make_index_array(rb.displs)};
+    const v_arrays recv_blocks = in_bytes(rb, a.size, 0);
+    const detail::block_arguments blocks{.recv_counts = recv_blocks.counts,
+                                         .recv_displs = recv_blocks.displs};
     const detail::request r{collective::allgatherv,
                             send,
                             n,
@@ -739,9 +756,9 @@ std::byte* v_output(void* buf, const v_blocks& b, const layout& l, bytes_t& scra
     const std::byte* send = in_place ? input_copy(recvbuf, rb.span, rl, send_scratch, comm)
                                      : input_bytes(sendbuf, sb.span, sl, send_scratch, comm);
     std::byte* recv = v_output(recvbuf, rb, rl, recv_scratch, comm);
-    const detail::block_arguments blocks{
-        detail::make_index_array(sb.counts), detail::make_index_array(sb.displs),
-        detail::make_index_array(rb.counts), detail::make_index_array(rb.displs)};
+    const v_arrays send_blocks = in_bytes(sb, a.size, 0), recv_blocks = in_bytes(rb, a.size, 1);
+    const detail::block_arguments blocks{send_blocks.counts, send_blocks.displs, recv_blocks.counts,
+                                         recv_blocks.displs};
     const detail::request r{collective::alltoallv,
                             send,
                             sb.span * sl.size,
@@ -828,79 +845,106 @@ COLLECTIVES_MPI_EXPORT int MPI_Comm_disconnect(MPI_Comm* comm) {
 
 COLLECTIVES_MPI_EXPORT int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root,
                                      MPI_Comm comm) {
-  if (pm::forward_at_once(pm::mpi_function::bcast)) return PMPI_Bcast(buffer, count, datatype, root, comm);
-  return pm::bcast(buffer, count, datatype, root, comm);
+  const pm::call_shape shape = pm::shape_of(count, datatype, root, buffer == MPI_IN_PLACE);
+  if (pm::forward_at_once(pm::mpi_function::bcast) ||
+      pm::forwarded_last_time(pm::mpi_function::bcast, comm, shape))
+    return PMPI_Bcast(buffer, count, datatype, root, comm);
+  return pm::bcast(shape, buffer, count, datatype, root, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                        void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                                        MPI_Comm comm) {
-  if (pm::forward_at_once(pm::mpi_function::scatter))
+  const pm::call_shape shape =
+      pm::shape_of(sendcount, sendtype, recvcount, recvtype, root, pm::in_place_bits(sendbuf, recvbuf));
+  if (pm::forward_at_once(pm::mpi_function::scatter) ||
+      pm::forwarded_last_time(pm::mpi_function::scatter, comm, shape))
     return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  return pm::scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  return pm::scatter(shape, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                       void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                                       MPI_Comm comm) {
-  if (pm::forward_at_once(pm::mpi_function::gather))
+  const pm::call_shape shape =
+      pm::shape_of(sendcount, sendtype, recvcount, recvtype, root, pm::in_place_bits(sendbuf, recvbuf));
+  if (pm::forward_at_once(pm::mpi_function::gather) ||
+      pm::forwarded_last_time(pm::mpi_function::gather, comm, shape))
     return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  return pm::gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  return pm::gather(shape, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                                       MPI_Op op, int root, MPI_Comm comm) {
-  if (pm::forward_at_once(pm::mpi_function::reduce))
+  const pm::call_shape shape = pm::shape_of(count, datatype, op, root, pm::in_place_bits(sendbuf, recvbuf));
+  if (pm::forward_at_once(pm::mpi_function::reduce) ||
+      pm::forwarded_last_time(pm::mpi_function::reduce, comm, shape))
     return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
-  return pm::reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+  return pm::reduce(shape, sendbuf, recvbuf, count, datatype, op, root, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                          void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  if (pm::forward_at_once(pm::mpi_function::allgather))
+  const pm::call_shape shape =
+      pm::shape_of(sendcount, sendtype, recvcount, recvtype, pm::in_place_bits(sendbuf, recvbuf));
+  if (pm::forward_at_once(pm::mpi_function::allgather) ||
+      pm::forwarded_last_time(pm::mpi_function::allgather, comm, shape))
     return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  return pm::allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  return pm::allgather(shape, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
                                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  if (pm::forward_at_once(pm::mpi_function::reduce_scatter_block))
+  const pm::call_shape shape = pm::shape_of(recvcount, datatype, op, pm::in_place_bits(sendbuf, recvbuf));
+  if (pm::forward_at_once(pm::mpi_function::reduce_scatter_block) ||
+      pm::forwarded_last_time(pm::mpi_function::reduce_scatter_block, comm, shape))
     return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
-  return pm::reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
+  return pm::reduce_scatter_block(shape, sendbuf, recvbuf, recvcount, datatype, op, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                         void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  if (pm::forward_at_once(pm::mpi_function::alltoall))
+  const pm::call_shape shape =
+      pm::shape_of(sendcount, sendtype, recvcount, recvtype, pm::in_place_bits(sendbuf, recvbuf));
+  if (pm::forward_at_once(pm::mpi_function::alltoall) ||
+      pm::forwarded_last_time(pm::mpi_function::alltoall, comm, shape))
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  return pm::alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  return pm::alltoall(shape, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                                          MPI_Op op, MPI_Comm comm) {
+  const pm::call_shape shape = pm::shape_of(count, datatype, op, pm::in_place_bits(sendbuf, recvbuf));
   if (pm::forward_at_once(pm::mpi_function::allreduce) ||
-      pm::forwarded_last_time(sendbuf, count, datatype, op, comm))
+      pm::forwarded_last_time(pm::mpi_function::allreduce, comm, shape))
     return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
-  return pm::allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+  return pm::allreduce(shape, sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Barrier(MPI_Comm comm) {
-  if (pm::forward_at_once(pm::mpi_function::barrier)) return PMPI_Barrier(comm);
-  return pm::barrier(comm);
+  const pm::call_shape shape{};
+  if (pm::forward_at_once(pm::mpi_function::barrier) ||
+      pm::forwarded_last_time(pm::mpi_function::barrier, comm, shape))
+    return PMPI_Barrier(comm);
+  return pm::barrier(shape, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                                     MPI_Op op, MPI_Comm comm) {
-  if (pm::forward_at_once(pm::mpi_function::scan))
+  const pm::call_shape shape = pm::shape_of(count, datatype, op, pm::in_place_bits(sendbuf, recvbuf));
+  if (pm::forward_at_once(pm::mpi_function::scan) ||
+      pm::forwarded_last_time(pm::mpi_function::scan, comm, shape))
     return PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
-  return pm::prefix(pm::mpi_function::scan, sendbuf, recvbuf, count, datatype, op, comm);
+  return pm::prefix(pm::mpi_function::scan, shape, sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                                       MPI_Op op, MPI_Comm comm) {
-  if (pm::forward_at_once(pm::mpi_function::exscan))
+  const pm::call_shape shape = pm::shape_of(count, datatype, op, pm::in_place_bits(sendbuf, recvbuf));
+  if (pm::forward_at_once(pm::mpi_function::exscan) ||
+      pm::forwarded_last_time(pm::mpi_function::exscan, comm, shape))
     return PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
-  return pm::prefix(pm::mpi_function::exscan, sendbuf, recvbuf, count, datatype, op, comm);
+  return pm::prefix(pm::mpi_function::exscan, shape, sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
