@@ -18,8 +18,8 @@
 // MPI_Finalize prints the report. MPI_Comm_free/MPI_Comm_disconnect only count, for the memory of
 // the last call `fastest` forwarded (last_forwarded, boundary.hpp), and forward.
 // Every collective but the v-variants (whose counts are arrays) forwards at its entry point a call
-// of the shape `fastest` last forwarded (forwarded_last_time); MPI_Allreduce also serves a call of
-// the shape it last served without checking again (allreduce_shape).
+// of the shape `fastest` last forwarded (forwarded_last_time), and serves a call of the shape it
+// last served with the same request and no checks (served_as_last_time; both in boundary.hpp).
 
 #include <fmt/format.h>
 #include <mpi.h>
@@ -74,6 +74,9 @@ int after_init(int code) {
                             MPI_Comm comm) {
   const mpi_function f = mpi_function::bcast;
   return at_boundary(f, comm, [&] {
+    if (const auto done = served_as_last_time(f, comm, shape, buffer, buffer)) [[likely]]
+      return *done;
+    const generations g;
     const arguments a(f, comm);
     if (a.inter)
       return forwarded(forward_reason::intercommunicator, 0, PMPI_Bcast(buffer, count, datatype, root, comm));
@@ -90,8 +93,10 @@ int after_init(int code) {
     bytes_t scratch;
     std::byte* data = a.rank == root ? writable(input_bytes(buffer, sz(count), l, scratch, comm))
                                      : output_bytes(buffer, sz(count), l, scratch);
-    run_library({collective::broadcast, data, n, data, n, byte_elements, nullptr, root, comm, alg});
+    const detail::request r{collective::broadcast, data, n, data, n, byte_elements, nullptr, root, comm, alg};
+    run_library(r);
     if (a.rank != root) store_output(buffer, sz(count), l, scratch, comm);
+    remember_served(a, shape, plain(l), g, r, true, n);
     return served(alg, n);
   });
 }
@@ -104,6 +109,9 @@ int after_init(int code) {
     return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   };
   return at_boundary(f, comm, [&] {
+    if (const auto done = served_as_last_time(f, comm, shape, sendbuf, recvbuf)) [[likely]]
+      return *done;
+    const generations g;
     const arguments a(f, comm);
     if (a.inter) return forwarded(forward_reason::intercommunicator, 0, forward());
     a.root(root);
@@ -140,9 +148,11 @@ int after_init(int code) {
     } else {
       recv = output_bytes(recvbuf, sz(recvcount), rl, recv_scratch);
     }
-    run_library(
-        {collective::scatter, send, at_root ? p * n : 0, recv, n, byte_elements, nullptr, root, comm, alg});
+    const detail::request r{
+        collective::scatter, send, at_root ? p * n : 0, recv, n, byte_elements, nullptr, root, comm, alg};
+    run_library(r);
     if (!in_place) store_output(recvbuf, sz(recvcount), rl, recv_scratch, comm);
+    remember_served(a, shape, !in_place && (!at_root || plain(sl)) && plain(rl), g, r, false, n);
     return served(alg, n);
   });
 }
@@ -155,6 +165,9 @@ int after_init(int code) {
     return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   };
   return at_boundary(f, comm, [&] {
+    if (const auto done = served_as_last_time(f, comm, shape, sendbuf, recvbuf)) [[likely]]
+      return *done;
+    const generations g;
     const arguments a(f, comm);
     if (a.inter) return forwarded(forward_reason::intercommunicator, 0, forward());
     a.root(root);
@@ -186,9 +199,11 @@ int after_init(int code) {
                                                   sz(recvcount), rl, send_scratch, comm)
                                      : input_bytes(sendbuf, sz(sendcount), sl, send_scratch, comm);
     std::byte* recv = at_root ? output_bytes(recvbuf, p * sz(recvcount), rl, recv_scratch) : nullptr;
-    run_library(
-        {collective::gather, send, n, recv, at_root ? p * n : 0, byte_elements, nullptr, root, comm, alg});
+    const detail::request r{collective::gather, send,    n,    recv, at_root ? p * n : 0,
+                            byte_elements,      nullptr, root, comm, alg};
+    run_library(r);
     if (at_root) store_output(recvbuf, p * sz(recvcount), rl, recv_scratch, comm);
+    remember_served(a, shape, !in_place && plain(sl) && (!at_root || plain(rl)), g, r, false, n);
     return served(alg, n);
   });
 }
@@ -198,6 +213,9 @@ int after_init(int code) {
   const mpi_function f = mpi_function::reduce;
   const auto forward = [&] { return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm); };
   return at_boundary(f, comm, [&] {
+    if (const auto done = served_as_last_time(f, comm, shape, sendbuf, recvbuf)) [[likely]]
+      return *done;
+    const generations g;
     const arguments a(f, comm);
     if (a.inter) return forwarded(forward_reason::intercommunicator, 0, forward());
     a.count("count", count);
@@ -222,9 +240,11 @@ int after_init(int code) {
     const std::byte* send = in_place ? input_copy(recvbuf, sz(count), l, send_scratch, comm)
                                      : input_bytes(sendbuf, sz(count), l, send_scratch, comm);
     std::byte* recv = at_root ? output_bytes(recvbuf, sz(count), l, recv_scratch) : nullptr;
-    run_library({collective::reduce, send, sz(count), recv, at_root ? sz(count) : 0, m.elem, &m.red, root,
-                 comm, alg});
+    const detail::request r{
+        collective::reduce, send, sz(count), recv, at_root ? sz(count) : 0, m.elem, &m.red, root, comm, alg};
+    run_library(r);
     if (at_root) store_output(recvbuf, sz(count), l, recv_scratch, comm);
+    remember_served(a, shape, !in_place && plain(l), g, r, false, n);
     return served(alg, n);
   });
 }
@@ -237,6 +257,9 @@ int after_init(int code) {
     return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   };
   return at_boundary(f, comm, [&] {
+    if (const auto done = served_as_last_time(f, comm, shape, sendbuf, recvbuf)) [[likely]]
+      return *done;
+    const generations g;
     const arguments a(f, comm);
     if (a.inter) return forwarded(forward_reason::intercommunicator, 0, forward());
     const bool in_place = sendbuf == MPI_IN_PLACE;
@@ -264,8 +287,11 @@ int after_init(int code) {
                                                   sz(recvcount), rl, send_scratch, comm)
                                      : input_bytes(sendbuf, sz(sendcount), sl, send_scratch, comm);
     std::byte* recv = output_bytes(recvbuf, p * sz(recvcount), rl, recv_scratch);
-    run_library({collective::allgather, send, n, recv, p * n, byte_elements, nullptr, 0, comm, alg});
+    const detail::request r{collective::allgather, send,    n, recv, p * n,
+                            byte_elements,         nullptr, 0, comm, alg};
+    run_library(r);
     store_output(recvbuf, p * sz(recvcount), rl, recv_scratch, comm);
+    remember_served(a, shape, !in_place && plain(sl) && plain(rl), g, r, false, n);
     return served(alg, n);
   });
 }
@@ -277,6 +303,9 @@ int after_init(int code) {
     return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
   };
   return at_boundary(f, comm, [&] {
+    if (const auto done = served_as_last_time(f, comm, shape, sendbuf, recvbuf)) [[likely]]
+      return *done;
+    const generations g;
     const arguments a(f, comm);
     if (a.inter) return forwarded(forward_reason::intercommunicator, 0, forward());
     a.count("recvcount", recvcount);
@@ -299,8 +328,11 @@ int after_init(int code) {
     const std::byte* send = in_place ? input_copy(recvbuf, p * count, l, send_scratch, comm)
                                      : input_bytes(sendbuf, p * count, l, send_scratch, comm);
     std::byte* recv = output_bytes(recvbuf, count, l, recv_scratch);
-    run_library({collective::reduce_scatter, send, p * count, recv, count, m.elem, &m.red, 0, comm, alg});
+    const detail::request r{
+        collective::reduce_scatter, send, p * count, recv, count, m.elem, &m.red, 0, comm, alg};
+    run_library(r);
     store_output(recvbuf, count, l, recv_scratch, comm);
+    remember_served(a, shape, !in_place && plain(l), g, r, false, n);
     return served(alg, n);
   });
 }
@@ -313,6 +345,9 @@ int after_init(int code) {
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   };
   return at_boundary(f, comm, [&] {
+    if (const auto done = served_as_last_time(f, comm, shape, sendbuf, recvbuf)) [[likely]]
+      return *done;
+    const generations g;
     const arguments a(f, comm);
     if (a.inter) return forwarded(forward_reason::intercommunicator, 0, forward());
     const bool in_place = sendbuf == MPI_IN_PLACE;
@@ -338,51 +373,24 @@ int after_init(int code) {
     const std::byte* send = in_place ? input_copy(recvbuf, p * sz(recvcount), rl, send_scratch, comm)
                                      : input_bytes(sendbuf, p * sz(sendcount), sl, send_scratch, comm);
     std::byte* recv = output_bytes(recvbuf, p * sz(recvcount), rl, recv_scratch);
-    run_library({collective::alltoall, send, p * n, recv, p * n, byte_elements, nullptr, 0, comm, alg});
+    const detail::request r{collective::alltoall, send,    p * n, recv, p * n,
+                            byte_elements,        nullptr, 0,     comm, alg};
+    run_library(r);
     store_output(recvbuf, p * sz(recvcount), rl, recv_scratch, comm);
+    remember_served(a, shape, !in_place && plain(sl) && plain(rl), g, r, false, p * n);
     return served(alg, p * n);
   });
 }
-
-// The last MPI_Allreduce this thread served, by its shape, and how it went: a call of the same
-// shape is served the same way without looking anything up again (callgrind, 8 B at np 1: 400
-// instructions → 291, the C++ call 266). Remembered only with the report off (the shortcut counts
-// nothing), for a predefined datatype (whose handle never changes, so the same count means the
-// same bytes), a kernel op and a communicator the library has a record of; the decision table's
-// generation is part of the shape (so `fastest` and automatic decide as before). Its checks passed
-// last time and pass again, only the buffers are new; the communicator's record is still the
-// library's (comm_generation changes when one is freed), so it is the same intracommunicator.
-// (A call `fastest` sends to the MPI library is remembered by the entry point: last_forwarded.)
-struct allreduce_shape {
-  MPI_Comm comm{};
-  MPI_Datatype type{};
-  MPI_Op op{};
-  int count = -1;  // none yet
-  bool in_place = false;
-  std::uint64_t comm_generation = 0;
-  std::uint64_t tuning_generation = 0;
-  element_type elem{};
-  detail::reduction red{};  // a kernel: no state
-  algorithm alg{};
-};
-constinit thread_local allreduce_shape last_allreduce;
 
 [[gnu::noinline]] int allreduce(const call_shape& shape, const void* sendbuf, void* recvbuf, int count,
                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   const mpi_function f = mpi_function::allreduce;
   const auto forward = [&] { return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm); };
   return at_boundary(f, comm, [&] {
+    if (const auto done = served_as_last_time(f, comm, shape, sendbuf, recvbuf)) [[likely]]
+      return *done;
+    const generations g;
     const bool in_place = sendbuf == MPI_IN_PLACE;
-    const allreduce_shape& last = last_allreduce;
-    if (count == last.count && datatype == last.type && op == last.op && comm == last.comm &&
-        in_place == last.in_place && last.tuning_generation == detail::tuning_generation() &&
-        last.comm_generation == detail::comm_generation.load(std::memory_order_acquire) &&
-        recvbuf != MPI_IN_PLACE && (count == 0 || (recvbuf != nullptr && sendbuf != nullptr))) [[likely]] {
-      const void* send = in_place ? recvbuf : sendbuf;  // predefined datatypes are contiguous, lb 0
-      run_library({collective::allreduce, send, sz(count), recvbuf, sz(count), last.elem, &last.red, 0, comm,
-                   last.alg});
-      return served(last.alg, sz(count) * last.elem.size);
-    }
     const arguments a(f, comm);
     if (a.inter) return forwarded(forward_reason::intercommunicator, 0, forward());
     a.count("count", count);
@@ -393,7 +401,6 @@ constinit thread_local allreduce_shape last_allreduce;
     a.buffer("recvbuf", recvbuf, count, l);
     if (!in_place) a.buffer("sendbuf", sendbuf, count, l);
     const std::size_t n = sz(count) * l.size;
-    const std::uint64_t tuning_generation = detail::tuning_generation();  // read before deciding
     if (const auto why = to_vendor(a, shape, l.predefined, collective::allreduce, n))
       return forwarded(*why, n, forward());
     mapped_reduction m;
@@ -410,14 +417,11 @@ constinit thread_local allreduce_shape last_allreduce;
       send = input_bytes(sendbuf, sz(count), l, send_scratch, comm);
       recv = output_bytes(recvbuf, sz(count), l, recv_scratch);
     }
-    const std::uint64_t comm_generation = detail::comm_generation.load(std::memory_order_acquire);
-    run_library({collective::allreduce, send, sz(count), recv, sz(count), m.elem, &m.red, 0, comm, alg});
+    const detail::request r{
+        collective::allreduce, send, sz(count), recv, sz(count), m.elem, &m.red, 0, comm, alg};
+    run_library(r);
     store_output(recvbuf, sz(count), l, recv_scratch, comm);
-    // Remembered only when nothing about it can change behind the handles (see allreduce_shape).
-    if (l.predefined != nullptr && l.contiguous && l.true_lb == 0 && !current_plan().report &&
-        m.red.state == nullptr && is_predefined_op(op) && detail::last_comm_info(comm) != nullptr)
-      last_allreduce = {comm,   datatype, op, count, in_place, comm_generation, tuning_generation,
-                        m.elem, m.red,    alg};
+    remember_served(a, shape, plain(l), g, r, in_place, n);
     return served(alg, n);
   });
 }
@@ -425,12 +429,18 @@ constinit thread_local allreduce_shape last_allreduce;
 [[gnu::noinline]] int barrier(const call_shape& shape, MPI_Comm comm) {
   const mpi_function f = mpi_function::barrier;
   return at_boundary(f, comm, [&] {
+    if (const auto done = served_as_last_time(f, comm, shape, nullptr, nullptr)) [[likely]]
+      return *done;
+    const generations g;
     const arguments a(f, comm);
     if (a.inter) return forwarded(forward_reason::intercommunicator, 0, PMPI_Barrier(comm));
     if (const auto why = to_vendor(a, shape, true, collective::barrier, 0))
       return forwarded(*why, 0, PMPI_Barrier(comm));
     const algorithm alg = choose(collective::barrier, a.size, 0, 0, true);
-    run_library({collective::barrier, nullptr, 0, nullptr, 0, byte_elements, nullptr, 0, comm, alg});
+    const detail::request r{collective::barrier, nullptr, 0, nullptr, 0,
+                            byte_elements,       nullptr, 0, comm,    alg};
+    run_library(r);
+    remember_served(a, shape, true, g, r, false, 0);
     return served(alg, 0);
   });
 }
@@ -446,6 +456,9 @@ constinit thread_local allreduce_shape last_allreduce;
                      : PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
   };
   return at_boundary(f, comm, [&] {
+    if (const auto done = served_as_last_time(f, comm, shape, sendbuf, recvbuf)) [[likely]]
+      return *done;
+    const generations g;
     const arguments a(f, comm);
     if (a.inter) return forwarded(forward_reason::intercommunicator, 0, forward());
     a.count("count", count);
@@ -472,8 +485,10 @@ constinit thread_local allreduce_shape last_allreduce;
       send = input_bytes(sendbuf, sz(count), l, send_scratch, comm);
       recv = output_bytes(recvbuf, sz(count), l, recv_scratch);
     }
-    run_library({c, send, sz(count), recv, sz(count), m.elem, &m.red, 0, comm, alg});
+    const detail::request r{c, send, sz(count), recv, sz(count), m.elem, &m.red, 0, comm, alg};
+    run_library(r);
     if (!(exclusive && a.rank == 0)) store_output(recvbuf, sz(count), l, recv_scratch, comm);
+    remember_served(a, shape, plain(l), g, r, in_place, n);
     return served(alg, n);
   });
 }

@@ -5,7 +5,7 @@
 #   check.sh <what> <np> <libcollectives_mpi.so> <dropin_test> [extra]
 # what: matrix (preloaded; COLLECTIVES_ALGORITHMS from the environment) | linked (extra = the
 #       test linked with the drop-in) | errors | fatal | threads | report | sizes | star | tuning | fastest |
-#       bad_selection | reuse | help (extra: collbench, whose --list must agree) | hpcc
+#       bad_selection | reuse | repeat | help (extra: collbench, whose --list must agree) | hpcc
 set -euo pipefail
 what=$1 np=$2 lib=$3 prog=$4
 here=$(cd "$(dirname "$0")" && pwd)
@@ -39,7 +39,7 @@ expect_range() {
 }
 
 case $what in
-  matrix | errors | threads)
+  matrix | errors | threads | repeat)
     mode=$what
     preload "$prog" "$mode"
     ;;

@@ -21,6 +21,8 @@
  *                          may hand the freed handle out again: the drop-in keeps what it learns
  *                          of predefined handles only, and must see the new op and type as they are;
  *                          then a communicator served on, freed, and an intercommunicator made
+ *   dropin_test repeat     every collective without counts three times with one shape and new
+ *                          buffers and values; then a null buffer in a shape served before
  *
  * Receive buffers start filled with a sentinel: the holes of a strided type, and everything a
  * rank must not receive, have to keep it. Every rank's failure count is summed at the end. */
@@ -975,6 +977,91 @@ static void run_reuse(const comm_t* c) {
         op_reused, type_reused, comm_reused);
 }
 
+/* ---- the same call again and again, as applications issue them ---- */
+
+/* Each collective three times with one shape (the drop-in then serves it as it did last time, with no
+ * checks) and new buffers and values each time; then a null buffer in a shape served before, which
+ * must still be refused. */
+static void run_repeat(const comm_t* c) {
+  enum { n = 5 };
+  const int p = c->size, me = c->rank, root = p - 1;
+  int* sets[2][2];
+  int round, i, r, k;
+  for (i = 0; i < 2; ++i)
+    for (k = 0; k < 2; ++k) sets[i][k] = malloc((size_t)(p * n) * sizeof(int));
+  for (round = 0; round < 3; ++round) {
+    int* in = sets[round % 2][0]; /* new buffers every other round */
+    int* out = sets[round % 2][1];
+    const int t = 100 * round;
+#define FILL(buf, len, expr) \
+  for (i = 0; i < (len); ++i) (buf)[i] = (expr)
+    FILL(out, n, me == root ? t + i : -1);
+    MPI_Bcast(out, n, MPI_INT, root, c->comm);
+    for (i = 0; i < n; ++i) CHECK(out[i] == t + i, "repeat %d: MPI_Bcast element %d: %d", round, i, out[i]);
+    FILL(in, n, me * 10 + i + t);
+    FILL(out, p * n, -1);
+    MPI_Gather(in, n, MPI_INT, out, n, MPI_INT, root, c->comm);
+    if (me == root)
+      for (i = 0; i < p * n; ++i)
+        CHECK(out[i] == (i / n) * 10 + i % n + t, "repeat %d: MPI_Gather element %d: %d", round, i, out[i]);
+    MPI_Allgather(in, n, MPI_INT, out, n, MPI_INT, c->comm);
+    for (i = 0; i < p * n; ++i)
+      CHECK(out[i] == (i / n) * 10 + i % n + t, "repeat %d: MPI_Allgather element %d: %d", round, i, out[i]);
+    FILL(in, p * n, me == root ? (i / n) * 10 + i % n + t : -1);
+    FILL(out, n, -1);
+    MPI_Scatter(in, n, MPI_INT, out, n, MPI_INT, root, c->comm);
+    for (i = 0; i < n; ++i)
+      CHECK(out[i] == me * 10 + i + t, "repeat %d: MPI_Scatter element %d: %d", round, i, out[i]);
+    FILL(in, p * n, me * 1000 + i + t);
+    MPI_Alltoall(in, n, MPI_INT, out, n, MPI_INT, c->comm);
+    for (i = 0; i < p * n; ++i)
+      CHECK(out[i] == (i / n) * 1000 + me * n + i % n + t, "repeat %d: MPI_Alltoall element %d: %d", round, i,
+            out[i]);
+    MPI_Reduce_scatter_block(in, out, n, MPI_INT, MPI_SUM, c->comm);
+    for (i = 0; i < n; ++i)
+      CHECK(out[i] == 1000 * p * (p - 1) / 2 + p * (me * n + i + t),
+            "repeat %d: MPI_Reduce_scatter_block %d: %d", round, i, out[i]);
+    /* The reductions of x_k[i] = 10k + i + t over ranks k. */
+    FILL(in, n, me * 10 + i + t);
+    FILL(out, n, -1);
+    MPI_Reduce(in, out, n, MPI_INT, MPI_SUM, root, c->comm);
+    if (me == root)
+      for (i = 0; i < n; ++i)
+        CHECK(out[i] == 10 * p * (p - 1) / 2 + p * (i + t), "repeat %d: MPI_Reduce element %d: %d", round, i,
+              out[i]);
+    MPI_Allreduce(in, out, n, MPI_INT, MPI_SUM, c->comm);
+    for (i = 0; i < n; ++i)
+      CHECK(out[i] == 10 * p * (p - 1) / 2 + p * (i + t), "repeat %d: MPI_Allreduce element %d: %d", round, i,
+            out[i]);
+    MPI_Allreduce(MPI_IN_PLACE, in, n, MPI_INT, MPI_SUM, c->comm);
+    for (i = 0; i < n; ++i)
+      CHECK(in[i] == 10 * p * (p - 1) / 2 + p * (i + t), "repeat %d: MPI_Allreduce in place element %d: %d",
+            round, i, in[i]);
+    FILL(in, n, me * 10 + i + t);
+    MPI_Scan(in, out, n, MPI_INT, MPI_SUM, c->comm);
+    for (i = 0; i < n; ++i)
+      CHECK(out[i] == 10 * me * (me + 1) / 2 + (me + 1) * (i + t), "repeat %d: MPI_Scan element %d: %d",
+            round, i, out[i]);
+    FILL(out, n, -1);
+    MPI_Exscan(in, out, n, MPI_INT, MPI_SUM, c->comm);
+    for (i = 0; i < n && me > 0; ++i)
+      CHECK(out[i] == 10 * me * (me - 1) / 2 + me * (i + t), "repeat %d: MPI_Exscan element %d: %d", round, i,
+            out[i]);
+    MPI_Barrier(c->comm);
+#undef FILL
+  }
+  /* Served twice above with these shapes: a null buffer is still refused, on every rank alike. */
+  MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN);
+  expect_class(MPI_Allreduce(NULL, sets[0][1], n, MPI_INT, MPI_SUM, c->comm), MPI_ERR_BUFFER,
+               "repeat: MPI_Allreduce from NULL");
+  expect_class(MPI_Bcast(NULL, n, MPI_INT, root, c->comm), MPI_ERR_BUFFER, "repeat: MPI_Bcast into NULL");
+  MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_ARE_FATAL);
+  for (r = 0; r < 2; ++r) /* the communicator still works, and the shape is served again */
+    MPI_Allreduce(sets[r][0], sets[r][1], n, MPI_INT, MPI_SUM, c->comm);
+  for (i = 0; i < 2; ++i)
+    for (k = 0; k < 2; ++k) free(sets[i][k]);
+}
+
 /* ---- threads: each on its own communicator, at once ---- */
 
 typedef struct {
@@ -1052,6 +1139,8 @@ int main(int argc, char** argv) {
     run_fastest(&world);
   } else if (strcmp(mode, "reuse") == 0) {
     run_reuse(&world);
+  } else if (strcmp(mode, "repeat") == 0) {
+    run_repeat(&world);
   } else if (strcmp(mode, "threads") == 0) {
     if (provided < MPI_THREAD_MULTIPLE) {
       if (world.rank == 0) printf("dropin_test threads: skipped (MPI_THREAD_MULTIPLE not provided)\n");
