@@ -30,6 +30,9 @@
 // overlapping calls: what the drop-in's user sees); there the library's time is the chosen
 // algorithm's row if the runs measured it, else their "automatic" row (tune.sh's back-to-back runs
 // measure automatic with the table of the synchronized runs in force, so it runs the choice).
+// tune.sh makes its back-to-back runs through the drop-in (-a pmpi with LD_PRELOAD and *=automatic):
+// there the library's time is the drop-in's MPI_* row, what it costs to serve a call through MPI,
+// and vendor's is the pmpi row (PMPI_*); a run without a pmpi row is read as collbench labels it.
 // Without back-to-back runs, the synchronized ones decide, as before. Each "fastest" point says which
 // timing decided it, and keeps the other's vendor ratio beside it when both were measured.
 // gatherv, scatterv and alltoallv have no per-size choice (every rank must decide alike, and their
@@ -236,6 +239,7 @@ int run(int argc, char** argv) {
   std::map<std::pair<std::string, int>, int> runs_per_collective, b2b_runs_per_collective;
   std::set<std::string> hosts, libraries, skipped;
   std::string b2b_timing;
+  bool b2b_through_dropin = false;
   for (const run_results& r : runs) {
     const bool back_to_back = is_b2b(r);
     if (back_to_back && b2b_timing.empty()) b2b_timing = r.info.timing;
@@ -250,7 +254,16 @@ int run(int argc, char** argv) {
     libraries.insert(r.info.mpi_library);
     if (r.info.type != first.type || r.info.op != first.op)
       throw std::runtime_error("the runs differ in element type or op: tune one kind of call at a time");
-    for (const row& x : r.rows) {
+    // A back-to-back run through the drop-in (tune.sh: LD_PRELOAD, *=automatic, -a pmpi) has a pmpi
+    // row: the MPI library's collective. Its vendor row (MPI_*) is then the drop-in serving the
+    // library's choice: the library's time as an application calling MPI sees it.
+    const bool through_dropin = back_to_back && std::any_of(r.rows.begin(), r.rows.end(), [](const row& x) {
+                                  return x.algorithm == "pmpi";
+                                });
+    b2b_through_dropin = b2b_through_dropin || through_dropin;
+    for (row x : r.rows) {
+      if (through_dropin)
+        x.algorithm = x.algorithm == "pmpi" ? "vendor" : x.algorithm == "vendor" ? "automatic" : "";
       const auto c = collectives::parse_collective(x.collective);
       const bool is_vendor = x.algorithm == "vendor";  // its default collective, not vendor:<name>
       const bool usable = is_vendor || tabled(x.algorithm) || (back_to_back && x.algorithm == "automatic");
@@ -410,7 +423,11 @@ int run(int argc, char** argv) {
              : fmt::format("back-to-back: the comparison with vendor is the back-to-back runs' (what an "
                            "application issuing calls one after another sees), the choice among the "
                            "library's algorithms the synchronized runs' (each algorithm's own time); each "
-                           "\"fastest\" point's \"timing\" says which decided it. {}",
+                           "\"fastest\" point's \"timing\" says which decided it{}. {}",
+                           b2b_through_dropin
+                               ? "; the back-to-back runs went through the drop-in (the library's "
+                                 "time is its MPI_* call served with automatic, vendor's PMPI_*)"
+                               : "",
                            b2b_timing)},
         {"back_to_back_runs", b2b_runs_json}}},
       {"collectives", colls}};

@@ -196,6 +196,34 @@ std::string write_rows(const fs::path& dir, const std::string& name, const std::
 
 }  // namespace
 
+// Back-to-back runs through the drop-in (tune.sh: a pmpi row) are read so: vendor's time is the pmpi
+// row's (PMPI_*), the library's the vendor row's (MPI_* served by the drop-in, its own cost included).
+BOOST_AUTO_TEST_CASE(back_to_back_runs_through_the_drop_in_read_pmpi_as_vendor) {
+  const scratch s;
+  std::vector<std::tuple<std::string, std::size_t, double>> sync;
+  for (std::size_t bytes : {std::size_t{8}, std::size_t{512}}) {
+    sync.emplace_back("vendor", bytes, 100);
+    for (algorithm a : collectives::algorithms_for(collective::allreduce))
+      if (a != algorithm::vendor && a != algorithm::hierarchical) sync.emplace_back(to_string(a), bytes, 100);
+  }
+  const std::string run = write_rows(s.dir, "sync", "synchronized", sync);
+  // 8 B: the drop-in serves in 100, PMPI_* takes 90: vendor. 512 B: the drop-in 50, PMPI_* 100.
+  const std::string b2b =
+      write_rows(s.dir, "b2b", "back-to-back",
+                 {{"vendor", 8, 100}, {"pmpi", 8, 90}, {"vendor", 512, 50}, {"pmpi", 512, 100}});
+  const json table = colltune({run, b2b}, s.dir / "t.json");
+  std::map<std::size_t, std::pair<std::string, json>> seen;
+  for (const json& r : table.at("fastest").at("allreduce").at("2"))
+    for (const json& p : r.at("points")) seen[p.at("bytes").get<std::size_t>()] = {r.at("fastest"), p};
+  BOOST_TEST(seen.at(8).first == "vendor");
+  BOOST_TEST(seen.at(8).second.at("vendor_us").get<double>() == 90.0);
+  BOOST_TEST(seen.at(8).second.at("library_us").get<double>() == 100.0);
+  BOOST_TEST(seen.at(512).first == "library");
+  BOOST_TEST(seen.at(512).second.at("timing") == "back-to-back");
+  BOOST_TEST(table.at("provenance").at("fastest_timing").get<std::string>().find("through the drop-in") !=
+             std::string::npos);
+}
+
 // gatherv, scatterv and alltoallv have no per-size choice (their counts are not known alike on every
 // rank): from the back-to-back runs, one "fastest" verdict for every size per process count, vendor
 // where its time ÷ automatic's is below 1 / 1.03 in geometric mean over the sizes, even where one

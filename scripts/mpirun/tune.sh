@@ -7,9 +7,12 @@
 # "fastest" section records it per size for the drop-in's COLLECTIVES_ALGORITHMS=*=fastest.
 # Two timings: the choice among the library's algorithms comes from synchronized runs (every call
 # from a common start: each algorithm's own time); then, with that table in force, as many runs
-# time automatic (the table's choice) and vendor back to back (collbench --timing back-to-back:
-# calls one after another, as applications issue them, where vendor's rooted collectives gain by
-# running ahead), and the "fastest" section compares library and vendor from those.
+# time the library's choice and vendor back to back (collbench --timing back-to-back: calls one
+# after another, as applications issue them, where vendor's rooted collectives gain by running
+# ahead), and the "fastest" section compares library and vendor from those. The back-to-back runs
+# go through the drop-in when it is built (installed: beside the library), as `fastest` runs: the
+# library's time is then MPI_* served by the drop-in with automatic, what the drop-in itself costs
+# included, and vendor's is PMPI_* (collbench -a pmpi).
 #
 # Usage: scripts/mpirun/tune.sh [NP ...] [--quick] [-o FILE] [--runs N] [--build-dir DIR]
 #                               [--no-back-to-back] [--simulate PLATFORM] [-- OPTIONS]
@@ -114,7 +117,9 @@ else
   if [[ ! -f $build/CMakeCache.txt ]] || ! grep -q '^COLLECTIVES_BUILD_BENCH:BOOL=ON' "$build/CMakeCache.txt"; then
     cmake -S "$root" -B "$build" -DCOLLECTIVES_BUILD_BENCH=ON -DCOLLECTIVES_MPI="${COLLECTIVES_MPI:-openmpi}" > /dev/null
   fi
-  cmake --build "$build" --target collbench colltune -j "$(nproc)" > /dev/null
+  targets=(collbench colltune)
+  ((b2b)) && [[ -z $platform ]] && targets+=(collectives_mpi)
+  cmake --build "$build" --target "${targets[@]}" -j "$(nproc)" > /dev/null
   run=$root/scripts/mpirun/run collbench=$build/bench/collbench colltune=$build/bench/colltune
 fi
 # Built by SMPI's wrappers, colltune is a shared object that smpirun loads: one simulated rank.
@@ -185,13 +190,32 @@ for np in "${nps[@]}"; do
 done
 "${colltune[@]}" --out "$out" --options "$recorded" --command "$command" "${jsons[@]}"
 if ((b2b)); then
-  # automatic follows the table just written, so its rows are the table's choice.
-  b2b_options=(--algorithm automatic --timing back-to-back --format json --quiet "${kept[@]}" "${extra[@]}")
+  # automatic follows the table just written, so its rows are the table's choice. Through the drop-in
+  # when there is one, as `fastest` will run: its MPI_* row serves the call with automatic (the
+  # library's time, with what the drop-in costs), its pmpi row is the MPI library's (colltune reads
+  # them so); else plainly, automatic against vendor.
+  dropin=$build/libcollectives_mpi.so
+  if ((installed)); then
+    prefix=$(cd "$here/.." && pwd)
+    for dropin in "$prefix"/lib/libcollectives_mpi.so "$prefix"/lib*/*/libcollectives_mpi.so \
+      "$prefix"/lib64/libcollectives_mpi.so; do
+      [[ -f $dropin ]] && break
+    done
+  fi
+  if [[ -f $dropin ]]; then
+    b2b_options=(--algorithm pmpi --timing back-to-back --format json --quiet "${kept[@]}" "${extra[@]}")
+    through=(env LD_PRELOAD="$dropin" COLLECTIVES_ALGORITHMS='*=automatic')
+    what="the drop-in serving automatic, and PMPI_*"
+  else
+    b2b_options=(--algorithm automatic --timing back-to-back --format json --quiet "${kept[@]}" "${extra[@]}")
+    through=()
+    what="automatic and vendor; no drop-in at $dropin"
+  fi
   for ((i = 1; i <= runs; i++)); do
     for np in "${nps[@]}"; do
       json=$raw/np$np-run$i-back-to-back.json
-      echo "$self: np = $np, run $i of $runs, back to back (automatic and vendor)" >&2
-      COLLECTIVES_TUNING=$out "$run" -n "$np" "$collbench" --output "$json" "${b2b_options[@]}"
+      echo "$self: np = $np, run $i of $runs, back to back ($what)" >&2
+      COLLECTIVES_TUNING=$out "${through[@]}" "$run" -n "$np" "$collbench" --output "$json" "${b2b_options[@]}"
       jsons+=("$json")
     done
   done

@@ -17,9 +17,10 @@
 // MPI_Init/MPI_Init_thread check COLLECTIVES_ALGORITHMS (and, for `fastest`, that the table loads);
 // MPI_Finalize prints the report. MPI_Comm_free/MPI_Comm_disconnect only count, for the memory of
 // the last call `fastest` forwarded (last_forwarded, boundary.hpp), and forward.
-// Every collective but the v-variants (whose counts are arrays) forwards at its entry point a call
-// of the shape `fastest` last forwarded (forwarded_last_time), and serves a call of the shape it
-// last served with the same request and no checks (served_as_last_time; both in boundary.hpp).
+// Every collective but allgatherv and MPI_Reduce_scatter (whose `fastest` decision reads their
+// count arrays) forwards at its entry point a call of the shape `fastest` last forwarded
+// (forwarded_last_time); every one without count arrays serves a call of the shape it last served
+// with the same request and no checks (served_as_last_time; both in boundary.hpp).
 
 #include <fmt/format.h>
 #include <mpi.h>
@@ -560,9 +561,9 @@ std::byte* v_output(void* buf, const v_blocks& b, const layout& l, bytes_t& scra
                       : writable(input_copy(buf, b.span, l, scratch, comm));
 }
 
-[[gnu::noinline]] int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                              const int* recvcounts, const int* displs, MPI_Datatype recvtype, int root,
-                              MPI_Comm comm) {
+[[gnu::noinline]] int gatherv(const call_shape& shape, const void* sendbuf, int sendcount,
+                              MPI_Datatype sendtype, void* recvbuf, const int* recvcounts, const int* displs,
+                              MPI_Datatype recvtype, int root, MPI_Comm comm) {
   const mpi_function f = mpi_function::gatherv;
   const auto forward = [&] {
     return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
@@ -590,7 +591,8 @@ std::byte* v_output(void* buf, const v_blocks& b, const layout& l, bytes_t& scra
     }
     const std::size_t n = in_place ? rb.count(root) : sz(sendcount) * sl.size;
     if (at_root) a.same_bytes(n, rb.count(root));
-    if (const auto why = to_vendor(collective::gatherv, a.size, 0)) return forwarded(*why, n, forward());
+    if (const auto why = to_vendor(a, shape, true, collective::gatherv, 0))
+      return forwarded(*why, n, forward());
     const algorithm alg = choose(collective::gatherv, a.size, 0, 0, true);
     bytes_t send_scratch, recv_scratch;
     const std::byte* send = in_place ? input_copy(block_at(recvbuf, sz(displs[root]), rl),
@@ -620,9 +622,9 @@ std::byte* v_output(void* buf, const v_blocks& b, const layout& l, bytes_t& scra
   });
 }
 
-[[gnu::noinline]] int scatterv(const void* sendbuf, const int* sendcounts, const int* displs,
-                               MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
-                               int root, MPI_Comm comm) {
+[[gnu::noinline]] int scatterv(const call_shape& shape, const void* sendbuf, const int* sendcounts,
+                               const int* displs, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                               MPI_Datatype recvtype, int root, MPI_Comm comm) {
   const mpi_function f = mpi_function::scatterv;
   const auto forward = [&] {
     return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
@@ -650,7 +652,8 @@ std::byte* v_output(void* buf, const v_blocks& b, const layout& l, bytes_t& scra
     }
     const std::size_t n = in_place ? sb.count(root) : sz(recvcount) * rl.size;
     if (at_root) a.same_bytes(sb.count(root), n);
-    if (const auto why = to_vendor(collective::scatterv, a.size, 0)) return forwarded(*why, n, forward());
+    if (const auto why = to_vendor(a, shape, true, collective::scatterv, 0))
+      return forwarded(*why, n, forward());
     const algorithm alg = choose(collective::scatterv, a.size, 0, 0, true);
     bytes_t send_scratch, recv_scratch;
     const std::byte* send = at_root ? input_bytes(sendbuf, sb.span, sl, send_scratch, comm) : nullptr;
@@ -739,9 +742,10 @@ std::byte* v_output(void* buf, const v_blocks& b, const layout& l, bytes_t& scra
 
 // MPI_IN_PLACE (MPI 2.2): the blocks to send lie where the received ones go (recvcounts, rdispls,
 // recvtype); a copy of that span is the input.
-[[gnu::noinline]] int alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls,
-                                MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
-                                const int* rdispls, MPI_Datatype recvtype, MPI_Comm comm) {
+[[gnu::noinline]] int alltoallv(const call_shape& shape, const void* sendbuf, const int* sendcounts,
+                                const int* sdispls, MPI_Datatype sendtype, void* recvbuf,
+                                const int* recvcounts, const int* rdispls, MPI_Datatype recvtype,
+                                MPI_Comm comm) {
   const mpi_function f = mpi_function::alltoallv;
   const auto forward = [&] {
     return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
@@ -764,7 +768,7 @@ std::byte* v_output(void* buf, const v_blocks& b, const layout& l, bytes_t& scra
       sb = v_layout(a, "sendcounts", sendcounts, "sdispls", sdispls, sl);
       a.buffer("sendbuf", sendbuf, span_int(sb.span), sl);
     }
-    if (const auto why = to_vendor(collective::alltoallv, a.size, 0))
+    if (const auto why = to_vendor(a, shape, true, collective::alltoallv, 0))
       return forwarded(*why, sb.total, forward());
     const algorithm alg = choose(collective::alltoallv, a.size, 0, 0, true);
     bytes_t send_scratch, recv_scratch;
@@ -965,17 +969,25 @@ COLLECTIVES_MPI_EXPORT int MPI_Exscan(const void* sendbuf, void* recvbuf, int co
 COLLECTIVES_MPI_EXPORT int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                        void* recvbuf, const int recvcounts[], const int displs[],
                                        MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (pm::forward_at_once(pm::mpi_function::gatherv))
+  // `fastest` decides gatherv, scatterv and alltoallv by the process count alone (their sizes are
+  // not known alike): the counts and displacements are no part of the shape.
+  const pm::call_shape shape =
+      pm::shape_of(sendcount, sendtype, recvtype, root, pm::in_place_bits(sendbuf, recvbuf));
+  if (pm::forward_at_once(pm::mpi_function::gatherv) ||
+      pm::forwarded_last_time(pm::mpi_function::gatherv, comm, shape))
     return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
-  return pm::gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+  return pm::gatherv(shape, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
                                         MPI_Datatype sendtype, void* recvbuf, int recvcount,
                                         MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (pm::forward_at_once(pm::mpi_function::scatterv))
+  const pm::call_shape shape =
+      pm::shape_of(sendtype, recvcount, recvtype, root, pm::in_place_bits(sendbuf, recvbuf));
+  if (pm::forward_at_once(pm::mpi_function::scatterv) ||
+      pm::forwarded_last_time(pm::mpi_function::scatterv, comm, shape))
     return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  return pm::scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  return pm::scatterv(shape, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -989,10 +1001,13 @@ COLLECTIVES_MPI_EXPORT int MPI_Allgatherv(const void* sendbuf, int sendcount, MP
 COLLECTIVES_MPI_EXPORT int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                          MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                                          const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
-  if (pm::forward_at_once(pm::mpi_function::alltoallv))
+  const pm::call_shape shape = pm::shape_of(sendtype, recvtype, pm::in_place_bits(sendbuf, recvbuf));
+  if (pm::forward_at_once(pm::mpi_function::alltoallv) ||
+      pm::forwarded_last_time(pm::mpi_function::alltoallv, comm, shape))
     return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
                           comm);
-  return pm::alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+  return pm::alltoallv(shape, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                       comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
