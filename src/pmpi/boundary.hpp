@@ -228,7 +228,8 @@ extern constinit thread_local std::array<forwarded_shape, functions.size()> last
 /// `fastest` and would be again. Loads and comparisons only: the entry point needs no stack frame.
 inline bool forwarded_last_time(mpi_function f, MPI_Comm comm, const call_shape& shape) {
   const forwarded_shape& last = last_forwarded[static_cast<std::size_t>(f)];
-  return last.shape == shape && last.comm == comm && last.tuning_generation == detail::tuning_generation() &&
+  // The generation first: a function `fastest` never forwarded (0) is told apart in two loads.
+  return last.tuning_generation == detail::tuning_generation() && last.comm == comm && last.shape == shape &&
          last.comms_freed == comms_freed.load(std::memory_order_acquire);
 }
 
@@ -269,10 +270,11 @@ struct served_shape {
   call_shape shape{};
   std::uint64_t tuning_generation = 0;  // no table has generation 0: none yet
   std::uint64_t comm_generation = 0;
-  detail::request request{};  ///< send and recv non-null where the call passed data
-  detail::reduction red{};    ///< request.op points here when the collective reduces
-  bool send_is_recv = false;  ///< the library's in-place form: the receive buffer twice
-  std::size_t bytes = 0;      ///< the call's outcome
+  detail::request request{};                  ///< its buffers are the last call's
+  detail::reduction red{};                    ///< request.op points here when the collective reduces
+  bool uses_send = false, uses_recv = false;  ///< the call passed data there (not a non-root's side)
+  bool send_is_recv = false;                  ///< the library's in-place form: the receive buffer twice
+  std::size_t bytes = 0;                      ///< the call's outcome
 };
 extern constinit thread_local std::array<served_shape, functions.size()> last_served;
 
@@ -283,20 +285,22 @@ struct generations {
 };
 
 /// Serves this call as this thread's last served call of `f` when it had this shape on `comm`
-/// (see served_shape): its outcome, or nothing when the call must go the long way.
+/// (see served_shape): its outcome, or nothing when the call must go the long way. The remembered
+/// request takes this call's buffers in place (a call from inside the library never gets here:
+/// forward_at_once).
 inline std::optional<outcome> served_as_last_time(mpi_function f, MPI_Comm comm, const call_shape& shape,
                                                   const void* sendbuf, void* recvbuf) {
-  const served_shape& last = last_served[static_cast<std::size_t>(f)];
+  served_shape& last = last_served[static_cast<std::size_t>(f)];
   if (last.shape != shape || last.comm != comm || last.tuning_generation != detail::tuning_generation() ||
       last.comm_generation != detail::comm_generation.load(std::memory_order_acquire)) [[unlikely]]
     return std::nullopt;
-  detail::request r = last.request;
+  detail::request& r = last.request;
   const void* send = last.send_is_recv ? recvbuf : sendbuf;
-  if ((r.send != nullptr && send == nullptr && r.send_count > 0) ||
-      (r.recv != nullptr && recvbuf == nullptr && r.recv_count > 0)) [[unlikely]]
+  if ((r.send_count > 0 && last.uses_send && send == nullptr) ||
+      (r.recv_count > 0 && last.uses_recv && recvbuf == nullptr)) [[unlikely]]
     return std::nullopt;
-  if (r.send != nullptr) r.send = send;
-  if (r.recv != nullptr) r.recv = recvbuf;
+  if (last.uses_send) r.send = send;
+  if (last.uses_recv) r.recv = recvbuf;
   run_library(r);
   return outcome{true, r.alg, {}, last.bytes, MPI_SUCCESS};
 }
@@ -312,8 +316,16 @@ inline void remember_served(const arguments& a, const call_shape& shape, bool re
       detail::last_comm_info(a.comm) == nullptr)
     return;
   served_shape& m = last_served[static_cast<std::size_t>(a.f)];
-  m = {a.comm,       shape, g.tuning, g.comm, r, r.op != nullptr ? *r.op : detail::reduction{},
-       send_is_recv, bytes};
+  m = {a.comm,
+       shape,
+       g.tuning,
+       g.comm,
+       r,
+       r.op != nullptr ? *r.op : detail::reduction{},
+       r.send != nullptr,
+       r.recv != nullptr,
+       send_is_recv,
+       bytes};
   if (r.op != nullptr) m.request.op = &m.red;
 }
 

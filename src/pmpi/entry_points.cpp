@@ -68,11 +68,40 @@ int after_init(int code) {
   return code;
 }
 
+// The shapes forwarded_last_time and served_as_last_time compare (boundary.hpp): the arguments
+// but the communicator and the buffers, and which buffers are MPI_IN_PLACE. The served path
+// computes its own rather than taking the entry point's, so that an entry point that forwards
+// needs no stack frame. gatherv, scatterv and alltoallv leave their counts out: `fastest` decides
+// them by the process count alone, and they are never served from memory.
+call_shape bcast_shape(const void* buffer, int count, MPI_Datatype type, int root) {
+  return shape_of(count, type, root, buffer == MPI_IN_PLACE);
+}
+call_shape block_shape(const void* sendbuf, int sendcount, MPI_Datatype sendtype, const void* recvbuf,
+                       int recvcount, MPI_Datatype recvtype, int root = 0) {
+  return shape_of(sendcount, sendtype, recvcount, recvtype, root, in_place_bits(sendbuf, recvbuf));
+}
+call_shape reduction_shape(const void* sendbuf, const void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                           int root = 0) {
+  return shape_of(count, type, op, root, in_place_bits(sendbuf, recvbuf));
+}
+call_shape gatherv_shape(const void* sendbuf, int sendcount, MPI_Datatype sendtype, const void* recvbuf,
+                         MPI_Datatype recvtype, int root) {
+  return shape_of(sendcount, sendtype, recvtype, root, in_place_bits(sendbuf, recvbuf));
+}
+call_shape scatterv_shape(const void* sendbuf, MPI_Datatype sendtype, const void* recvbuf, int recvcount,
+                          MPI_Datatype recvtype, int root) {
+  return shape_of(sendtype, recvcount, recvtype, root, in_place_bits(sendbuf, recvbuf));
+}
+call_shape alltoallv_shape(const void* sendbuf, MPI_Datatype sendtype, const void* recvbuf,
+                           MPI_Datatype recvtype) {
+  return shape_of(sendtype, recvtype, in_place_bits(sendbuf, recvbuf));
+}
+
 // The served path of each entry point, kept out of line: the entry point itself is then a few
 // instructions around its PMPI_ call when it forwards at once (no stack frame to set up for the
 // served path's locals).
-[[gnu::noinline]] int bcast(const call_shape& shape, void* buffer, int count, MPI_Datatype datatype, int root,
-                            MPI_Comm comm) {
+[[gnu::noinline]] int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  const call_shape shape = bcast_shape(buffer, count, datatype, root);
   const mpi_function f = mpi_function::bcast;
   return at_boundary(f, comm, [&] {
     if (const auto done = served_as_last_time(f, comm, shape, buffer, buffer)) [[likely]]
@@ -102,9 +131,9 @@ int after_init(int code) {
   });
 }
 
-[[gnu::noinline]] int scatter(const call_shape& shape, const void* sendbuf, int sendcount,
-                              MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
-                              int root, MPI_Comm comm) {
+[[gnu::noinline]] int scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                              int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  const call_shape shape = block_shape(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
   const mpi_function f = mpi_function::scatter;
   const auto forward = [&] {
     return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
@@ -158,9 +187,9 @@ int after_init(int code) {
   });
 }
 
-[[gnu::noinline]] int gather(const call_shape& shape, const void* sendbuf, int sendcount,
-                             MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
-                             int root, MPI_Comm comm) {
+[[gnu::noinline]] int gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  const call_shape shape = block_shape(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
   const mpi_function f = mpi_function::gather;
   const auto forward = [&] {
     return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
@@ -209,8 +238,9 @@ int after_init(int code) {
   });
 }
 
-[[gnu::noinline]] int reduce(const call_shape& shape, const void* sendbuf, void* recvbuf, int count,
-                             MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
+[[gnu::noinline]] int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                             int root, MPI_Comm comm) {
+  const call_shape shape = reduction_shape(sendbuf, recvbuf, count, datatype, op, root);
   const mpi_function f = mpi_function::reduce;
   const auto forward = [&] { return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm); };
   return at_boundary(f, comm, [&] {
@@ -250,9 +280,9 @@ int after_init(int code) {
   });
 }
 
-[[gnu::noinline]] int allgather(const call_shape& shape, const void* sendbuf, int sendcount,
-                                MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
-                                MPI_Comm comm) {
+[[gnu::noinline]] int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  const call_shape shape = block_shape(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
   const mpi_function f = mpi_function::allgather;
   const auto forward = [&] {
     return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
@@ -297,8 +327,9 @@ int after_init(int code) {
   });
 }
 
-[[gnu::noinline]] int reduce_scatter_block(const call_shape& shape, const void* sendbuf, void* recvbuf,
-                                           int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+[[gnu::noinline]] int reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
+                                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  const call_shape shape = reduction_shape(sendbuf, recvbuf, recvcount, datatype, op);
   const mpi_function f = mpi_function::reduce_scatter_block;
   const auto forward = [&] {
     return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
@@ -338,9 +369,9 @@ int after_init(int code) {
   });
 }
 
-[[gnu::noinline]] int alltoall(const call_shape& shape, const void* sendbuf, int sendcount,
-                               MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
-                               MPI_Comm comm) {
+[[gnu::noinline]] int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                               int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  const call_shape shape = block_shape(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
   const mpi_function f = mpi_function::alltoall;
   const auto forward = [&] {
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
@@ -383,8 +414,9 @@ int after_init(int code) {
   });
 }
 
-[[gnu::noinline]] int allreduce(const call_shape& shape, const void* sendbuf, void* recvbuf, int count,
-                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+[[gnu::noinline]] int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                                MPI_Op op, MPI_Comm comm) {
+  const call_shape shape = reduction_shape(sendbuf, recvbuf, count, datatype, op);
   const mpi_function f = mpi_function::allreduce;
   const auto forward = [&] { return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm); };
   return at_boundary(f, comm, [&] {
@@ -427,7 +459,8 @@ int after_init(int code) {
   });
 }
 
-[[gnu::noinline]] int barrier(const call_shape& shape, MPI_Comm comm) {
+[[gnu::noinline]] int barrier(MPI_Comm comm) {
+  const call_shape shape{};
   const mpi_function f = mpi_function::barrier;
   return at_boundary(f, comm, [&] {
     if (const auto done = served_as_last_time(f, comm, shape, nullptr, nullptr)) [[likely]]
@@ -448,8 +481,9 @@ int after_init(int code) {
 
 // MPI_Scan and MPI_Exscan: the same arguments as MPI_Allreduce. Exscan leaves rank 0's recvbuf
 // as it was (MPI leaves it undefined).
-[[gnu::noinline]] int prefix(mpi_function f, const call_shape& shape, const void* sendbuf, void* recvbuf,
-                             int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+[[gnu::noinline]] int prefix(mpi_function f, const void* sendbuf, void* recvbuf, int count,
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  const call_shape shape = reduction_shape(sendbuf, recvbuf, count, datatype, op);
   const bool exclusive = f == mpi_function::exscan;
   const collective c = info(f).coll;
   const auto forward = [&] {
@@ -561,9 +595,10 @@ std::byte* v_output(void* buf, const v_blocks& b, const layout& l, bytes_t& scra
                       : writable(input_copy(buf, b.span, l, scratch, comm));
 }
 
-[[gnu::noinline]] int gatherv(const call_shape& shape, const void* sendbuf, int sendcount,
-                              MPI_Datatype sendtype, void* recvbuf, const int* recvcounts, const int* displs,
-                              MPI_Datatype recvtype, int root, MPI_Comm comm) {
+[[gnu::noinline]] int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                              const int* recvcounts, const int* displs, MPI_Datatype recvtype, int root,
+                              MPI_Comm comm) {
+  const call_shape shape = gatherv_shape(sendbuf, sendcount, sendtype, recvbuf, recvtype, root);
   const mpi_function f = mpi_function::gatherv;
   const auto forward = [&] {
     return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
@@ -622,9 +657,10 @@ std::byte* v_output(void* buf, const v_blocks& b, const layout& l, bytes_t& scra
   });
 }
 
-[[gnu::noinline]] int scatterv(const call_shape& shape, const void* sendbuf, const int* sendcounts,
-                               const int* displs, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                               MPI_Datatype recvtype, int root, MPI_Comm comm) {
+[[gnu::noinline]] int scatterv(const void* sendbuf, const int* sendcounts, const int* displs,
+                               MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                               int root, MPI_Comm comm) {
+  const call_shape shape = scatterv_shape(sendbuf, sendtype, recvbuf, recvcount, recvtype, root);
   const mpi_function f = mpi_function::scatterv;
   const auto forward = [&] {
     return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
@@ -742,10 +778,10 @@ std::byte* v_output(void* buf, const v_blocks& b, const layout& l, bytes_t& scra
 
 // MPI_IN_PLACE (MPI 2.2): the blocks to send lie where the received ones go (recvcounts, rdispls,
 // recvtype); a copy of that span is the input.
-[[gnu::noinline]] int alltoallv(const call_shape& shape, const void* sendbuf, const int* sendcounts,
-                                const int* sdispls, MPI_Datatype sendtype, void* recvbuf,
-                                const int* recvcounts, const int* rdispls, MPI_Datatype recvtype,
-                                MPI_Comm comm) {
+[[gnu::noinline]] int alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls,
+                                MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
+                                const int* rdispls, MPI_Datatype recvtype, MPI_Comm comm) {
+  const call_shape shape = alltoallv_shape(sendbuf, sendtype, recvbuf, recvtype);
   const mpi_function f = mpi_function::alltoallv;
   const auto forward = [&] {
     return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
@@ -864,106 +900,102 @@ COLLECTIVES_MPI_EXPORT int MPI_Comm_disconnect(MPI_Comm* comm) {
 
 COLLECTIVES_MPI_EXPORT int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root,
                                      MPI_Comm comm) {
-  const pm::call_shape shape = pm::shape_of(count, datatype, root, buffer == MPI_IN_PLACE);
   if (pm::forward_at_once(pm::mpi_function::bcast) ||
-      pm::forwarded_last_time(pm::mpi_function::bcast, comm, shape))
+      pm::forwarded_last_time(pm::mpi_function::bcast, comm, pm::bcast_shape(buffer, count, datatype, root)))
     return PMPI_Bcast(buffer, count, datatype, root, comm);
-  return pm::bcast(shape, buffer, count, datatype, root, comm);
+  return pm::bcast(buffer, count, datatype, root, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                        void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                                        MPI_Comm comm) {
-  const pm::call_shape shape =
-      pm::shape_of(sendcount, sendtype, recvcount, recvtype, root, pm::in_place_bits(sendbuf, recvbuf));
   if (pm::forward_at_once(pm::mpi_function::scatter) ||
-      pm::forwarded_last_time(pm::mpi_function::scatter, comm, shape))
+      pm::forwarded_last_time(
+          pm::mpi_function::scatter, comm,
+          pm::block_shape(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root)))
     return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  return pm::scatter(shape, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  return pm::scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                       void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                                       MPI_Comm comm) {
-  const pm::call_shape shape =
-      pm::shape_of(sendcount, sendtype, recvcount, recvtype, root, pm::in_place_bits(sendbuf, recvbuf));
   if (pm::forward_at_once(pm::mpi_function::gather) ||
-      pm::forwarded_last_time(pm::mpi_function::gather, comm, shape))
+      pm::forwarded_last_time(
+          pm::mpi_function::gather, comm,
+          pm::block_shape(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root)))
     return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  return pm::gather(shape, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  return pm::gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                                       MPI_Op op, int root, MPI_Comm comm) {
-  const pm::call_shape shape = pm::shape_of(count, datatype, op, root, pm::in_place_bits(sendbuf, recvbuf));
   if (pm::forward_at_once(pm::mpi_function::reduce) ||
-      pm::forwarded_last_time(pm::mpi_function::reduce, comm, shape))
+      pm::forwarded_last_time(pm::mpi_function::reduce, comm,
+                              pm::reduction_shape(sendbuf, recvbuf, count, datatype, op, root)))
     return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
-  return pm::reduce(shape, sendbuf, recvbuf, count, datatype, op, root, comm);
+  return pm::reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                          void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  const pm::call_shape shape =
-      pm::shape_of(sendcount, sendtype, recvcount, recvtype, pm::in_place_bits(sendbuf, recvbuf));
   if (pm::forward_at_once(pm::mpi_function::allgather) ||
-      pm::forwarded_last_time(pm::mpi_function::allgather, comm, shape))
+      pm::forwarded_last_time(pm::mpi_function::allgather, comm,
+                              pm::block_shape(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype)))
     return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  return pm::allgather(shape, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  return pm::allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
                                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  const pm::call_shape shape = pm::shape_of(recvcount, datatype, op, pm::in_place_bits(sendbuf, recvbuf));
   if (pm::forward_at_once(pm::mpi_function::reduce_scatter_block) ||
-      pm::forwarded_last_time(pm::mpi_function::reduce_scatter_block, comm, shape))
+      pm::forwarded_last_time(pm::mpi_function::reduce_scatter_block, comm,
+                              pm::reduction_shape(sendbuf, recvbuf, recvcount, datatype, op)))
     return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
-  return pm::reduce_scatter_block(shape, sendbuf, recvbuf, recvcount, datatype, op, comm);
+  return pm::reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                         void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  const pm::call_shape shape =
-      pm::shape_of(sendcount, sendtype, recvcount, recvtype, pm::in_place_bits(sendbuf, recvbuf));
   if (pm::forward_at_once(pm::mpi_function::alltoall) ||
-      pm::forwarded_last_time(pm::mpi_function::alltoall, comm, shape))
+      pm::forwarded_last_time(pm::mpi_function::alltoall, comm,
+                              pm::block_shape(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype)))
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  return pm::alltoall(shape, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  return pm::alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                                          MPI_Op op, MPI_Comm comm) {
-  const pm::call_shape shape = pm::shape_of(count, datatype, op, pm::in_place_bits(sendbuf, recvbuf));
   if (pm::forward_at_once(pm::mpi_function::allreduce) ||
-      pm::forwarded_last_time(pm::mpi_function::allreduce, comm, shape))
+      pm::forwarded_last_time(pm::mpi_function::allreduce, comm,
+                              pm::reduction_shape(sendbuf, recvbuf, count, datatype, op)))
     return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
-  return pm::allreduce(shape, sendbuf, recvbuf, count, datatype, op, comm);
+  return pm::allreduce(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Barrier(MPI_Comm comm) {
-  const pm::call_shape shape{};
   if (pm::forward_at_once(pm::mpi_function::barrier) ||
-      pm::forwarded_last_time(pm::mpi_function::barrier, comm, shape))
+      pm::forwarded_last_time(pm::mpi_function::barrier, comm, pm::call_shape{}))
     return PMPI_Barrier(comm);
-  return pm::barrier(shape, comm);
+  return pm::barrier(comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                                     MPI_Op op, MPI_Comm comm) {
-  const pm::call_shape shape = pm::shape_of(count, datatype, op, pm::in_place_bits(sendbuf, recvbuf));
   if (pm::forward_at_once(pm::mpi_function::scan) ||
-      pm::forwarded_last_time(pm::mpi_function::scan, comm, shape))
+      pm::forwarded_last_time(pm::mpi_function::scan, comm,
+                              pm::reduction_shape(sendbuf, recvbuf, count, datatype, op)))
     return PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
-  return pm::prefix(pm::mpi_function::scan, shape, sendbuf, recvbuf, count, datatype, op, comm);
+  return pm::prefix(pm::mpi_function::scan, sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                                       MPI_Op op, MPI_Comm comm) {
-  const pm::call_shape shape = pm::shape_of(count, datatype, op, pm::in_place_bits(sendbuf, recvbuf));
   if (pm::forward_at_once(pm::mpi_function::exscan) ||
-      pm::forwarded_last_time(pm::mpi_function::exscan, comm, shape))
+      pm::forwarded_last_time(pm::mpi_function::exscan, comm,
+                              pm::reduction_shape(sendbuf, recvbuf, count, datatype, op)))
     return PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
-  return pm::prefix(pm::mpi_function::exscan, shape, sendbuf, recvbuf, count, datatype, op, comm);
+  return pm::prefix(pm::mpi_function::exscan, sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -971,23 +1003,21 @@ COLLECTIVES_MPI_EXPORT int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_D
                                        MPI_Datatype recvtype, int root, MPI_Comm comm) {
   // `fastest` decides gatherv, scatterv and alltoallv by the process count alone (their sizes are
   // not known alike): the counts and displacements are no part of the shape.
-  const pm::call_shape shape =
-      pm::shape_of(sendcount, sendtype, recvtype, root, pm::in_place_bits(sendbuf, recvbuf));
   if (pm::forward_at_once(pm::mpi_function::gatherv) ||
-      pm::forwarded_last_time(pm::mpi_function::gatherv, comm, shape))
+      pm::forwarded_last_time(pm::mpi_function::gatherv, comm,
+                              pm::gatherv_shape(sendbuf, sendcount, sendtype, recvbuf, recvtype, root)))
     return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
-  return pm::gatherv(shape, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+  return pm::gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
                                         MPI_Datatype sendtype, void* recvbuf, int recvcount,
                                         MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  const pm::call_shape shape =
-      pm::shape_of(sendtype, recvcount, recvtype, root, pm::in_place_bits(sendbuf, recvbuf));
   if (pm::forward_at_once(pm::mpi_function::scatterv) ||
-      pm::forwarded_last_time(pm::mpi_function::scatterv, comm, shape))
+      pm::forwarded_last_time(pm::mpi_function::scatterv, comm,
+                              pm::scatterv_shape(sendbuf, sendtype, recvbuf, recvcount, recvtype, root)))
     return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  return pm::scatterv(shape, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  return pm::scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -1001,13 +1031,12 @@ COLLECTIVES_MPI_EXPORT int MPI_Allgatherv(const void* sendbuf, int sendcount, MP
 COLLECTIVES_MPI_EXPORT int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                          MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                                          const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
-  const pm::call_shape shape = pm::shape_of(sendtype, recvtype, pm::in_place_bits(sendbuf, recvbuf));
   if (pm::forward_at_once(pm::mpi_function::alltoallv) ||
-      pm::forwarded_last_time(pm::mpi_function::alltoallv, comm, shape))
+      pm::forwarded_last_time(pm::mpi_function::alltoallv, comm,
+                              pm::alltoallv_shape(sendbuf, sendtype, recvbuf, recvtype)))
     return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
                           comm);
-  return pm::alltoallv(shape, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
-                       comm);
+  return pm::alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
 }
 
 COLLECTIVES_MPI_EXPORT int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
