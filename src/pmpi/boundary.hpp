@@ -188,12 +188,17 @@ inline std::optional<forward_reason> to_vendor(collective c, int p, std::size_t 
 }
 
 /// A call's arguments other than its communicator and buffers, as integers: counts, datatype and op
-/// handles, root, and whether a buffer is MPI_IN_PLACE. Zero where a function has fewer.
-using call_shape = std::array<std::uintptr_t, 6>;
+/// handles, root, and whether a buffer is MPI_IN_PLACE, two ints to a word (both_ints). Zero where
+/// a function has fewer.
+using call_shape = std::array<std::uint64_t, 4>;
 template <class... Args>
 call_shape shape_of(Args... args) {
   static_assert(sizeof...(Args) <= std::tuple_size_v<call_shape>);
-  return {predefined_types::bits(args)...};
+  return {static_cast<std::uint64_t>(predefined_types::bits(args))...};
+}
+/// Two ints in one word of a call_shape.
+inline std::uint64_t both_ints(int high, int low) {
+  return static_cast<std::uint64_t>(static_cast<std::uint32_t>(high)) << 32 | static_cast<std::uint32_t>(low);
 }
 
 /// Which of a call's buffers are MPI_IN_PLACE (send 1, receive 2), for its shape: where MPI_IN_PLACE
@@ -285,24 +290,30 @@ struct generations {
 };
 
 /// Serves this call as this thread's last served call of `f` when it had this shape on `comm`
-/// (see served_shape): its outcome, or nothing when the call must go the long way. The remembered
+/// (see served_shape): true when done, false when the call must go the long way. The remembered
 /// request takes this call's buffers in place (a call from inside the library never gets here:
 /// forward_at_once).
-inline std::optional<outcome> served_as_last_time(mpi_function f, MPI_Comm comm, const call_shape& shape,
-                                                  const void* sendbuf, void* recvbuf) {
+inline bool served_as_last_time(mpi_function f, MPI_Comm comm, const call_shape& shape, const void* sendbuf,
+                                void* recvbuf) {
   served_shape& last = last_served[static_cast<std::size_t>(f)];
   if (last.shape != shape || last.comm != comm || last.tuning_generation != detail::tuning_generation() ||
       last.comm_generation != detail::comm_generation.load(std::memory_order_acquire)) [[unlikely]]
-    return std::nullopt;
+    return false;
   detail::request& r = last.request;
   const void* send = last.send_is_recv ? recvbuf : sendbuf;
   if ((r.send_count > 0 && last.uses_send && send == nullptr) ||
       (r.recv_count > 0 && last.uses_recv && recvbuf == nullptr)) [[unlikely]]
-    return std::nullopt;
+    return false;
   if (last.uses_send) r.send = send;
   if (last.uses_recv) r.recv = recvbuf;
   run_library(r);
-  return outcome{true, r.alg, {}, last.bytes, MPI_SUCCESS};
+  return true;
+}
+
+/// The outcome of a call served_as_last_time served.
+inline outcome served_last_time(mpi_function f) {
+  const served_shape& last = last_served[static_cast<std::size_t>(f)];
+  return {true, last.request.alg, {}, last.bytes, MPI_SUCCESS};
 }
 
 /// A datatype whose buffers the library uses where they lie with no question to MPI.

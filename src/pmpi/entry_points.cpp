@@ -74,23 +74,24 @@ int after_init(int code) {
 // needs no stack frame. gatherv, scatterv and alltoallv leave their counts out: `fastest` decides
 // them by the process count alone, and they are never served from memory.
 call_shape bcast_shape(const void* buffer, int count, MPI_Datatype type, int root) {
-  return shape_of(count, type, root, buffer == MPI_IN_PLACE);
+  return shape_of(both_ints(count, root), type, buffer == MPI_IN_PLACE);
 }
 call_shape block_shape(const void* sendbuf, int sendcount, MPI_Datatype sendtype, const void* recvbuf,
                        int recvcount, MPI_Datatype recvtype, int root = 0) {
-  return shape_of(sendcount, sendtype, recvcount, recvtype, root, in_place_bits(sendbuf, recvbuf));
+  return shape_of(both_ints(sendcount, recvcount), sendtype, recvtype,
+                  both_ints(root, static_cast<int>(in_place_bits(sendbuf, recvbuf))));
 }
 call_shape reduction_shape(const void* sendbuf, const void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                            int root = 0) {
-  return shape_of(count, type, op, root, in_place_bits(sendbuf, recvbuf));
+  return shape_of(both_ints(count, root), type, op, in_place_bits(sendbuf, recvbuf));
 }
 call_shape gatherv_shape(const void* sendbuf, int sendcount, MPI_Datatype sendtype, const void* recvbuf,
                          MPI_Datatype recvtype, int root) {
-  return shape_of(sendcount, sendtype, recvtype, root, in_place_bits(sendbuf, recvbuf));
+  return shape_of(both_ints(sendcount, root), sendtype, recvtype, in_place_bits(sendbuf, recvbuf));
 }
 call_shape scatterv_shape(const void* sendbuf, MPI_Datatype sendtype, const void* recvbuf, int recvcount,
                           MPI_Datatype recvtype, int root) {
-  return shape_of(sendtype, recvcount, recvtype, root, in_place_bits(sendbuf, recvbuf));
+  return shape_of(both_ints(recvcount, root), sendtype, recvtype, in_place_bits(sendbuf, recvbuf));
 }
 call_shape alltoallv_shape(const void* sendbuf, MPI_Datatype sendtype, const void* recvbuf,
                            MPI_Datatype recvtype) {
@@ -104,8 +105,8 @@ call_shape alltoallv_shape(const void* sendbuf, MPI_Datatype sendtype, const voi
   const call_shape shape = bcast_shape(buffer, count, datatype, root);
   const mpi_function f = mpi_function::bcast;
   return at_boundary(f, comm, [&] {
-    if (const auto done = served_as_last_time(f, comm, shape, buffer, buffer)) [[likely]]
-      return *done;
+    if (served_as_last_time(f, comm, shape, buffer, buffer)) [[likely]]
+      return served_last_time(f);
     const generations g;
     const arguments a(f, comm);
     if (a.inter)
@@ -139,8 +140,8 @@ call_shape alltoallv_shape(const void* sendbuf, MPI_Datatype sendtype, const voi
     return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   };
   return at_boundary(f, comm, [&] {
-    if (const auto done = served_as_last_time(f, comm, shape, sendbuf, recvbuf)) [[likely]]
-      return *done;
+    if (served_as_last_time(f, comm, shape, sendbuf, recvbuf)) [[likely]]
+      return served_last_time(f);
     const generations g;
     const arguments a(f, comm);
     if (a.inter) return forwarded(forward_reason::intercommunicator, 0, forward());
@@ -195,8 +196,8 @@ call_shape alltoallv_shape(const void* sendbuf, MPI_Datatype sendtype, const voi
     return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   };
   return at_boundary(f, comm, [&] {
-    if (const auto done = served_as_last_time(f, comm, shape, sendbuf, recvbuf)) [[likely]]
-      return *done;
+    if (served_as_last_time(f, comm, shape, sendbuf, recvbuf)) [[likely]]
+      return served_last_time(f);
     const generations g;
     const arguments a(f, comm);
     if (a.inter) return forwarded(forward_reason::intercommunicator, 0, forward());
@@ -244,8 +245,8 @@ call_shape alltoallv_shape(const void* sendbuf, MPI_Datatype sendtype, const voi
   const mpi_function f = mpi_function::reduce;
   const auto forward = [&] { return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm); };
   return at_boundary(f, comm, [&] {
-    if (const auto done = served_as_last_time(f, comm, shape, sendbuf, recvbuf)) [[likely]]
-      return *done;
+    if (served_as_last_time(f, comm, shape, sendbuf, recvbuf)) [[likely]]
+      return served_last_time(f);
     const generations g;
     const arguments a(f, comm);
     if (a.inter) return forwarded(forward_reason::intercommunicator, 0, forward());
@@ -288,8 +289,8 @@ call_shape alltoallv_shape(const void* sendbuf, MPI_Datatype sendtype, const voi
     return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   };
   return at_boundary(f, comm, [&] {
-    if (const auto done = served_as_last_time(f, comm, shape, sendbuf, recvbuf)) [[likely]]
-      return *done;
+    if (served_as_last_time(f, comm, shape, sendbuf, recvbuf)) [[likely]]
+      return served_last_time(f);
     const generations g;
     const arguments a(f, comm);
     if (a.inter) return forwarded(forward_reason::intercommunicator, 0, forward());
@@ -335,8 +336,8 @@ call_shape alltoallv_shape(const void* sendbuf, MPI_Datatype sendtype, const voi
     return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
   };
   return at_boundary(f, comm, [&] {
-    if (const auto done = served_as_last_time(f, comm, shape, sendbuf, recvbuf)) [[likely]]
-      return *done;
+    if (served_as_last_time(f, comm, shape, sendbuf, recvbuf)) [[likely]]
+      return served_last_time(f);
     const generations g;
     const arguments a(f, comm);
     if (a.inter) return forwarded(forward_reason::intercommunicator, 0, forward());
@@ -377,8 +378,8 @@ call_shape alltoallv_shape(const void* sendbuf, MPI_Datatype sendtype, const voi
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   };
   return at_boundary(f, comm, [&] {
-    if (const auto done = served_as_last_time(f, comm, shape, sendbuf, recvbuf)) [[likely]]
-      return *done;
+    if (served_as_last_time(f, comm, shape, sendbuf, recvbuf)) [[likely]]
+      return served_last_time(f);
     const generations g;
     const arguments a(f, comm);
     if (a.inter) return forwarded(forward_reason::intercommunicator, 0, forward());
@@ -420,8 +421,8 @@ call_shape alltoallv_shape(const void* sendbuf, MPI_Datatype sendtype, const voi
   const mpi_function f = mpi_function::allreduce;
   const auto forward = [&] { return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm); };
   return at_boundary(f, comm, [&] {
-    if (const auto done = served_as_last_time(f, comm, shape, sendbuf, recvbuf)) [[likely]]
-      return *done;
+    if (served_as_last_time(f, comm, shape, sendbuf, recvbuf)) [[likely]]
+      return served_last_time(f);
     const generations g;
     const bool in_place = sendbuf == MPI_IN_PLACE;
     const arguments a(f, comm);
@@ -463,8 +464,8 @@ call_shape alltoallv_shape(const void* sendbuf, MPI_Datatype sendtype, const voi
   const call_shape shape{};
   const mpi_function f = mpi_function::barrier;
   return at_boundary(f, comm, [&] {
-    if (const auto done = served_as_last_time(f, comm, shape, nullptr, nullptr)) [[likely]]
-      return *done;
+    if (served_as_last_time(f, comm, shape, nullptr, nullptr)) [[likely]]
+      return served_last_time(f);
     const generations g;
     const arguments a(f, comm);
     if (a.inter) return forwarded(forward_reason::intercommunicator, 0, PMPI_Barrier(comm));
@@ -491,8 +492,8 @@ call_shape alltoallv_shape(const void* sendbuf, MPI_Datatype sendtype, const voi
                      : PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
   };
   return at_boundary(f, comm, [&] {
-    if (const auto done = served_as_last_time(f, comm, shape, sendbuf, recvbuf)) [[likely]]
-      return *done;
+    if (served_as_last_time(f, comm, shape, sendbuf, recvbuf)) [[likely]]
+      return served_last_time(f);
     const generations g;
     const arguments a(f, comm);
     if (a.inter) return forwarded(forward_reason::intercommunicator, 0, forward());
