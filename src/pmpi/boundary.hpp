@@ -18,6 +18,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -26,6 +27,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <vector>
 
 #include "collectives/detail/request.hpp"
 #include "core/automatic.hpp"
@@ -226,6 +228,9 @@ struct forwarded_shape {
   call_shape shape{};
   std::uint64_t tuning_generation = 0;  // no table has generation 0: none yet
   std::uint64_t comms_freed = 0;
+  /// allgatherv and MPI_Reduce_scatter, whose decision reads the counts (their total and largest):
+  /// the call's p counts, part of the shape; empty for the others.
+  std::vector<int> counts;
 };
 extern constinit thread_local std::array<forwarded_shape, functions.size()> last_forwarded;
 
@@ -237,17 +242,29 @@ inline bool forwarded_last_time(mpi_function f, MPI_Comm comm, const call_shape&
   return last.tuning_generation == detail::tuning_generation() && last.comm == comm && last.shape == shape &&
          last.comms_freed == comms_freed.load(std::memory_order_acquire);
 }
+/// The same for a call whose decision reads its p counts (the communicator not freed since, p is
+/// the size of the remembered call's).
+inline bool forwarded_last_time(mpi_function f, MPI_Comm comm, const call_shape& shape, const int* counts) {
+  const std::vector<int>& last = last_forwarded[static_cast<std::size_t>(f)].counts;
+  return forwarded_last_time(f, comm, shape) && counts != nullptr && !last.empty() &&
+         std::equal(last.begin(), last.end(), counts);
+}
 
 /// to_vendor for a call of shape `shape`, remembering a `fastest` forward for forwarded_last_time
-/// when `types_predefined` (every datatype that made `bytes` is predefined).
+/// when `types_predefined` (every datatype that made `bytes` is predefined); with the call's p
+/// `counts` when its decision reads them (allgatherv, MPI_Reduce_scatter: `largest_block`).
 inline std::optional<forward_reason> to_vendor(const arguments& a, const call_shape& shape,
-                                               bool types_predefined, collective c, std::size_t bytes) {
+                                               bool types_predefined, collective c, std::size_t bytes,
+                                               std::size_t largest_block = 0, const int* counts = nullptr) {
   // Read before deciding, so that a table or communicator change during the decision is seen.
   const std::uint64_t generation = detail::tuning_generation();
   const std::uint64_t freed = comms_freed.load(std::memory_order_acquire);
-  const std::optional<forward_reason> why = to_vendor(c, a.size, bytes);
-  if (why == forward_reason::vendor_fastest && types_predefined && !current_plan().report)
-    last_forwarded[static_cast<std::size_t>(a.f)] = {a.comm, shape, generation, freed};
+  const std::optional<forward_reason> why = to_vendor(c, a.size, bytes, largest_block);
+  if (why == forward_reason::vendor_fastest && types_predefined && !current_plan().report) {
+    forwarded_shape& last = last_forwarded[static_cast<std::size_t>(a.f)];
+    last.comm = a.comm, last.shape = shape, last.tuning_generation = generation, last.comms_freed = freed;
+    last.counts.assign(counts, counts + (counts != nullptr ? a.size : 0));
+  }
   return why;
 }
 

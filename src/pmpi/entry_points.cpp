@@ -17,10 +17,10 @@
 // MPI_Init/MPI_Init_thread check COLLECTIVES_ALGORITHMS (and, for `fastest`, that the table loads);
 // MPI_Finalize prints the report. MPI_Comm_free/MPI_Comm_disconnect only count, for the memory of
 // the last call `fastest` forwarded (last_forwarded, boundary.hpp), and forward.
-// Every collective but allgatherv and MPI_Reduce_scatter (whose `fastest` decision reads their
-// count arrays) forwards at its entry point a call of the shape `fastest` last forwarded
-// (forwarded_last_time); every one without count arrays serves a call of the shape it last served
-// with the same request and no checks (served_as_last_time; both in boundary.hpp).
+// Every collective forwards at its entry point a call of the shape `fastest` last forwarded
+// (forwarded_last_time; allgatherv and MPI_Reduce_scatter, whose decision reads their counts, with
+// the same counts); every one without count arrays serves a call of the shape it last served with
+// the same request and no checks (served_as_last_time; both in boundary.hpp).
 
 #include <fmt/format.h>
 #include <mpi.h>
@@ -71,8 +71,9 @@ int after_init(int code) {
 // The shapes forwarded_last_time and served_as_last_time compare (boundary.hpp): the arguments
 // but the communicator and the buffers, and which buffers are MPI_IN_PLACE. The served path
 // computes its own rather than taking the entry point's, so that an entry point that forwards
-// needs no stack frame. gatherv, scatterv and alltoallv leave their counts out: `fastest` decides
-// them by the process count alone, and they are never served from memory.
+// needs no stack frame. The v-variants leave their count arrays out (they are never served from
+// memory): `fastest` decides gatherv, scatterv and alltoallv by the process count alone, and
+// remembers the counts of allgatherv and MPI_Reduce_scatter beside their shape.
 call_shape bcast_shape(const void* buffer, int count, MPI_Datatype type, int root) {
   return shape_of(both_ints(count, root), type, buffer == MPI_IN_PLACE);
 }
@@ -92,6 +93,13 @@ call_shape gatherv_shape(const void* sendbuf, int sendcount, MPI_Datatype sendty
 call_shape scatterv_shape(const void* sendbuf, MPI_Datatype sendtype, const void* recvbuf, int recvcount,
                           MPI_Datatype recvtype, int root) {
   return shape_of(both_ints(recvcount, root), sendtype, recvtype, in_place_bits(sendbuf, recvbuf));
+}
+call_shape allgatherv_shape(const void* sendbuf, int sendcount, MPI_Datatype sendtype, const void* recvbuf,
+                            MPI_Datatype recvtype) {
+  return shape_of(sendcount, sendtype, recvtype, in_place_bits(sendbuf, recvbuf));
+}
+call_shape reduce_scatter_shape(const void* sendbuf, const void* recvbuf, MPI_Datatype type, MPI_Op op) {
+  return shape_of(type, op, in_place_bits(sendbuf, recvbuf));
 }
 call_shape alltoallv_shape(const void* sendbuf, MPI_Datatype sendtype, const void* recvbuf,
                            MPI_Datatype recvtype) {
@@ -749,7 +757,9 @@ std::byte* v_output(void* buf, const v_blocks& b, const layout& l, bytes_t& scra
       a.buffer("sendbuf", sendbuf, sendcount, sl);
       a.same_bytes(sz(sendcount) * sl.size, n);
     }
-    if (const auto why = to_vendor(collective::allgatherv, a.size, rb.total, rb.largest))
+    const call_shape shape = allgatherv_shape(sendbuf, sendcount, sendtype, recvbuf, recvtype);
+    if (const auto why =
+            to_vendor(a, shape, rl.predefined, collective::allgatherv, rb.total, rb.largest, recvcounts))
       return forwarded(*why, n, forward());
     const algorithm alg = choose(collective::allgatherv, a.size, rb.total, rb.total, true, rb.largest);
     bytes_t send_scratch, recv_scratch;
@@ -849,7 +859,9 @@ std::byte* v_output(void* buf, const v_blocks& b, const layout& l, bytes_t& scra
     const std::size_t total = b.span, count = sz(recvcounts[a.rank]);
     a.buffer("recvbuf", recvbuf, in_place ? span_int(total) : recvcounts[a.rank], l);
     if (!in_place) a.buffer("sendbuf", sendbuf, span_int(total), l);
-    if (const auto why = to_vendor(collective::reduce_scatterv, a.size, b.total, b.largest))
+    const call_shape shape = reduce_scatter_shape(sendbuf, recvbuf, datatype, op);
+    if (const auto why =
+            to_vendor(a, shape, l.predefined, collective::reduce_scatterv, b.total, b.largest, recvcounts))
       return forwarded(*why, b.total, forward());
     mapped_reduction m;
     if (!map_reduction(op, l, comm, m)) return forwarded(forward_reason::op, b.total, forward());
@@ -1024,7 +1036,10 @@ COLLECTIVES_MPI_EXPORT int MPI_Scatterv(const void* sendbuf, const int sendcount
 COLLECTIVES_MPI_EXPORT int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                           void* recvbuf, const int recvcounts[], const int displs[],
                                           MPI_Datatype recvtype, MPI_Comm comm) {
-  if (pm::forward_at_once(pm::mpi_function::allgatherv))
+  if (pm::forward_at_once(pm::mpi_function::allgatherv) ||
+      pm::forwarded_last_time(pm::mpi_function::allgatherv, comm,
+                              pm::allgatherv_shape(sendbuf, sendcount, sendtype, recvbuf, recvtype),
+                              recvcounts))
     return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   return pm::allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
 }
@@ -1042,7 +1057,9 @@ COLLECTIVES_MPI_EXPORT int MPI_Alltoallv(const void* sendbuf, const int sendcoun
 
 COLLECTIVES_MPI_EXPORT int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  if (pm::forward_at_once(pm::mpi_function::reduce_scatter))
+  if (pm::forward_at_once(pm::mpi_function::reduce_scatter) ||
+      pm::forwarded_last_time(pm::mpi_function::reduce_scatter, comm,
+                              pm::reduce_scatter_shape(sendbuf, recvbuf, datatype, op), recvcounts))
     return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
   return pm::reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
 }
