@@ -215,8 +215,8 @@ extern constinit std::atomic<std::uint64_t> comms_freed;
 
 /// Per thread and MPI function, the last call `fastest` sent to the MPI library, by its shape: the
 /// next call of that shape on that communicator goes to PMPI_ from the entry point, with no check
-/// and no lookup (forwarded_last_time; callgrind, MPI_Allreduce 8 B at np 1: 788 instructions →
-/// 291, PMPI_Allreduce's own 255). Remembered only with the report off (the shortcut counts
+/// and no lookup (forwarded_last_time; callgrind, MPI_Allreduce 8 B at np 1, when it alone had
+/// this: 788 instructions → 291, PMPI_Allreduce's own 255). Remembered only with the report off (the shortcut counts
 /// nothing) and when every datatype the decision read is predefined (a predefined handle never
 /// changes, so the same counts mean the same bytes). The decision is a function of the bytes, the
 /// communicator's size and the decision table: the table's generation is part of the record, and
@@ -280,7 +280,7 @@ inline void run_library(const detail::request& r) {
 /// Per thread and MPI function, the last call the library served, by its shape, and the request
 /// that served it: the next call of that shape on that communicator runs the same request with its
 /// own buffers, with no check and no lookup (callgrind, MPI_Allreduce 8 B at np 1: 400
-/// instructions → 291, the C++ call 266). Remembered only when nothing about it can change behind
+/// instructions → 309, the C++ call 266). Remembered only when nothing about it can change behind
 /// the handles: the report off (the shortcut counts nothing), every datatype predefined and
 /// contiguous from its start (the same count means the same bytes, and buffers are used where they
 /// lie), no MPI_IN_PLACE that needs a copy, an op with a kernel (no state), a communicator the
