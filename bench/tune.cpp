@@ -410,11 +410,9 @@ int run(int argc, char** argv) {
              "the \"fastest\" section says vendor only where vendor's time (the least of its medians) × "
              "(1 + {:.0f}%) is below the library choice's, else library (what automatic runs); gatherv, "
              "scatterv and alltoallv (no per-size choice: their counts are not known alike on every rank) "
-             "get "
-             "one range per process count from the back-to-back runs, vendor where the geometric mean over "
-             "the "
-             "sizes of vendor's time ÷ automatic's × (1 + {:.0f}%) is below 1; read by the drop-in's "
-             "COLLECTIVES_ALGORITHMS=*=fastest only",
+             "get one range per process count from the back-to-back runs, vendor where the geometric mean "
+             "over the sizes of vendor's time ÷ automatic's × (1 + {:.0f}%) is below 1; read by the "
+             "drop-in's COLLECTIVES_ALGORITHMS=*=fastest only",
              noise_floor * 100, noise_floor * 100)},
         {"fastest_timing",
          b2b_runs_per_p.empty()
