@@ -5,7 +5,8 @@
 # and tuning_test, with COLLECTIVES_TUNING pointing at it, finds that automatic follows it at every
 # measured size, by automatic_choice and, for allreduce, by the messages of real calls; and that
 # vendor's time was recorded at every size, with a "fastest" verdict that fastest_choice follows,
-# decided back to back (tune.sh's second pass: automatic under the first table against vendor).
+# decided back to back (tune.sh's second pass, through the drop-in when it is built: MPI_* served
+# with automatic under the first table against PMPI_*).
 # Usage: tune_roundtrip_test.sh <build-dir> <scratch-dir> <tuning_test executable>
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)

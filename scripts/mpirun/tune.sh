@@ -203,14 +203,13 @@ if ((b2b)); then
     done
   fi
   if [[ -f $dropin ]]; then
-    b2b_options=(--algorithm pmpi --timing back-to-back --format json --quiet "${kept[@]}" "${extra[@]}")
-    through=(env LD_PRELOAD="$dropin" COLLECTIVES_ALGORITHMS='*=automatic')
+    b2b_rows=pmpi through=(env LD_PRELOAD="$dropin" COLLECTIVES_ALGORITHMS='*=automatic')
     what="the drop-in serving automatic, and PMPI_*"
   else
-    b2b_options=(--algorithm automatic --timing back-to-back --format json --quiet "${kept[@]}" "${extra[@]}")
-    through=()
+    b2b_rows=automatic through=()
     what="automatic and vendor; no drop-in at $dropin"
   fi
+  b2b_options=(--algorithm "$b2b_rows" --timing back-to-back --format json --quiet "${kept[@]}" "${extra[@]}")
   for ((i = 1; i <= runs; i++)); do
     for np in "${nps[@]}"; do
       json=$raw/np$np-run$i-back-to-back.json
