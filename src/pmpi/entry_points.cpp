@@ -30,6 +30,7 @@
 #include <climits>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <span>
 #include <vector>
 
@@ -58,11 +59,13 @@ int after_init(int code) {
   if (s.help) exit_with_help();
   const std::string problem = s.problem.empty() ? fastest_problem(s) : s.problem;
   if (!problem.empty()) {
-    // Every rank says why, then the job stops before the application runs.
+    // Every rank says why, then the job stops before the application runs. Each rank ends
+    // itself (finalize, exit 1) rather than MPI_Abort: an abort lets the launcher kill ranks
+    // whose line it has not yet forwarded (seen with MPICH's hydra: 2 lines of 3).
     std::fprintf(stderr, "%s\n", problem.c_str());
     std::fflush(stderr);
-    PMPI_Barrier(MPI_COMM_WORLD);
-    PMPI_Abort(MPI_COMM_WORLD, 1);
+    PMPI_Finalize();
+    std::exit(1);
   }
   make_plan();  // from now on a collective selected `vendor` without a report goes straight to PMPI_
   return code;

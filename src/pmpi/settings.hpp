@@ -21,7 +21,8 @@ struct settings {
   std::vector<bool> fastest;
   std::string fastest_entry;    ///< the first entry that asked for `fastest`, for messages
   std::string algorithms_text;  ///< the variable as given, for the report's header
-  /// Empty when the selection is valid; otherwise the one line every rank prints before aborting.
+  /// Empty when the selection is valid; otherwise the one line every rank prints before the job
+  /// stops.
   std::string problem;
   /// COLLECTIVES_ALGORITHMS=help: list the choices and stop (exit_with_help).
   bool help = false;
@@ -37,7 +38,7 @@ struct settings {
 settings parse_settings(const char* algorithms, const char* report);
 
 /// For a selection with `fastest`: "" when the decision table it needs is in force (loading
-/// COLLECTIVES_TUNING now if it was not), else the one line every rank prints before aborting
+/// COLLECTIVES_TUNING now if it was not), else the one line every rank prints before the job stops
 /// (the variable is unset, or the table does not load). "" for any other selection.
 std::string fastest_problem(const settings& s);
 
