@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The drop-in's own cost in instructions, which the machine's load does not change: the rows of
 # bench/dropin_overhead.sh (drop-in served by automatic, drop-in forwarded by
-# COLLECTIVES_ALGORITHMS=allreduce=vendor, the C++ call, PMPI_Allreduce; an 8-byte MPI_SUM
+# COLLECTIVES_ALGORITHMS=allreduce=vendor and by allreduce=fastest with a table that says vendor,
+# the C++ call, PMPI_Allreduce; an 8-byte MPI_SUM
 # all-reduce) run under valgrind --tool=callgrind, one callgrind dump per row's loop; printed per
 # row and rank: instructions per call (the dump's total ÷ calls), and the same without what ran
 # inside Open MPI's progress loop (opal_progress, inclusive). At np 1 every figure is exact and
@@ -22,8 +23,10 @@ count() {  # <tag> <algorithm>: one launch, its dumps in $work/<tag>.<pid>.<n>
 }
 count served automatic
 COLLECTIVES_ALGORITHMS=allreduce=vendor count forwarded vendor
+bash bench/fastest_vendor_table.sh allreduce "$np" > "$work/table.json"
+COLLECTIVES_ALGORITHMS=allreduce=fastest COLLECTIVES_TUNING=$work/table.json count fastest fastest
 echo "instructions per call, np $np, $calls calls per row (valgrind --tool=callgrind):"
-printf '%-62s %-7s %9s %9s\n' row pid all "-progress"
+printf '%-74s %-7s %9s %9s\n' row pid all "-progress"
 for f in "$work"/*.*.*; do
   label=$(sed -n 's/^desc: Trigger: Client Request: //p' "$f")
   [[ -n $label ]] || continue
@@ -34,6 +37,6 @@ for f in "$work"/*.*.*; do
     END { print t + 0, p + 0 }')
   pid=${f##*/}
   pid=${pid#*.}
-  printf '%-62s %-7s %9.1f %9.1f\n' "$label" "${pid%%.*}" "$(echo "$total / $calls" | bc -l)" \
+  printf '%-74s %-7s %9.1f %9.1f\n' "$label" "${pid%%.*}" "$(echo "$total / $calls" | bc -l)" \
     "$(echo "($total - $progress) / $calls" | bc -l)"
 done | sort

@@ -215,39 +215,43 @@ extern constinit std::atomic<std::uint64_t> comms_freed;
 
 /// Per thread and MPI function, the last call `fastest` sent to the MPI library, by its shape: the
 /// next call of that shape on that communicator goes to PMPI_ from the entry point, with no check
-/// and no lookup (forwarded_last_time; callgrind, MPI_Allreduce 8 B at np 1, when it alone had
-/// this: 788 instructions → 291, PMPI_Allreduce's own 255). Remembered only with the report off (the shortcut counts
-/// nothing) and when every datatype the decision read is predefined (a predefined handle never
-/// changes, so the same counts mean the same bytes). The decision is a function of the bytes, the
+/// and no lookup (forwarded_last_time; bench/dropin_instructions.sh, MPI_Allreduce 8 B at np 1:
+/// 788 instructions → 296, PMPI_Allreduce's own 255). Remembered only with the report off (the
+/// shortcut counts nothing) and when every datatype the decision read is predefined (a predefined
+/// handle never changes, so the same counts mean the same bytes). The decision is a function of the bytes, the
 /// communicator's size and the decision table: the table's generation is part of the record, and
 /// so is comms_freed (no communicator freed since: the handle is still a communicator of that
 /// size). The arguments' checks passed for that shape; only the buffers are new, and the MPI
 /// library checks those.
 struct forwarded_shape {
+  std::uint64_t tuning_generation = 0;  // no table has generation 0: none yet
   MPI_Comm comm{};
   call_shape shape{};
-  std::uint64_t tuning_generation = 0;  // no table has generation 0: none yet
   std::uint64_t comms_freed = 0;
-  /// allgatherv and MPI_Reduce_scatter, whose decision reads the counts (their total and largest):
-  /// the call's p counts, part of the shape; empty for the others.
-  std::vector<int> counts;
 };
 extern constinit thread_local std::array<forwarded_shape, functions.size()> last_forwarded;
+/// allgatherv and MPI_Reduce_scatter, whose decision reads the counts (their total and largest):
+/// the p counts of the call last_forwarded holds, part of its shape; empty for the other functions.
+/// Apart from last_forwarded, which then stays trivially destructible: a thread_local with a
+/// destructor costs every entry point that reads it a first-use check and a stack frame.
+extern thread_local std::array<std::vector<int>, functions.size()> forwarded_counts;
 
 /// True when this thread's last call of `f` of this shape on `comm` was sent to the MPI library by
 /// `fastest` and would be again. Loads and comparisons only: the entry point needs no stack frame.
 inline bool forwarded_last_time(mpi_function f, MPI_Comm comm, const call_shape& shape) {
   const forwarded_shape& last = last_forwarded[static_cast<std::size_t>(f)];
   // The generation first: a function `fastest` never forwarded (0) is told apart in two loads.
-  return last.tuning_generation == detail::tuning_generation() && last.comm == comm && last.shape == shape &&
-         last.comms_freed == comms_freed.load(std::memory_order_acquire);
+  // Word by word, so that the shape stays in registers.
+  return last.tuning_generation == detail::tuning_generation() && last.comm == comm &&
+         last.shape[0] == shape[0] && last.shape[1] == shape[1] && last.shape[2] == shape[2] &&
+         last.shape[3] == shape[3] && last.comms_freed == comms_freed.load(std::memory_order_acquire);
 }
 /// The same for a call whose decision reads its p counts (the communicator not freed since, p is
 /// the size of the remembered call's).
 inline bool forwarded_last_time(mpi_function f, MPI_Comm comm, const call_shape& shape, const int* counts) {
-  const std::vector<int>& last = last_forwarded[static_cast<std::size_t>(f)].counts;
-  return forwarded_last_time(f, comm, shape) && counts != nullptr && !last.empty() &&
-         std::equal(last.begin(), last.end(), counts);
+  if (!forwarded_last_time(f, comm, shape) || counts == nullptr) return false;
+  const std::vector<int>& last = forwarded_counts[static_cast<std::size_t>(f)];
+  return !last.empty() && std::equal(last.begin(), last.end(), counts);
 }
 
 /// to_vendor for a call of shape `shape`, remembering a `fastest` forward for forwarded_last_time
@@ -262,8 +266,8 @@ inline std::optional<forward_reason> to_vendor(const arguments& a, const call_sh
   const std::optional<forward_reason> why = to_vendor(c, a.size, bytes, largest_block);
   if (why == forward_reason::vendor_fastest && types_predefined && !current_plan().report) {
     forwarded_shape& last = last_forwarded[static_cast<std::size_t>(a.f)];
-    last.comm = a.comm, last.shape = shape, last.tuning_generation = generation, last.comms_freed = freed;
-    last.counts.assign(counts, counts + (counts != nullptr ? a.size : 0));
+    last = {generation, a.comm, shape, freed};
+    forwarded_counts[static_cast<std::size_t>(a.f)].assign(counts, counts + (counts != nullptr ? a.size : 0));
   }
   return why;
 }
@@ -280,7 +284,7 @@ inline void run_library(const detail::request& r) {
 /// Per thread and MPI function, the last call the library served, by its shape, and the request
 /// that served it: the next call of that shape on that communicator runs the same request with its
 /// own buffers, with no check and no lookup (callgrind, MPI_Allreduce 8 B at np 1: 400
-/// instructions → 309, the C++ call 266). Remembered only when nothing about it can change behind
+/// instructions → 295, the C++ call 266). Remembered only when nothing about it can change behind
 /// the handles: the report off (the shortcut counts nothing), every datatype predefined and
 /// contiguous from its start (the same count means the same bytes, and buffers are used where they
 /// lie), no MPI_IN_PLACE that needs a copy, an op with a kernel (no state), a communicator the
