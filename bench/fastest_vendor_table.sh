@@ -6,7 +6,8 @@
 # table's verdict, the path bench/dropin_overhead.sh and bench/dropin_instructions.sh measure.
 # Usage: bench/fastest_vendor_table.sh COLLECTIVE NP > table.json
 set -euo pipefail
-collective=${1:?"usage: bench/fastest_vendor_table.sh COLLECTIVE NP"} np=${2:?"usage: bench/fastest_vendor_table.sh COLLECTIVE NP"}
+usage="usage: bench/fastest_vendor_table.sh COLLECTIVE NP"
+collective=${1:?$usage} np=${2:?$usage}
 printf '{"format": "collectives-tuning/1", "provenance": {"host": "bench/fastest_vendor_table.sh"},
  "collectives": {},
  "fastest": {"%s": {"%s": [{"min_bytes": 0, "max_bytes": null, "fastest": "vendor"}]}}}\n' "$collective" "$np"

@@ -218,11 +218,11 @@ extern constinit std::atomic<std::uint64_t> comms_freed;
 /// and no lookup (forwarded_last_time; bench/dropin_instructions.sh, MPI_Allreduce 8 B at np 1:
 /// 788 instructions → 296, PMPI_Allreduce's own 255). Remembered only with the report off (the
 /// shortcut counts nothing) and when every datatype the decision read is predefined (a predefined
-/// handle never changes, so the same counts mean the same bytes). The decision is a function of the bytes, the
-/// communicator's size and the decision table: the table's generation is part of the record, and
-/// so is comms_freed (no communicator freed since: the handle is still a communicator of that
-/// size). The arguments' checks passed for that shape; only the buffers are new, and the MPI
-/// library checks those.
+/// handle never changes, so the same counts mean the same bytes). The decision is a function of
+/// the bytes, the communicator's size and the decision table: the table's generation is part of
+/// the record, and so is comms_freed (no communicator freed since: the handle is still a
+/// communicator of that size). The arguments' checks passed for that shape; only the buffers are
+/// new, and the MPI library checks those.
 struct forwarded_shape {
   std::uint64_t tuning_generation = 0;  // no table has generation 0: none yet
   MPI_Comm comm{};
