@@ -9,10 +9,15 @@
 #     forwarded;
 #   - pmpi: PMPI_<Collective>, the MPI library's own collective;
 #   - automatic: the library's choice from TABLE, called in C++ (what fastest runs when it serves).
-# Per collective, process count and size, a row's time is the least of its medians over the rounds.
+# Per collective, process count and size, each round gives fastest ÷ the faster of the MPI library
+# and the library, from its medians in that round's launch (rows that ran interleaved, so the
+# machine's drift between launches cancels); the point's ratio is the median over the rounds.
 # Prints, per collective and process count, the sizes where fastest is within 5% of the faster of
-# the MPI library and the library, the geometric mean of fastest ÷ that and the worst ratio; then
-# the same over all points. The raw runs stay in the output directory.
+# the MPI library and the library, the geometric mean of the ratios and the worst; then per
+# collective over both process counts, and over all points; and, for comparison with checks made
+# before 2026-11-28, the same over all points with each row's least median over the rounds
+# instead (rows of different launches then meet, and one lucky round of a row decides). The raw
+# runs stay in the output directory.
 #
 # Usage: bench/fastest_back_to_back.sh TABLE [NP ...] [--rounds N] [--out DIR] [--build-dir DIR]
 #                                      [-- collbench options]
@@ -63,45 +68,69 @@ for ((i = 1; i <= rounds; i++)); do
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out/summary.txt"
 
-# One line per row: collective ranks bytes row median; then per point the least of each row.
+# One line per row: collective ranks bytes round row median.
 for f in "$out"/np*-round*.json; do
-  jq -r '.results[] | select(.median_us > 0)
-     | "\(.collective) \(.ranks) \(.bytes) \(.algorithm) \(.median_us)"' "$f"
+  round=${f##*-round}
+  jq -r --arg round "${round%.json}" '.results[] | select(.median_us > 0)
+     | "\(.collective) \(.ranks) \(.bytes) \($round) \(.algorithm) \(.median_us)"' "$f"
 done | awk '
+  function median(list,    n, v, i, j, t) {
+    n = split(list, v, " ")
+    for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+    return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+  }
   {
     point = $1 " " $2 " " $3
+    row = $5 == "vendor" ? "fastest" : $5 == "pmpi" ? "mpi" : "library"
+    time[point " " $4 " " row] = $6
+    rounds[point " " $4] = 1
     points[point] = 1
-    row = $4 == "vendor" ? "fastest" : $4 == "pmpi" ? "mpi" : "library"
-    if (!((point " " row) in best) || $5 < best[point " " row]) best[point " " row] = $5
+    if (!((point " " row) in least) || $6 < least[point " " row]) least[point " " row] = $6
     # The noise: how far apart the medians of the MPI library at one point lie over the rounds.
     if (row == "mpi") {
-      if (!(point in vmax) || $5 > vmax[point]) vmax[point] = $5
-      if (!(point in vmin) || $5 < vmin[point]) vmin[point] = $5
+      if (!(point in vmax) || $6 > vmax[point]) vmax[point] = $6
+      if (!(point in vmin) || $6 < vmin[point]) vmin[point] = $6
     }
   }
   END {
+    for (pr in rounds) {
+      split(pr, k, " ")
+      point = k[1] " " k[2] " " k[3]
+      if (!((pr " fastest") in time) || !((pr " mpi") in time) || !((pr " library") in time)) continue
+      better = time[pr " mpi"] < time[pr " library"] ? time[pr " mpi"] : time[pr " library"]
+      ratios[point] = ratios[point] " " time[pr " fastest"] / better
+    }
     printf "%-16s %3s %8s %10s %9s %9s\n", "collective", "np", "within 5%", "geomean", "worst", "at bytes"
-    for (point in points) {
+    for (point in ratios) {
       split(point, k, " ")
-      if (!((point " fastest") in best) || !((point " mpi") in best) || !((point " library") in best)) continue
-      better = best[point " mpi"] < best[point " library"] ? best[point " mpi"] : best[point " library"]
-      r = best[point " fastest"] / better
+      r = median(ratios[point])
       g = k[1] " " k[2]
-      n[g]++; all++
-      if (r <= 1.05) { within[g]++; all_within++ }
-      logsum[g] += log(r); all_log += log(r)
+      n[g]++; n[k[1]]++; all++
+      if (r <= 1.05) { within[g]++; within[k[1]]++; all_within++ }
+      logsum[g] += log(r); logsum[k[1]] += log(r); all_log += log(r)
       if (r > worst[g]) { worst[g] = r; worst_at[g] = k[3] }
+      if ((point " fastest") in least && (point " mpi") in least && (point " library") in least) {
+        better = least[point " mpi"] < least[point " library"] ? least[point " mpi"] : least[point " library"]
+        old = least[point " fastest"] / better
+        old_all++; old_log += log(old); if (old <= 1.05) old_within++
+      }
     }
     sorted = "sort -k1,1 -k2,2n"
-    for (g in n) {
+    for (g in worst) {
       split(g, k, " ")
       printf "%-16s %3d %4d of %-3d %9.3f %9.2f %9d\n", k[1], k[2], within[g], n[g], exp(logsum[g] / n[g]),
         worst[g], worst_at[g] | sorted
     }
     close(sorted)
+    printf "per collective, both process counts:\n"
+    for (c in n) if (!(c in worst) && index(c, " ") == 0)
+      printf "  %-16s %4d of %-3d %9.3f\n", c, within[c], n[c], exp(logsum[c] / n[c]) | "sort"
+    close("sort")
     for (point in vmin) { spread_log += log(vmax[point] / vmin[point]); spreads++ }
     if (spreads) printf "noise: the slowest of the medians of the MPI library (pmpi) over the rounds ÷ the fastest, geometric mean over the points: %.3f\n", exp(spread_log / spreads)
     printf "all: fastest within 5%% of the faster of the MPI library and the library at %d of %d points (%.0f%%), geometric mean %.3f\n",
       all_within, all, 100 * all_within / all, exp(all_log / all)
+    if (old_all) printf "all, from the least median of each row over the rounds (the checks before 2026-11-28): %d of %d points (%.0f%%), geometric mean %.3f\n",
+      old_within, old_all, 100 * old_within / old_all, exp(old_log / old_all)
   }' | tee -a "$out/summary.txt"
 echo "fastest_back_to_back.sh: $out/summary.txt" >&2
