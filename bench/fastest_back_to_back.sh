@@ -84,7 +84,6 @@ done | awk '
     row = $5 == "vendor" ? "fastest" : $5 == "pmpi" ? "mpi" : "library"
     time[point " " $4 " " row] = $6
     rounds[point " " $4] = 1
-    points[point] = 1
     if (!((point " " row) in least) || $6 < least[point " " row]) least[point " " row] = $6
     # The noise: how far apart the medians of the MPI library at one point lie over the rounds.
     if (row == "mpi") {
