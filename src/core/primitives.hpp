@@ -14,14 +14,18 @@
 
 namespace collectives::detail {
 
+// The traced (or recorded, core/recording.hpp) reduction and copy, out of line.
+[[gnu::noinline]] void combine_traced(const reduction& op, const void* lhs, void* inout, std::size_t count);
+[[gnu::noinline]] void copy_bytes_traced(void* to, const void* from, std::size_t bytes);
+[[gnu::noinline]] void swap_bytes_traced(std::byte* a, std::byte* b, std::size_t bytes);
+void swap_bytes_untraced(std::byte* a, std::byte* b, std::size_t bytes);
+
 /// `inout = lhs ∘ inout`, element-wise, where `lhs` holds the lower ranks' contribution.
 /// Traced (core/trace.hpp): one event each, with the blocks of the trace_blocks in force.
 inline void combine(const reduction& op, const void* lhs, void* inout, std::size_t count) {
   if (count == 0) return;
   if (trace::on()) [[unlikely]] {
-    const double t0 = trace::now();
-    op.combine(lhs, inout, count, op.state);
-    trace::local(trace::kind::reduce, count, 0, t0, trace::now());
+    combine_traced(op, lhs, inout, count);
     return;
   }
   op.combine(lhs, inout, count, op.state);
@@ -30,12 +34,21 @@ inline void combine(const reduction& op, const void* lhs, void* inout, std::size
 inline void copy_bytes(void* to, const void* from, std::size_t bytes) {
   if (bytes == 0 || to == from) return;
   if (trace::on()) [[unlikely]] {
-    const double t0 = trace::now();
-    std::memmove(to, from, bytes);
-    trace::local(trace::kind::copy, bytes, 1, t0, trace::now());
+    copy_bytes_traced(to, from, bytes);
     return;
   }
   std::memmove(to, from, bytes);
+}
+
+/// Swaps two ranges of `bytes` bytes that do not overlap, with memcpy-speed copies through a
+/// small buffer on the stack; traced as one copy of both ranges.
+inline void swap_bytes(std::byte* a, std::byte* b, std::size_t bytes) {
+  if (bytes == 0 || a == b) return;
+  if (trace::on()) [[unlikely]] {
+    swap_bytes_traced(a, b, bytes);
+    return;
+  }
+  swap_bytes_untraced(a, b, bytes);
 }
 
 /// Rotates [first, last) left so that `middle` comes first, with memmove-speed copies (a

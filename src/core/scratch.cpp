@@ -45,6 +45,10 @@ int empty_cache(MPI_Comm, int, void*, void*) {
 }
 
 void empty_cache_at_finalize() {
+  // Not before MPI_Init: a schedule recorded without MPI (core/recording.hpp) takes scratch too.
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) return;
   static const bool installed = [] {
     int keyval = MPI_KEYVAL_INVALID;
     return MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, &empty_cache, &keyval, nullptr) == MPI_SUCCESS &&

@@ -30,7 +30,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "collectives/error.hpp"
 #include "collectives/trace.hpp"
+#include "core/recording.hpp"
 #include "core/transport.hpp"
 
 namespace collectives::detail::trace {
@@ -46,6 +48,11 @@ block_marks& current_marks() {
 }
 
 namespace {
+
+// Whether this process traces; the hooks (`enabled`) are on while it does or while any thread
+// records a schedule (core/recording.hpp).
+std::atomic<bool> tracing_on{false};
+void set_tracing(bool on);
 
 // The buffer is written out when a call begins with at least this many events in it.
 constexpr std::size_t flush_threshold = 65536;
@@ -273,9 +280,7 @@ class recorder {
     std::FILE* f = std::fopen(path.c_str(), header_written_ ? "a" : "w");
     if (f == nullptr) {
       fmt::print(stderr, "collectives: trace: cannot write '{}'; trace off\n", path);
-#if COLLECTIVES_TRACE_HOOKS
-      enabled.store(false);
-#endif
+      set_tracing(false);
       return;
     }
     std::string out = header_written_ ? "" : document_head();
@@ -381,14 +386,33 @@ bool start_from_environment() {
 }
 #endif
 
+thread_local recording* active = nullptr;
+int recordings = 0;  ///< threads with an active recording, under hooks_mutex
+std::mutex hooks_mutex;
+
+void update_hooks_locked() {
+#if COLLECTIVES_TRACE_HOOKS
+  enabled.store(tracing_on.load() || recordings > 0);
+#endif
+}
+
+void set_tracing(bool on) {
+  std::lock_guard lock(hooks_mutex);
+  tracing_on.store(on);
+  update_hooks_locked();
+}
+
 }  // namespace
 
 #if COLLECTIVES_TRACE_HOOKS
-std::atomic<bool> enabled{start_from_environment()};
+std::atomic<bool> enabled{[] {
+  tracing_on.store(start_from_environment());
+  return tracing_on.load();
+}()};
 #endif
 
 void message(kind k, MPI_Comm comm, int peer, std::size_t bytes, double t0, double t1) {
-  if (suppressed) return;
+  if (suppressed || !tracing_on.load(std::memory_order_relaxed)) return;
   recorder& r = the_recorder();
   std::lock_guard lock(r.mutex);
   event e{k, thread_number(), t0, t1, -1, -1, 0, 0, {}};
@@ -402,7 +426,7 @@ void message(kind k, MPI_Comm comm, int peer, std::size_t bytes, double t0, doub
 }
 
 void local(kind k, std::size_t elements, std::size_t elem_size, double t0, double t1) {
-  if (suppressed) return;
+  if (suppressed || !tracing_on.load(std::memory_order_relaxed)) return;
   recorder& r = the_recorder();
   std::lock_guard lock(r.mutex);
   event e{k, thread_number(), t0, t1, -1, -1, 0, 0, {}};
@@ -422,7 +446,7 @@ call_scope::call_scope(MPI_Comm comm, collective c, algorithm requested, algorit
   int reference = 0;
   {
     std::lock_guard lock(r.mutex);
-    if (!on()) return;
+    if (!tracing_on.load()) return;
     write_at_finalize_once();
     r.world_rank();
     r.forget_members();
@@ -461,6 +485,30 @@ call_scope::~call_scope() {
 
 }  // namespace collectives::detail::trace
 
+namespace collectives::detail {
+
+recording* active_recording() { return trace::active; }
+
+recording* set_active_recording(recording* r) {
+#if COLLECTIVES_TRACE_HOOKS
+  recording* before = trace::active;
+  if ((before == nullptr) != (r == nullptr)) {
+    std::lock_guard lock(trace::hooks_mutex);
+    trace::recordings += r != nullptr ? 1 : -1;
+    trace::update_hooks_locked();
+  }
+  trace::active = r;
+  return before;
+#else
+  if (r != nullptr)
+    throw error(
+        "collectives: recording a schedule needs the trace hooks (built with COLLECTIVES_TRACE_HOOKS=OFF)");
+  return nullptr;
+#endif
+}
+
+}  // namespace collectives::detail
+
 namespace collectives {
 
 using detail::trace::the_recorder;
@@ -468,7 +516,7 @@ using detail::trace::the_recorder;
 void trace_to(std::string_view prefix) {
 #if COLLECTIVES_TRACE_HOOKS
   the_recorder().start(prefix, false);
-  detail::trace::enabled.store(!prefix.empty());
+  detail::trace::set_tracing(!prefix.empty());
 #else
   (void)prefix;
 #endif
@@ -477,20 +525,20 @@ void trace_to(std::string_view prefix) {
 void trace_to_memory() {
 #if COLLECTIVES_TRACE_HOOKS
   the_recorder().start("", true);
-  detail::trace::enabled.store(true);
+  detail::trace::set_tracing(true);
 #endif
 }
 
 void trace_off() {
 #if COLLECTIVES_TRACE_HOOKS
-  detail::trace::enabled.store(false);
+  detail::trace::set_tracing(false);
   detail::trace::recorder& r = the_recorder();
   std::lock_guard lock(r.mutex);
   r.finish_locked();
 #endif
 }
 
-bool tracing() { return detail::trace::on(); }
+bool tracing() { return detail::trace::tracing_on.load(); }
 
 std::string trace_take() { return the_recorder().take(); }
 

@@ -4,7 +4,9 @@
 // The hooks of trace mode (include/collectives/trace.hpp): run.cpp opens one call record per
 // library call, the transport and the primitives record each send, receive, reduction and copy.
 // Off, every hook is one branch on a global flag, marked unlikely; built with
-// -DCOLLECTIVES_TRACE_HOOKS=OFF, on() is constant false and the hooks vanish.
+// -DCOLLECTIVES_TRACE_HOOKS=OFF, on() is constant false and the hooks vanish. The flag is also on
+// while a schedule is being recorded (core/recording.hpp): the hooks then ask active_recording()
+// first.
 //
 // Algorithms that know which blocks of their partition a step moves say so with a scoped
 // `trace_blocks` marker around the step's transport calls; the events inside it carry the
@@ -24,6 +26,7 @@
 namespace collectives::detail::trace {
 
 #if COLLECTIVES_TRACE_HOOKS
+/// On while this process traces or any thread records a schedule.
 extern std::atomic<bool> enabled;
 inline bool on() { return enabled.load(std::memory_order_relaxed); }
 #else

@@ -6,12 +6,12 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
-#include <cstring>
 #include <memory>
 #include <string_view>
 
 #include "collectives/error.hpp"
 #include "core/exchange_order.hpp"
+#include "core/primitives.hpp"
 #include "core/trace.hpp"
 
 namespace collectives::detail {
@@ -78,11 +78,16 @@ void mpi_failed(int code, const char* what) {
 transport::transport(MPI_Comm user_comm) : transport(private_comm_of(user_comm)) {}
 
 transport::transport(MPI_Comm private_comm, on_private_t) : comm_(private_comm) {
+  if (trace::on()) [[unlikely]]
+    if (recording* r = active_recording()) {
+      r->rank_and_size(comm_, rank_, size_);
+      return;
+    }
   check_mpi(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
   check_mpi(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
 }
 
-void transport::send_general(int dest, const void* buf, std::size_t bytes) const {
+void transport::send_general(int dest, const void* buf, std::size_t bytes, message_part part) const {
   const auto post = [&] {
     const auto* p = static_cast<const std::byte*>(buf);
     std::size_t left = bytes;
@@ -97,6 +102,7 @@ void transport::send_general(int dest, const void* buf, std::size_t bytes) const
     } while (left > 0);
   };
   if (trace::on()) [[unlikely]] {
+    if (recording* r = active_recording()) return r->send(comm_, dest, buf, bytes, part);
     const double t0 = trace::now();
     post();
     trace::message(trace::kind::send, comm_, dest, bytes, t0, trace::now());
@@ -114,7 +120,7 @@ void transport::wrong_size(int source, int expected, const MPI_Status& status) c
       rank_, expected, source, received));
 }
 
-void transport::recv_general(int source, void* buf, std::size_t bytes) const {
+void transport::recv_general(int source, void* buf, std::size_t bytes, message_part part) const {
   const auto take = [&] {
     auto* p = static_cast<std::byte*>(buf);
     std::size_t left = bytes;
@@ -126,6 +132,7 @@ void transport::recv_general(int source, void* buf, std::size_t bytes) const {
     } while (left > 0);
   };
   if (trace::on()) [[unlikely]] {
+    if (recording* r = active_recording()) return r->recv(comm_, source, buf, bytes, part);
     const double t0 = trace::now();
     take();
     trace::message(trace::kind::recv, comm_, source, bytes, t0, trace::now());
@@ -168,20 +175,15 @@ void transport::exchange(int to, const void* send_buf, std::size_t send_bytes, i
     if (send_bytes != recv_bytes)
       throw error(fmt::format("collectives: rank {} exchanges {} bytes with itself but expects {}", rank_,
                               send_bytes, recv_bytes));
-    if (send_bytes > 0 && send_buf != recv_buf) {
-      const double t0 = trace::on() ? trace::now() : 0;
-      std::memmove(recv_buf, send_buf, send_bytes);
-      if (trace::on()) [[unlikely]]
-        trace::local(trace::kind::copy, send_bytes, 1, t0, trace::now());
-    }
+    copy_bytes(recv_buf, send_buf, send_bytes);
     return;
   }
   if (sends_first(to, from)) {
-    send(to, send_buf, send_bytes);
-    recv(from, recv_buf, recv_bytes);
+    send_as(to, send_buf, send_bytes, message_part::exchange);
+    recv_as(from, recv_buf, recv_bytes, message_part::exchange);
   } else {
-    recv(from, recv_buf, recv_bytes);
-    send(to, send_buf, send_bytes);
+    recv_as(from, recv_buf, recv_bytes, message_part::exchange);
+    send_as(to, send_buf, send_bytes, message_part::exchange);
   }
 }
 

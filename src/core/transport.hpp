@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/recording.hpp"
 #include "core/trace.hpp"
 
 namespace collectives::detail {
@@ -117,18 +118,10 @@ class transport {
   /// Inline, the common case: one message in standard mode without a trace is a test, the MPI
   /// call and a test (a receive: one more, of the received size).
   void send(int dest, const void* buf, std::size_t bytes) const {
-    if (bytes <= max_chunk_bytes && !synchronous_sends && !trace::on()) [[likely]] {
-      check_mpi(MPI_Send(buf, static_cast<int>(bytes), MPI_BYTE, dest, library_tag, comm_), "MPI_Send");
-      return;
-    }
-    send_general(dest, buf, bytes);
+    send_as(dest, buf, bytes, message_part::alone);
   }
   void recv(int source, void* buf, std::size_t bytes) const {
-    if (bytes <= max_chunk_bytes && !trace::on()) [[likely]] {
-      recv_chunk(source, buf, static_cast<int>(bytes));
-      return;
-    }
-    recv_general(source, buf, bytes);
+    recv_as(source, buf, bytes, message_part::alone);
   }
 
   /// Sends to `to` and receives from `from` in one step, deadlock-free with blocking calls
@@ -147,9 +140,26 @@ class transport {
 
  private:
   bool sends_first(int to, int from) const;
-  // Out of line: what send and recv do beyond one message in standard mode without a trace.
-  [[gnu::noinline]] void send_general(int dest, const void* buf, std::size_t bytes) const;
-  [[gnu::noinline]] void recv_general(int source, void* buf, std::size_t bytes) const;
+  // `part` tells a recording (core/recording.hpp) which verb the message belongs to; only the out
+  // of line path reads it.
+  [[gnu::always_inline]] void send_as(int dest, const void* buf, std::size_t bytes, message_part part) const {
+    if (bytes <= max_chunk_bytes && !synchronous_sends && !trace::on()) [[likely]] {
+      check_mpi(MPI_Send(buf, static_cast<int>(bytes), MPI_BYTE, dest, library_tag, comm_), "MPI_Send");
+      return;
+    }
+    send_general(dest, buf, bytes, part);
+  }
+  [[gnu::always_inline]] void recv_as(int source, void* buf, std::size_t bytes, message_part part) const {
+    if (bytes <= max_chunk_bytes && !trace::on()) [[likely]] {
+      recv_chunk(source, buf, static_cast<int>(bytes));
+      return;
+    }
+    recv_general(source, buf, bytes, part);
+  }
+  // Out of line: what send and recv do beyond one message in standard mode without a trace, and
+  // a recording's messages.
+  [[gnu::noinline]] void send_general(int dest, const void* buf, std::size_t bytes, message_part part) const;
+  [[gnu::noinline]] void recv_general(int source, void* buf, std::size_t bytes, message_part part) const;
   void recv_chunk(int source, void* buf, int bytes) const {
     MPI_Status status;
     check_mpi(MPI_Recv(buf, bytes, MPI_BYTE, source, library_tag, comm_, &status), "MPI_Recv");

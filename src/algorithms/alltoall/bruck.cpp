@@ -23,8 +23,6 @@
 // Ref:     Bruck, Ho, Kipnis, Upfal, Weathersby, "Efficient algorithms for all-to-all
 //          communications in multiport message-passing systems", IEEE TPDS 8(11), 1997.
 
-#include <algorithm>
-
 #include "algorithms/alltoall/alltoall.hpp"
 #include "core/primitives.hpp"
 #include "core/scratch.hpp"
@@ -59,7 +57,7 @@ void alltoall_bruck(const call& c) {
   // Position j now holds the block from rank r−j; i ↦ r−i is its own inverse, so swap pairs.
   for (int i = 0; i < p; ++i) {
     const int j = (rank - i + p) % p;
-    if (i < j) std::swap_ranges(c.block(c.recv, i), c.block(c.recv, i + 1), c.block(c.recv, j));
+    if (i < j) swap_bytes(c.block(c.recv, i), c.block(c.recv, j), block);
   }
 }
 

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The replay of p recorded schedules (check.hpp): an event loop over the ranks, each run until it
+// blocks, woken by the step that unblocks it; every step is visited once.
+
+#include "schedule/check.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <exception>
+
+namespace collectives::detail::schedule {
+namespace {
+
+constexpr std::size_t listed_waits = 12;  // a deadlock lists this many waiting ranks, then a count
+
+// A message posted and not yet received.
+struct posted {
+  std::uint64_t bytes;
+  int sender;
+  std::uint32_t step;  ///< the sender's step
+  int next;            ///< the next message on the same channel, or in the free list
+  bool eager;          ///< completed at once; otherwise the sender waits for this receive
+};
+
+constexpr std::size_t no_key = ~std::size_t{0};
+
+struct rank_state {
+  std::uint32_t pc = 0;
+  bool queued = false;
+  bool done = false;
+  bool rendezvous = false;       ///< its send at pc waits for the receive
+  std::size_t waiting = no_key;  ///< the channel of the receive it waits at
+};
+
+// Per (communicator, distance, sender) a queue of posted messages, dense: head and tail indices
+// into `pool`, −1 when empty. Keyed by the distance from sender to receiver first, so that the
+// steps of a shift (ring, pairwise, Bruck, dissemination: every rank sends k ranks on) touch
+// neighbouring entries. Kept per thread and reset where touched, so that a replay at 1024 ranks
+// does not clear p² entries; received messages go back to a free list.
+struct channels {
+  std::vector<int> head, tail;
+  std::vector<std::size_t> touched;
+  std::vector<posted> pool;
+  int free = -1;
+  std::size_t outstanding = 0;
+
+  void reset(std::size_t keys) {
+    for (std::size_t k : touched) head[k] = tail[k] = -1;
+    touched.clear();
+    pool.clear();
+    free = -1;
+    outstanding = 0;
+    if (head.size() < keys) head.resize(keys, -1), tail.resize(keys, -1);
+  }
+  void push(std::size_t key, const posted& m) {
+    int i = free;
+    if (i >= 0) {
+      free = pool[static_cast<std::size_t>(i)].next;
+      pool[static_cast<std::size_t>(i)] = m;
+    } else {
+      i = static_cast<int>(pool.size());
+      pool.push_back(m);
+    }
+    pool[static_cast<std::size_t>(i)].next = -1;
+    if (head[key] < 0) {
+      if (tail[key] == -1) touched.push_back(key);
+      head[key] = i;
+    } else {
+      pool[static_cast<std::size_t>(tail[key])].next = i;
+    }
+    tail[key] = i;
+    ++outstanding;
+  }
+  const posted* front(std::size_t key) const {
+    return head[key] < 0 ? nullptr : &pool[static_cast<std::size_t>(head[key])];
+  }
+  void pop(std::size_t key) {
+    const int i = head[key];
+    posted& m = pool[static_cast<std::size_t>(i)];
+    head[key] = m.next;
+    if (head[key] < 0) tail[key] = -2;  // empty, already in `touched`
+    m.next = free;
+    free = i;
+    --outstanding;
+  }
+};
+
+std::string where(std::span<const rank_schedule> ranks, int r, std::size_t pc) {
+  return fmt::format("rank {}, step {} of {}", r, pc, ranks[static_cast<std::size_t>(r)].size());
+}
+
+}  // namespace
+
+std::string describe(const model& m) {
+  return m.kind == model::buffering::none ? std::string("no buffering (every send waits for its receive)")
+                                          : fmt::format("eager up to E = {} B", m.eager_bytes);
+}
+
+verdict replay(std::span<const rank_schedule> ranks, const model& m) {
+  const int p = static_cast<int>(ranks.size());
+  const std::size_t P = ranks.size();
+  verdict out;
+  int comms = 1;
+  for (const rank_schedule& s : ranks)
+    for (const step& x : s) {
+      comms = std::max(comms, x.comm + 1);
+      if ((x.kind == op::send || x.kind == op::recv) && (x.peer < 0 || x.peer >= p)) {
+        out.ok = false;
+        out.problem = fmt::format("a step addresses rank {} of {}: {}", x.peer, p, describe(x));
+        return out;
+      }
+    }
+  thread_local channels queues;
+  queues.reset(static_cast<std::size_t>(comms) * P * P);
+  const auto key = [&](const step& x, int from, int to) {
+    const auto distance = static_cast<std::size_t>(to >= from ? to - from : to - from + p);
+    return (static_cast<std::size_t>(x.comm) * P + distance) * P + static_cast<std::size_t>(from);
+  };
+
+  // The ranks ready to run, first in first out (a rank is queued at most once: p slots). The
+  // outcome does not depend on the order; FIFO gives the prefetch of a woken rank's next step
+  // time to arrive (the schedules of a large call do not fit in the caches).
+  std::vector<rank_state> state(P);
+  std::vector<int> runnable(P);
+  std::size_t first = 0, queued = 0;
+  const auto enqueue = [&](int r) {
+    rank_state& s = state[static_cast<std::size_t>(r)];
+    s.queued = true;
+    const std::size_t at = first + queued++;
+    runnable[at < P ? at : at - P] = r;
+    __builtin_prefetch(ranks[static_cast<std::size_t>(r)].data() + s.pc);
+  };
+  for (int r = 0; r < p; ++r) enqueue(r);
+  const auto wake = [&](int r) {
+    const rank_state& s = state[static_cast<std::size_t>(r)];
+    if (!s.queued && !s.done) enqueue(r);
+  };
+
+  while (queued > 0) {
+    const int r = runnable[first];
+    first = first + 1 < P ? first + 1 : 0;
+    --queued;
+    rank_state& s = state[static_cast<std::size_t>(r)];
+    s.queued = false;
+    const rank_schedule& steps = ranks[static_cast<std::size_t>(r)];
+    while (!s.rendezvous && s.pc < steps.size()) {
+      const step& x = steps[s.pc];
+      if (x.kind == op::send) {
+        const std::size_t k = key(x, r, x.peer);
+        const bool eager = m.kind == model::buffering::eager && x.bytes <= m.eager_bytes;
+        queues.push(k, {x.bytes, r, s.pc, -1, eager});
+        if (state[static_cast<std::size_t>(x.peer)].waiting == k) wake(x.peer);
+        if (!eager) {
+          s.rendezvous = true;  // until the receive takes it
+          break;
+        }
+      } else if (x.kind == op::recv) {
+        const std::size_t k = key(x, x.peer, r);
+        const posted* msg = queues.front(k);
+        if (msg == nullptr) {
+          s.waiting = k;  // woken by the send
+          break;
+        }
+        s.waiting = no_key;
+        if (msg->bytes != x.bytes) {
+          out.ok = false;
+          out.problem = fmt::format(
+              "size mismatch: {} expects {} B from rank {}, whose message is {} B ({}: {})",
+              where(ranks, r, s.pc), x.bytes, x.peer, msg->bytes, where(ranks, msg->sender, msg->step),
+              describe(ranks[static_cast<std::size_t>(msg->sender)][msg->step]));
+          return out;
+        }
+        if (!msg->eager) {
+          rank_state& sender = state[static_cast<std::size_t>(msg->sender)];
+          sender.rendezvous = false;
+          ++sender.pc;
+          wake(msg->sender);
+        }
+        queues.pop(k);
+        ++out.messages;
+      }
+      ++s.pc;
+    }
+    if (s.pc >= steps.size()) s.done = true;
+  }
+
+  for (int r = 0; r < p; ++r)
+    if (!state[static_cast<std::size_t>(r)].done) out.waiting.push_back(r);
+  if (!out.waiting.empty()) {
+    out.ok = false;
+    // Whom each waiting rank waits for: the peer of its send or receive.
+    const auto target = [&](int r) {
+      const rank_state& s = state[static_cast<std::size_t>(r)];
+      return ranks[static_cast<std::size_t>(r)][s.pc].peer;
+    };
+    std::string text =
+        fmt::format("deadlock under {}: {} of {} ranks wait forever", describe(m), out.waiting.size(), p);
+    for (std::size_t i = 0; i < out.waiting.size() && i < listed_waits; ++i) {
+      const int r = out.waiting[i];
+      const rank_state& s = state[static_cast<std::size_t>(r)];
+      const step& x = ranks[static_cast<std::size_t>(r)][s.pc];
+      const bool finished = state[static_cast<std::size_t>(x.peer)].done;
+      text += fmt::format("\n  {}: {}{} — waits for rank {}{}", where(ranks, r, s.pc), describe(x),
+                          x.kind == op::send ? ", not eager" : "", x.peer,
+                          finished ? ", which has finished" : "");
+    }
+    if (out.waiting.size() > listed_waits)
+      text += fmt::format("\n  … and {} more", out.waiting.size() - listed_waits);
+    // Follow the waits from the first waiting rank: they end in a cycle or at a finished rank.
+    std::vector<int> seen_at(P, -1), path;
+    int r = out.waiting.front();
+    while (!state[static_cast<std::size_t>(r)].done && seen_at[static_cast<std::size_t>(r)] < 0) {
+      seen_at[static_cast<std::size_t>(r)] = static_cast<int>(path.size());
+      path.push_back(r);
+      r = target(r);
+    }
+    if (!state[static_cast<std::size_t>(r)].done) {
+      out.cycle.assign(path.begin() + seen_at[static_cast<std::size_t>(r)], path.end());
+      out.cycle.push_back(r);
+      std::string chain;
+      for (std::size_t i = 0; i < out.cycle.size(); ++i) {
+        const int c = out.cycle[i];
+        chain += i == 0 ? fmt::format("{}", c) : fmt::format(" → {}", c);
+        if (i + 1 < out.cycle.size())
+          chain += fmt::format(" (step {})", state[static_cast<std::size_t>(c)].pc);
+      }
+      text += fmt::format("\n  cycle: {}", chain);
+    } else {
+      text += fmt::format("\n  rank {} waits for rank {}, which has finished without the message",
+                          path.back(), r);
+    }
+    out.problem = std::move(text);
+    return out;
+  }
+
+  // Every rank finished: a message nobody received is left behind (an eager send).
+  if (queues.outstanding > 0)
+    for (std::size_t k : queues.touched)
+      if (const posted* msg = queues.front(k)) {
+        out.ok = false;
+        out.problem = fmt::format("never received: {}: {}", where(ranks, msg->sender, msg->step),
+                                  describe(ranks[static_cast<std::size_t>(msg->sender)][msg->step]));
+        return out;
+      }
+  return out;
+}
+
+verdict check(const call_spec& spec, const model& m) {
+  // Kept per thread: a matrix of calls reuses the schedules' memory.
+  thread_local std::vector<rank_schedule> all;
+  record_options options;
+  options.locals = false;
+  try {
+    record_call_into(spec, options, false, all);
+  } catch (const std::exception& e) {
+    verdict out;
+    out.ok = false;
+    out.problem = fmt::format("recording threw: {}", e.what());
+    return out;
+  }
+  return replay(std::span(all).first(static_cast<std::size_t>(spec.p)), m);
+}
+
+}  // namespace collectives::detail::schedule

@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Schedules as data (src/schedule/), without MPI: the library's own algorithm code recorded one
+// rank at a time, and the p schedules of each call replayed together by the checker.
+//
+// - premise: recording a rank twice, with different inputs and different received values, and
+//   once without data, gives the same schedule — so a schedule recorded alone is the one the rank
+//   follows in a real call.
+// - matrix: every algorithm of every collective (vendor aside) at every p from 1 to 64 and at
+//   100, 127, 128, 255, 256, 257, 1000 and 1024; counts 0, 1, p−1, p, p+1 and a large one (the
+//   v-variants: blocks uneven, empty, all empty, one rank holding all, random, large); roots
+//   0, p−1 and p/2 in turn; the node-aware algorithms on several host layouts; each call under
+//   no buffering (E = 0) and eager buffering (E = eager_bytes, recorded with the same E). Every
+//   send must meet a receive of its size and every rank finish. Prints how many calls it
+//   replayed and how long it took. COLLECTIVES_SCHEDULE_MATRIX=small (the sanitizer build)
+//   keeps p ≤ 17, 31-33, 64, 100, 127-128, 255-257.
+// - planted: deadlocks, a size mismatch and a lost message put in on purpose, each found and
+//   reported with the ranks and steps involved.
+
+#define BOOST_TEST_MODULE schedules
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <atomic>
+#include <boost/test/unit_test.hpp>
+#include <chrono>
+#include <collectives/algorithm.hpp>
+#include <cstdlib>
+#include <mutex>
+#include <random>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "core/registry.hpp"
+#include "schedule/check.hpp"
+#include "schedule/schedule.hpp"
+
+namespace {
+
+using collectives::algorithm;
+using collectives::collective;
+using namespace collectives::detail::schedule;
+namespace detail = collectives::detail;
+
+// E for the eager model: 256 four-byte elements. Blocks of the small counts go eager, the large
+// count's do not, and the v-variants' uneven blocks fall on both sides within one step.
+constexpr std::size_t eager_bytes = 1024;
+constexpr std::size_t vector_large = 100'000;  // the MPI tests' large count
+
+bool is_v_variant(collective c) {
+  return c == collective::gatherv || c == collective::scatterv || c == collective::allgatherv ||
+         c == collective::alltoallv || c == collective::reduce_scatterv;
+}
+
+bool has_root(collective c) {
+  return c == collective::broadcast || c == collective::scatter || c == collective::gather ||
+         c == collective::reduce || c == collective::gatherv || c == collective::scatterv;
+}
+
+// The whole vector per rank (the large count as in the MPI tests), or one block of p.
+bool whole_vector(collective c) {
+  return c == collective::broadcast || c == collective::reduce || c == collective::allreduce ||
+         c == collective::scan || c == collective::exscan;
+}
+
+std::vector<algorithm> algorithms(collective c) {
+  std::vector<algorithm> out;
+  for (algorithm a : collectives::algorithms_for(c))
+    if (a != algorithm::vendor) out.push_back(a);
+  return out;
+}
+
+std::vector<std::size_t> counts_for(collective c, int p) {
+  const auto n = static_cast<std::size_t>(p);
+  // Blocks of at least 4 KiB at every p: above E, so rendezvous where the small ones are eager.
+  const std::size_t large = whole_vector(c) ? vector_large : std::max<std::size_t>(7 * n + 3, 1000);
+  std::vector<std::size_t> out{0, 1, n - 1, n, n + 1, large};
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+// The v-variants' blocks: p values (alltoallv: p × p, row i what rank i sends), uneven and empty.
+std::vector<std::vector<std::size_t>> v_counts_for(collective c, int p) {
+  const auto n = static_cast<std::size_t>(p);
+  std::vector<std::vector<std::size_t>> out;
+  std::mt19937_64 gen(0x5eed + n);
+  if (c == collective::alltoallv) {
+    const auto matrix = [&](auto f) {
+      std::vector<std::size_t> m(n * n);
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j) m[i * n + j] = f(i, j);
+      out.push_back(std::move(m));
+    };
+    matrix([](std::size_t, std::size_t) { return std::size_t{0}; });
+    matrix([](std::size_t i, std::size_t j) { return (i + j) % 2 == 0 ? (i + 2 * j) % 5 + 1 : 0; });
+    matrix([&](std::size_t i, std::size_t) { return i == n - 1 ? 2 * n + 1 : 0; });
+    matrix([&](std::size_t, std::size_t) { return static_cast<std::size_t>(gen() % 4); });
+    // Above E and empty blocks side by side.
+    matrix([](std::size_t i, std::size_t j) { return (i + j) % 3 == 0 ? std::size_t{0} : std::size_t{300}; });
+    return out;
+  }
+  std::vector<std::size_t> v(n);
+  out.push_back(v);  // all empty
+  for (std::size_t r = 0; r < n; ++r) v[r] = r % 2 == 0 ? r + 2 : 0;
+  out.push_back(v);  // empty on odd ranks
+  std::fill(v.begin(), v.end(), 0);
+  v[n - 1] = 5 * n + 1;
+  out.push_back(v);  // the last rank holds all
+  for (std::size_t& x : v) x = gen() % (2 * n + 1);
+  out.push_back(v);  // random, 0 … 2p
+  std::fill(v.begin(), v.end(), 1000);
+  v[n - 1] = 25'000;
+  v[0] = 0;
+  out.push_back(v);  // large and skewed, one empty
+  return out;
+}
+
+// Host layouts for the node-aware algorithms: one host, two, three dealt round-robin, two ranks a
+// host (the last alone when p is odd), one rank a host.
+std::vector<host_spec> hosts_for(int p) {
+  std::vector<host_spec> out{{1, false}, {2, false}, {3, true}, {(p + 1) / 2, false}, {p, false}};
+  std::vector<host_spec> unique;
+  for (const host_spec& h : out) {
+    const int hosts = std::clamp(h.hosts, 1, p);
+    const bool cyclic = h.cyclic && hosts > 1 && hosts < p;
+    if (std::none_of(unique.begin(), unique.end(),
+                     [&](const host_spec& u) { return u.hosts == hosts && u.cyclic == cyclic; }))
+      unique.push_back({hosts, cyclic});
+  }
+  return unique;
+}
+
+std::vector<int> matrix_ps() {
+  std::vector<int> ps;
+  const char* v = std::getenv("COLLECTIVES_SCHEDULE_MATRIX");
+  const bool small = v != nullptr && std::string_view(v) == "small";
+  for (int p = 1; p <= 64; ++p)
+    if (!small || p <= 17 || (p >= 31 && p <= 33) || p == 64) ps.push_back(p);
+  for (int p : {100, 127, 128, 255, 256, 257, 1000, 1024})
+    if (!small || p < 1000) ps.push_back(p);
+  return ps;
+}
+
+// Every call of the matrix at p, for one collective and algorithm.
+std::vector<call_spec> calls_for(collective c, algorithm a, int p) {
+  std::vector<call_spec> out;
+  const std::vector<int> roots{0, p - 1, p / 2};
+  std::vector<host_spec> layouts{host_spec{}};
+  if (a == algorithm::hierarchical) layouts = hosts_for(p);
+  const auto add = [&](call_spec s, std::size_t i) {
+    s.coll = c;
+    s.alg = a;
+    s.p = p;
+    s.root = has_root(c) ? roots[i % roots.size()] : 0;
+    for (const host_spec& h : layouts) {
+      s.hosts = h;
+      out.push_back(s);
+    }
+  };
+  if (c == collective::barrier) {
+    add({}, 0);
+  } else if (is_v_variant(c)) {
+    std::size_t i = 0;
+    for (std::vector<std::size_t>& v : v_counts_for(c, p)) {
+      call_spec s;
+      s.counts = std::move(v);
+      add(std::move(s), i++);
+    }
+  } else {
+    std::size_t i = 0;
+    for (std::size_t n : counts_for(c, p)) {
+      call_spec s;
+      s.count = n;
+      add(std::move(s), i++);
+    }
+  }
+  return out;
+}
+
+struct tally {
+  std::atomic<std::uint64_t> calls{0}, rank_schedules{0}, messages{0};
+  std::mutex mutex;
+  std::vector<std::string> failures;
+};
+
+// Both models for one call: E = 0 recorded and replayed without buffering; E = eager_bytes
+// recorded (the transport's exchanges may send first below it) and replayed eager up to it.
+void check_both(call_spec spec, tally& t) {
+  for (const bool eager : {false, true}) {
+    spec.eager_bytes = eager ? eager_bytes : 0;
+    const verdict v = check(spec, eager ? model::eager(eager_bytes) : model::none());
+    t.calls.fetch_add(1, std::memory_order_relaxed);
+    t.rank_schedules.fetch_add(static_cast<std::uint64_t>(spec.p), std::memory_order_relaxed);
+    t.messages.fetch_add(v.messages, std::memory_order_relaxed);
+    if (!v.ok) {
+      std::lock_guard lock(t.mutex);
+      t.failures.push_back(fmt::format("{}: {}", describe(spec), v.problem));
+    }
+  }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(premise_schedules_do_not_depend_on_values) {
+  // Every rank recorded three ways: with its messages delivered and values of two different seeds
+  // everywhere else (inputs, and receives recorded before their sender), and alone without data
+  // (as the matrix records, unless the algorithm learns from its messages).
+  std::size_t compared = 0;
+  for (collective c : collectives::all_collectives())
+    for (algorithm a : algorithms(c))
+      for (int p : {1, 2, 3, 4, 5, 7, 8, 13, 16})
+        for (const call_spec& spec : calls_for(c, a, p)) {
+          BOOST_TEST_CHECKPOINT(describe(spec));
+          record_options one, two;
+          one.with_data = two.with_data = true;
+          one.seed = 1;
+          two.seed = 2;
+          const auto first = record_call(spec, one, true), second = record_call(spec, two, true),
+                     dry = record_call(spec);
+          for (int r = 0; r < p; ++r) {
+            const auto i = static_cast<std::size_t>(r);
+            BOOST_TEST((first[i] == second[i] && first[i] == dry[i]),
+                       describe(spec) << ", rank " << r << ": the schedule changed with the values");
+            ++compared;
+          }
+        }
+  BOOST_TEST_MESSAGE(fmt::format("premise: {} rank schedules recorded three ways, all alike", compared));
+}
+
+BOOST_AUTO_TEST_CASE(only_the_v_trees_learn_counts_from_messages) {
+  // gatherv's and scatterv's binomial trees send the counts, which only the root has, down the
+  // tree: their schedules follow what they receive, and they are recorded with their messages
+  // delivered. Any other algorithm found to depend on its messages' values is news: add it here
+  // once its dependence is understood (and its recording delivered).
+  std::vector<std::string> learning;
+  for (collective c : collectives::all_collectives())
+    for (algorithm a : algorithms(c))
+      if (learns_from_messages(c, a))
+        learning.push_back(fmt::format("{} {}", collectives::to_string(c), collectives::to_string(a)));
+  BOOST_TEST(learning == (std::vector<std::string>{"gatherv binomial", "scatterv binomial"}),
+             fmt::format("{}", fmt::join(learning, ", ")));
+}
+
+BOOST_AUTO_TEST_CASE(exchange_halves_say_which_side_went_first) {
+  // Recursive doubling at p = 4 is three... two pairings; in each pair one side sends first.
+  call_spec spec;
+  spec.coll = collective::allreduce;
+  spec.alg = algorithm::recursive_doubling;
+  spec.p = 4;
+  spec.count = 8;
+  std::vector<rank_schedule> all;
+  for (int r = 0; r < spec.p; ++r) all.push_back(record(spec, r, {.locals = false}));
+  for (int r = 0; r < spec.p; ++r) {
+    const rank_schedule& s = all[static_cast<std::size_t>(r)];
+    BOOST_TEST_REQUIRE(s.size() == 4u);
+    for (std::size_t i = 0; i < s.size(); i += 2) {
+      BOOST_TEST((s[i].exchange && s[i + 1].exchange));
+      BOOST_TEST(s[i].peer == s[i + 1].peer);
+      BOOST_TEST(s[i].bytes == 32u);
+      // The partner's exchange went the other way round.
+      const rank_schedule& t = all[static_cast<std::size_t>(s[i].peer)];
+      BOOST_TEST((t[i].kind != s[i].kind),
+                 "ranks " << r << " and " << s[i].peer << " both " << describe(s[i]));
+    }
+  }
+  BOOST_TEST(replay(all, model::none()).ok);
+}
+
+BOOST_AUTO_TEST_CASE(matrix_every_algorithm_every_p_both_models) {
+  std::vector<std::pair<collective, algorithm>> work;
+  for (collective c : collectives::all_collectives())
+    for (algorithm a : algorithms(c)) work.emplace_back(c, a);
+  const std::vector<int> ps = matrix_ps();
+  // One task per (p, collective, algorithm), largest p first so that the threads end together.
+  std::vector<std::tuple<int, collective, algorithm>> tasks;
+  for (auto it = ps.rbegin(); it != ps.rend(); ++it)
+    for (const auto& [c, a] : work) tasks.emplace_back(*it, c, a);
+
+  tally t;
+  std::atomic<std::size_t> next{0};
+  const auto worker = [&] {
+    for (std::size_t i; (i = next.fetch_add(1)) < tasks.size();) {
+      const auto [p, c, a] = tasks[i];
+      for (const call_spec& spec : calls_for(c, a, p)) check_both(spec, t);
+    }
+  };
+  const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 2u);
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<std::thread> pool;
+  for (unsigned i = 1; i < threads; ++i) pool.emplace_back(worker);
+  worker();
+  for (std::thread& th : pool) th.join();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  fmt::print(
+      "schedules: {} calls replayed ({} rank schedules, {} messages matched) in {:.1f} s on {} thread{}: "
+      "{} algorithms of {} collectives at {} process counts ({} … {}), counts 0, 1, p−1, p, p+1, large "
+      "and the v-variants' uneven and empty blocks, each with E = 0 and E = {} B\n",
+      t.calls.load(), t.rank_schedules.load(), t.messages.load(), seconds, threads, threads == 1 ? "" : "s",
+      work.size(), collectives::all_collectives().size(), ps.size(), ps.front(), ps.back(), eager_bytes);
+  for (std::size_t i = 0; i < t.failures.size() && i < 20; ++i) BOOST_ERROR(t.failures[i]);
+  BOOST_TEST(t.failures.empty(), t.failures.size() << " calls failed");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Planted faults: the checker must find them.
+
+namespace {
+
+// Every rank sends to the next and then receives from the previous: correct only while MPI
+// buffers the message.
+void ring_relying_on_buffering(const detail::call& c) {
+  const int p = c.size(), r = c.rank();
+  c.net.send((r + 1) % p, c.send, c.bytes(c.count));
+  c.net.recv((r - 1 + p) % p, c.recv, c.bytes(c.count));
+}
+
+// Rank 0 waits for a message rank 1 never sends.
+void missing_send(const detail::call& c) {
+  if (c.rank() == 0) c.net.recv(1, c.recv, c.bytes(c.count));
+}
+
+std::vector<rank_schedule> record_all(const call_spec& spec, detail::algorithm_fn fn = nullptr) {
+  std::vector<rank_schedule> all;
+  for (int r = 0; r < spec.p; ++r) all.push_back(record(spec, r, {.locals = false, .run = fn}));
+  return all;
+}
+
+call_spec planted(int p, std::size_t count) {
+  call_spec spec;
+  spec.coll = collective::allreduce;
+  spec.alg = algorithm::naive;
+  spec.p = p;
+  spec.count = count;
+  return spec;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(planted_cycle_of_sends_is_a_deadlock_without_buffering) {
+  const auto all = record_all(planted(4, 512), &ring_relying_on_buffering);  // 2 KiB messages
+  const verdict none = replay(all, model::none());
+  BOOST_TEST_MESSAGE(none.problem);
+  BOOST_TEST(!none.ok);
+  BOOST_TEST(none.waiting == (std::vector<int>{0, 1, 2, 3}));
+  BOOST_TEST(none.cycle == (std::vector<int>{0, 1, 2, 3, 0}));
+  BOOST_TEST(none.problem.find("rank 0, step 0 of 2: send 2048 B to 1") != std::string::npos, none.problem);
+  BOOST_TEST(
+      none.problem.find("cycle: 0 (step 0) → 1 (step 0) → 2 (step 0) → 3 (step 0) → 0") != std::string::npos,
+      none.problem);
+  // Eager up to the message size it completes; one byte below, it hangs again.
+  BOOST_TEST(replay(all, model::eager(2048)).ok);
+  BOOST_TEST(!replay(all, model::eager(2047)).ok);
+}
+
+BOOST_AUTO_TEST_CASE(planted_swap_in_a_real_schedule_is_found) {
+  // Recursive doubling at p = 4: make rank 1 send first in its first exchange, as rank 0 does.
+  call_spec spec = planted(4, 1000);
+  spec.alg = algorithm::recursive_doubling;
+  auto all = record_all(spec);
+  BOOST_TEST_REQUIRE(replay(all, model::none()).ok);
+  rank_schedule& one = all[1];
+  BOOST_TEST_REQUIRE((one[0].kind == op::recv && one[1].kind == op::send && one[0].peer == 0));
+  std::swap(one[0], one[1]);
+  const verdict v = replay(all, model::none());
+  BOOST_TEST_MESSAGE(v.problem);
+  BOOST_TEST(!v.ok);
+  BOOST_TEST((v.cycle == std::vector<int>{0, 1, 0}));
+  BOOST_TEST(v.problem.find("rank 1, step 0 of 4: send 4000 B to 0 (exchange)") != std::string::npos,
+             v.problem);
+  BOOST_TEST(replay(all, model::eager(4000)).ok);
+}
+
+BOOST_AUTO_TEST_CASE(planted_size_mismatch_and_lost_messages_are_found) {
+  call_spec spec = planted(5, 10);
+  spec.alg = algorithm::ring;
+  auto all = record_all(spec);
+  BOOST_TEST_REQUIRE(replay(all, model::none()).ok);
+  {
+    auto bad = all;
+    const auto it =
+        std::find_if(bad[3].begin(), bad[3].end(), [](const step& s) { return s.kind == op::recv; });
+    it->bytes += 4;
+    const verdict v = replay(bad, model::none());
+    BOOST_TEST(!v.ok);
+    BOOST_TEST(v.problem.find("size mismatch: rank 3") != std::string::npos, v.problem);
+  }
+  {
+    // Rank 2 forgets its last receive: eager, the message is left behind; without buffering its
+    // sender waits for a rank that has finished.
+    auto bad = all;
+    const auto it =
+        std::find_if(bad[2].rbegin(), bad[2].rend(), [](const step& s) { return s.kind == op::recv; });
+    bad[2].erase(std::next(it).base());
+    const verdict eager = replay(bad, model::eager(1 << 20));
+    BOOST_TEST(!eager.ok);
+    BOOST_TEST(eager.problem.find("never received: rank 1") != std::string::npos, eager.problem);
+    const verdict none = replay(bad, model::none());
+    BOOST_TEST(!none.ok);
+    BOOST_TEST(none.waiting == std::vector<int>{1});
+    BOOST_TEST(none.problem.find("which has finished") != std::string::npos, none.problem);
+  }
+  {
+    const auto lost = record_all(planted(2, 3), &missing_send);
+    const verdict v = replay(lost, model::eager(1 << 20));
+    BOOST_TEST(!v.ok);
+    BOOST_TEST(v.waiting == std::vector<int>{0});
+    BOOST_TEST(v.problem.find("rank 0 waits for rank 1, which has finished without the message") !=
+                   std::string::npos,
+               v.problem);
+  }
+}
