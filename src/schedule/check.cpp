@@ -39,19 +39,22 @@ struct rank_state {
 // neighbouring entries. Kept per thread and reset where touched, so that a replay at 1024 ranks
 // does not clear p² entries; received messages go back to a free list.
 struct channels {
-  std::vector<int> head, tail;
+  struct queue {
+    int head = -1, tail = -1;  ///< tail −2: empty, and already in `touched`
+  };
+  std::vector<queue> queues;
   std::vector<std::size_t> touched;
   std::vector<posted> pool;
   int free = -1;
   std::size_t outstanding = 0;
 
   void reset(std::size_t keys) {
-    for (std::size_t k : touched) head[k] = tail[k] = -1;
+    for (std::size_t k : touched) queues[k] = {};
     touched.clear();
     pool.clear();
     free = -1;
     outstanding = 0;
-    if (head.size() < keys) head.resize(keys, -1), tail.resize(keys, -1);
+    if (queues.size() < keys) queues.resize(keys);
   }
   void push(std::size_t key, const posted& m) {
     int i = free;
@@ -63,23 +66,26 @@ struct channels {
       pool.push_back(m);
     }
     pool[static_cast<std::size_t>(i)].next = -1;
-    if (head[key] < 0) {
-      if (tail[key] == -1) touched.push_back(key);
-      head[key] = i;
+    queue& q = queues[key];
+    if (q.head < 0) {
+      if (q.tail == -1) touched.push_back(key);
+      q.head = i;
     } else {
-      pool[static_cast<std::size_t>(tail[key])].next = i;
+      pool[static_cast<std::size_t>(q.tail)].next = i;
     }
-    tail[key] = i;
+    q.tail = i;
     ++outstanding;
   }
   const posted* front(std::size_t key) const {
-    return head[key] < 0 ? nullptr : &pool[static_cast<std::size_t>(head[key])];
+    const int i = queues[key].head;
+    return i < 0 ? nullptr : &pool[static_cast<std::size_t>(i)];
   }
   void pop(std::size_t key) {
-    const int i = head[key];
+    queue& q = queues[key];
+    const int i = q.head;
     posted& m = pool[static_cast<std::size_t>(i)];
-    head[key] = m.next;
-    if (head[key] < 0) tail[key] = -2;  // empty, already in `touched`
+    q.head = m.next;
+    if (q.head < 0) q.tail = -2;
     m.next = free;
     free = i;
     --outstanding;

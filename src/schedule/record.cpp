@@ -97,6 +97,32 @@ block_layout packed(std::vector<std::size_t> counts) {
   return l;
 }
 
+// Which host every rank is on, the same for every rank of a call.
+struct shared_hosts {
+  int p = 0, hosts = 0;
+  bool cyclic = false, uniform = true;
+  std::vector<int> host_of, local_rank_of;
+  std::vector<std::vector<int>> ranks_of;  ///< host → its ranks in rank order
+};
+
+const shared_hosts& shared_hosts_of(int p, const host_spec& spec) {
+  thread_local shared_hosts cached;
+  const int H = std::clamp(spec.hosts, 1, p);
+  if (cached.p == p && cached.hosts == H && cached.cyclic == spec.cyclic) return cached;
+  cached = {p, H, spec.cyclic, true, {}, {}, std::vector<std::vector<int>>(static_cast<std::size_t>(H))};
+  for (int r = 0; r < p; ++r) {
+    // Hosts are numbered by their lowest rank, which both rules already do.
+    const int h = spec.cyclic ? r % H : static_cast<int>(static_cast<long long>(r) * H / p);
+    std::vector<int>& on = cached.ranks_of[static_cast<std::size_t>(h)];
+    cached.host_of.push_back(h);
+    cached.local_rank_of.push_back(static_cast<int>(on.size()));
+    on.push_back(r);
+  }
+  for (const std::vector<int>& on : cached.ranks_of)
+    cached.uniform = cached.uniform && on.size() == cached.ranks_of[0].size();
+  return cached;
+}
+
 class recorder final : public recording {
  public:
   recorder(const call_spec& spec, int rank, const record_options& options, rank_schedule& out)
@@ -161,37 +187,31 @@ class recorder final : public recording {
   }
 
   // The layout hosts_of would build (core/hosts.cpp) for COLLECTIVES_SIMULATED_HOSTS, and the
-  // members of each communicator in their rank order.
+  // members of each communicator in their rank order: what every rank shares comes from a cache
+  // (a call records its p ranks one after another), this rank's own view is O(p) to make.
   void build_layout() {
-    const int p = spec_.p;
-    const int H = std::clamp(spec_.hosts.hosts, 1, p);
+    const shared_hosts& all = shared_hosts_of(spec_.p, spec_.hosts);
+    const auto me = static_cast<std::size_t>(rank_);
     host_layout& l = layout_;
-    l.hosts = H;
-    l.host_size.assign(static_cast<std::size_t>(H), 0);
-    for (int r = 0; r < p; ++r) {
-      // Hosts are numbered by their lowest rank, which both rules already do.
-      const int h = spec_.hosts.cyclic ? r % H : static_cast<int>(static_cast<long long>(r) * H / p);
-      l.host_of.push_back(h);
-      l.local_rank_of.push_back(l.host_size[static_cast<std::size_t>(h)]++);
+    l.hosts = all.hosts;
+    l.host = all.host_of[me];
+    l.local_rank = all.local_rank_of[me];
+    l.uniform = all.uniform;
+    l.host_of = all.host_of;
+    l.local_rank_of = all.local_rank_of;
+    l.host_size.clear();
+    for (const std::vector<int>& ranks : all.ranks_of) l.host_size.push_back(static_cast<int>(ranks.size()));
+    // The splits of core/hosts.cpp: intra keeps rank order; `across` (one rank per host, at this
+    // local rank) is ordered by across_position, `leaders` (local rank 0) by host.
+    members_[1] = all.ranks_of[static_cast<std::size_t>(l.host)];
+    for (int position = 0; position < l.hosts; ++position) {
+      const std::vector<int>& on =
+          all.ranks_of[static_cast<std::size_t>(l.across_position(position, l.local_rank))];
+      if (static_cast<std::size_t>(l.local_rank) < on.size())
+        members_[2].push_back(on[static_cast<std::size_t>(l.local_rank)]);
     }
-    l.host = l.host_of[static_cast<std::size_t>(rank_)];
-    l.local_rank = l.local_rank_of[static_cast<std::size_t>(rank_)];
-    l.uniform =
-        std::all_of(l.host_size.begin(), l.host_size.end(), [&](int s) { return s == l.host_size[0]; });
-    for (int r = 0; r < p; ++r) {
-      const std::size_t i = static_cast<std::size_t>(r);
-      if (l.host_of[i] == l.host) members_[1].push_back(r);
-      if (l.local_rank_of[i] == l.local_rank) members_[2].push_back(r);
-      if (l.local_rank_of[i] == 0 && l.local_rank == 0) members_[3].push_back(r);
-    }
-    // `across` is ordered by across_position, `leaders` by host; intra keeps rank order.
-    std::stable_sort(members_[2].begin(), members_[2].end(), [&](int a, int b) {
-      return l.across_position(l.host_of[static_cast<std::size_t>(a)], l.local_rank) <
-             l.across_position(l.host_of[static_cast<std::size_t>(b)], l.local_rank);
-    });
-    std::stable_sort(members_[3].begin(), members_[3].end(), [&](int a, int b) {
-      return l.host_of[static_cast<std::size_t>(a)] < l.host_of[static_cast<std::size_t>(b)];
-    });
+    if (l.local_rank == 0)
+      for (const std::vector<int>& ranks : all.ranks_of) members_[3].push_back(ranks.front());
     l.intra = stand_in(1);
     l.across = stand_in(2);
     l.leaders = l.local_rank == 0 ? stand_in(3) : MPI_COMM_NULL;
