@@ -7,6 +7,7 @@
 #include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>
 #include <collectives/collectives.hpp>
+#include <algorithm>
 #include <cstdlib>
 #include <ostream>
 #include <string_view>
@@ -171,30 +172,72 @@ BOOST_DATA_TEST_CASE(vendor_calls_are_seen, boost::unit_test::data::make(cases(t
   BOOST_TEST(collective_calls > 0, k << " made no counted MPI collective call");
 }
 
+
+namespace {
+
+// Whether this rank sent to `partner` before it received from it, in a recursive-doubling
+// allreduce or allgather (the second of two calls) of `elements` ints per rank: 1 or 0, or −1
+// when it never exchanged with it.
+int sent_first_to(collective coll, std::size_t elements, int partner) {
+  namespace co = collectives;
+  const std::size_t p = static_cast<std::size_t>(world_size());
+  std::vector<int> one(elements, 1), out(coll == collective::allgather ? p * elements : elements);
+  for (int round = 0; round < 2; ++round) {
+    pmpi_counters::reset();
+    if (coll == collective::allgather)
+      co::allgather(one, out, MPI_COMM_WORLD, algorithm::recursive_doubling);
+    else
+      co::allreduce(one, out, co::ops::sum{}, MPI_COMM_WORLD, algorithm::recursive_doubling);
+  }
+  for (const pmpi_counters::p2p_call& call : pmpi_counters::p2p_sequence())
+    if (call.peer == partner) return call.name == "MPI_Recv" ? 0 : 1;
+  return -1;
+}
+
+const auto doubling_cases = {collective::allreduce, collective::allgather};
+
+}  // namespace
+
 // Duplex-aware ordering (core/transport.cpp): in a step whose pairs all cross the boundary
 // between the lower and the upper half of the ranks (two hosts of consecutive ranks), the pairs
 // must not all send first in the same direction, or one direction of a full-duplex link would
 // idle while the other carried two messages. In the last step of recursive doubling
-// (partner = rank xor p/2) exactly half of the pairs send first from the lower half.
-BOOST_DATA_TEST_CASE(
-    pairs_across_a_boundary_send_first_in_both_directions,
-    boost::unit_test::data::make({case_t{collective::allreduce, algorithm::recursive_doubling},
-                                  case_t{collective::allgather, algorithm::recursive_doubling}}),
-    k) {
+// (partner = rank xor p/2) exactly half of the pairs send first from the lower half. Messages
+// above the eager size, so that every exchange is ordered.
+BOOST_DATA_TEST_CASE(pairs_across_a_boundary_send_first_in_both_directions,
+                     boost::unit_test::data::make(doubling_cases), coll) {
   const int p = world_size(), me = world_rank();
   if (p < 4 || (p & (p - 1)) != 0) return;  // a power of two with at least two pairs per direction
-  counted_run(k);
+  const auto& eager = collectives::eager_limits_in_force();
+  const std::size_t elements = std::max(eager.same_host, eager.other_host) / sizeof(int) + 1;
   const int partner = me ^ (p / 2);
-  int sends_first = -1;
-  for (const pmpi_counters::p2p_call& call : pmpi_counters::p2p_sequence())
-    if (call.peer == partner) {
-      sends_first = call.name == "MPI_Recv" ? 0 : 1;
-      break;
-    }
-  BOOST_TEST(sends_first >= 0, k << ": rank " << me << " never exchanged with rank " << partner);
+  const int sends_first = sent_first_to(coll, elements, partner);
+  BOOST_TEST(sends_first >= 0, coll << ": rank " << me << " never exchanged with rank " << partner);
   const int lower_first = me < p / 2 ? sends_first : 0;
   int lower_senders = 0;
   MPI_Allreduce(&lower_first, &lower_senders, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  BOOST_TEST(lower_senders == p / 4, k << ": " << lower_senders << " of the " << p / 2
-                                       << " pairs across the halves send first from the lower half");
+  BOOST_TEST(lower_senders == p / 4, coll << ": " << lower_senders << " of the " << p / 2
+                                          << " pairs across the halves send first from the lower half");
+}
+
+// One latency per exchange (core/transport.cpp): where the MPI library sends a message eagerly,
+// both partners send first, then receive; with E = 0 (synchronous sends, an MPI library whose
+// eager size is unknown) every pair keeps one side sending and the other receiving first.
+BOOST_DATA_TEST_CASE(eager_exchanges_send_first_on_both_sides, boost::unit_test::data::make(doubling_cases),
+                     coll) {
+  const int p = world_size(), me = world_rank();
+  if (p < 2 || (p & (p - 1)) != 0) return;
+  const int partner = me ^ (p / 2);
+  const int sends_first = sent_first_to(coll, 1, partner);
+  BOOST_TEST(sends_first >= 0, coll << ": rank " << me << " never exchanged with rank " << partner);
+  int senders = 0;
+  MPI_Allreduce(&sends_first, &senders, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  const auto& eager = collectives::eager_limits_in_force();
+  // The last step of the all-gather carries p/2 ints.
+  const std::size_t largest = sizeof(int) * static_cast<std::size_t>(p);
+  if (eager.same_host == 0 && eager.other_host == 0)
+    BOOST_TEST(senders == p / 2, coll << ": " << senders << " of " << p << " ranks sent first with E = 0");
+  else if (std::min(eager.same_host, eager.other_host) >= largest)
+    BOOST_TEST(senders == p, coll << ": " << senders << " of " << p << " ranks sent first with E = "
+                                  << eager.same_host << " B (" << eager.source << ")");
 }

@@ -269,6 +269,67 @@ BOOST_AUTO_TEST_CASE(exchange_halves_say_which_side_went_first) {
   BOOST_TEST(replay(all, model::none()).ok);
 }
 
+BOOST_AUTO_TEST_CASE(exchanges_at_most_e_send_first_on_both_sides) {
+  // Recursive doubling at p = 4 exchanges 32 B: with E = 32 every rank sends first (one latency),
+  // with E = 31 one side of each pair receives first. Both replay without buffering only when
+  // ordered, and eager up to E.
+  call_spec spec;
+  spec.coll = collective::allreduce;
+  spec.alg = algorithm::recursive_doubling;
+  spec.p = 4;
+  spec.count = 8;
+  for (const std::size_t e : {std::size_t{31}, std::size_t{32}}) {
+    spec.eager_bytes = e;
+    const auto all = record_call(spec, {.locals = false});
+    bool every_rank_sends_first = true;
+    for (const rank_schedule& s : all)
+      for (std::size_t i = 0; i < s.size(); i += 2) every_rank_sends_first &= s[i].kind == op::send;
+    BOOST_TEST(every_rank_sends_first == (e == 32));
+    BOOST_TEST(replay(all, model::eager(e)).ok);
+    BOOST_TEST(replay(all, model::none()).ok == (e == 31));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(one_step_mixes_eager_and_ordered_exchanges) {
+  // alltoallv pairwise at p = 6, blocks of 2 and 200 elements: with E = 100 B, some pairs of one
+  // step both send first and others take turns, and the call completes eager up to E.
+  call_spec spec;
+  spec.coll = collective::alltoallv;
+  spec.alg = algorithm::pairwise;
+  spec.p = 6;
+  for (std::size_t i = 0; i < 6; ++i)
+    for (std::size_t j = 0; j < 6; ++j) spec.counts.push_back((i + j) % 2 == 0 ? 200 : 2);
+  spec.eager_bytes = 100;
+  const auto all = record_call(spec, {.locals = false});
+  // Step 1 (shift by 1): rank r sends counts[r][r+1] = 2 elements (8 B), eager; in step 2 it sends
+  // 800 B, ordered. Count, per step, the ranks that sent first.
+  std::vector<int> first_per_step(6, 0);
+  for (const rank_schedule& s : all)
+    for (std::size_t i = 0, step = 1; i + 1 < s.size(); ++i)
+      if (s[i].exchange && s[i + 1].exchange) {
+        first_per_step[step++] += s[i].kind == op::send;
+        ++i;
+      }
+  BOOST_TEST(first_per_step[1] == 6);  // all eager
+  BOOST_TEST(first_per_step[2] < 6);   // ordered
+  BOOST_TEST(replay(all, model::eager(100)).ok);
+  // Uneven within a step: rank 3's block to 0 large, the rest of shift 3 (the pairs r, r + 3) small.
+  call_spec mixed = spec;
+  for (std::size_t i = 0; i < 6; ++i)
+    for (std::size_t j = 0; j < 6; ++j) mixed.counts[i * 6 + j] = i == 3 && j == 0 ? 200 : 2;
+  const auto mixed_all = record_call(mixed, {.locals = false});
+  int sent_first = 0;
+  for (const rank_schedule& s : mixed_all)
+    for (std::size_t i = 0; i + 1 < s.size(); ++i)
+      if (s[i].exchange && s[i].peer == (&s - mixed_all.data() + 3) % 6 && s[i + 1].exchange) {
+        sent_first += s[i].kind == op::send;
+        break;
+      }
+  // Rank 3's 800 B waits its turn (of the pair 0, 3 the lower sends first), the other five go eager.
+  BOOST_TEST(sent_first == 5);
+  BOOST_TEST(replay(mixed_all, model::eager(100)).ok);
+}
+
 BOOST_AUTO_TEST_CASE(matrix_every_algorithm_every_p_both_models) {
   std::vector<std::pair<collective, algorithm>> work;
   for (collective c : collectives::all_collectives())

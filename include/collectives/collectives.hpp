@@ -14,6 +14,7 @@
 #include "collectives/broadcast.hpp"
 #include "collectives/checks.hpp"
 #include "collectives/datatype.hpp"
+#include "collectives/eager.hpp"
 #include "collectives/error.hpp"
 #include "collectives/export.hpp"
 #include "collectives/gather.hpp"

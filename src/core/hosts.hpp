@@ -29,6 +29,9 @@ struct host_layout {
   MPI_Comm across;
   /// The first rank of every host (local rank 0), ordered by host; MPI_COMM_NULL elsewhere.
   MPI_Comm leaders;
+  /// E to each rank of intra, across and leaders (transport::eager_bytes of the rank it is in the
+  /// communicator the layout was built for), for their transports.
+  std::vector<std::size_t> intra_eager, across_eager, leaders_eager;
 
   /// Host `k`'s rank in the `across` communicator of the ranks at `local` (uniform hosts).
   int across_position(int k, int local) const { return local % 2 == 0 ? k : hosts - 1 - k; }

@@ -8,7 +8,9 @@
 #include <cstdlib>
 #include <memory>
 #include <string_view>
+#include <vector>
 
+#include "collectives/eager.hpp"
 #include "collectives/error.hpp"
 #include "core/exchange_order.hpp"
 #include "core/primitives.hpp"
@@ -47,12 +49,15 @@ int private_comm_keyval() {
 
 const comm_info& private_comm_of(MPI_Comm user_comm) {
   if (const comm_info* found = cached_comm_info(user_comm)) return *found;
-  auto info = std::make_unique<comm_info>(comm_info{MPI_COMM_NULL, 0, 0});
+  // First, so that a bad COLLECTIVES_EAGER_BYTES stops every rank before any communication.
+  eager_limits_in_force();
+  auto info = std::make_unique<comm_info>(comm_info{MPI_COMM_NULL, 0, 0, {}});
   check_mpi(MPI_Comm_dup(user_comm, &info->comm), "MPI_Comm_dup");
   // Errors on the private communicator come back as codes and become collectives::error.
   check_mpi(MPI_Comm_set_errhandler(info->comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
   check_mpi(MPI_Comm_rank(info->comm, &info->rank), "MPI_Comm_rank");
   check_mpi(MPI_Comm_size(info->comm, &info->size), "MPI_Comm_size");
+  info->eager_to = eager_table(info->comm, info->size);
   check_mpi(MPI_Comm_set_attr(user_comm, private_comm_keyval(), info.get()), "MPI_Comm_set_attr");
   return *info.release();  // now owned by the attribute, freed by delete_private_comm
 }
@@ -77,7 +82,32 @@ void mpi_failed(int code, const char* what) {
 
 transport::transport(MPI_Comm user_comm) : transport(private_comm_of(user_comm)) {}
 
-transport::transport(MPI_Comm private_comm, on_private_t) : comm_(private_comm) {
+std::vector<std::size_t> eager_table(MPI_Comm comm, int size) {
+  const eager_limits& limits = eager_limits_in_force();
+  std::vector<std::size_t> table(static_cast<std::size_t>(size), limits.other_host);
+  if (limits.same_host == limits.other_host) return table;
+  // The ranks of this host: the MPI library's own notion (shared memory), whatever
+  // COLLECTIVES_SIMULATED_HOSTS makes the node-aware algorithms believe.
+  MPI_Comm host;
+  check_mpi(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host), "MPI_Comm_split_type");
+  MPI_Group host_group, group;
+  int host_size = 0;
+  check_mpi(MPI_Comm_size(host, &host_size), "MPI_Comm_size");
+  check_mpi(MPI_Comm_group(host, &host_group), "MPI_Comm_group");
+  check_mpi(MPI_Comm_group(comm, &group), "MPI_Comm_group");
+  std::vector<int> local(static_cast<std::size_t>(host_size)), ranks(local.size());
+  for (int i = 0; i < host_size; ++i) local[static_cast<std::size_t>(i)] = i;
+  check_mpi(MPI_Group_translate_ranks(host_group, host_size, local.data(), group, ranks.data()),
+            "MPI_Group_translate_ranks");
+  MPI_Group_free(&host_group);
+  MPI_Group_free(&group);
+  check_mpi(MPI_Comm_free(&host), "MPI_Comm_free");
+  for (int r : ranks) table[static_cast<std::size_t>(r)] = limits.same_host;
+  return table;
+}
+
+transport::transport(MPI_Comm private_comm, on_private_t, const std::size_t* eager_to)
+    : comm_(private_comm), eager_to_(eager_to) {
   if (trace::on()) [[unlikely]]
     if (recording* r = active_recording()) {
       r->rank_and_size(comm_, rank_, size_);
@@ -169,6 +199,19 @@ bool transport::sends_first(int to, int from) const {
   return detail::sends_first(rank_, to, from, size_);
 }
 
+// A message of at most E bytes (sends_eagerly) is sent before the receive, whatever the partner
+// does: its MPI_Send returns without the receiver. Mixing such steps with ordered ones cannot
+// deadlock, even within one step where some messages are eager and others not (the v-variants'
+// uneven blocks, E differing between peers on and across hosts). Take one step's cycle and
+// suppose every rank in it waits: a rank waiting in a send (a large one, ordered) waits for its
+// successor to post the receive, so the successor also waits in a send it makes before receiving;
+// a rank waiting in a receive waits for its predecessor's message, so the predecessor also waits
+// in a receive it makes before sending. A wait would thus need a whole cycle of ordered senders or
+// a whole cycle of ordered receivers, and the rule above gives every cycle a rank of each kind;
+// an eager rank is neither, as it never waits in its send. Across steps, an eager send is a send
+// that cannot block moved ahead of a receive, and the messages between two ranks keep their order
+// (MPI matches them in order): it only makes its message available sooner. So every schedule
+// that makes progress with all exchanges ordered and no buffering at all still does.
 void transport::exchange(int to, const void* send_buf, std::size_t send_bytes, int from, void* recv_buf,
                          std::size_t recv_bytes) const {
   if (to == rank_ && from == rank_) {
@@ -178,7 +221,7 @@ void transport::exchange(int to, const void* send_buf, std::size_t send_bytes, i
     copy_bytes(recv_buf, send_buf, send_bytes);
     return;
   }
-  if (sends_first(to, from)) {
+  if (sends_eagerly(to, send_bytes) || sends_first(to, from)) {
     send_as(to, send_buf, send_bytes, message_part::exchange);
     recv_as(from, recv_buf, recv_bytes, message_part::exchange);
   } else {

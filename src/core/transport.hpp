@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "core/recording.hpp"
 #include "core/trace.hpp"
@@ -52,14 +53,21 @@ inline bool received_exactly(const MPI_Status& status, int bytes) {
 }
 
 /// What the library keeps with a user's communicator, as one attribute: its private duplicate
-/// and what never changes for it — this rank's rank and the size. Made only for
-/// intracommunicators (run() refuses the others before making it), so finding it also says the
-/// communicator is one.
+/// and what never changes for it — this rank's rank, the size and the eager size E to each peer.
+/// Made only for intracommunicators (run() refuses the others before making it), so finding it
+/// also says the communicator is one.
 struct comm_info {
   MPI_Comm comm;  ///< the private duplicate
   int rank;
   int size;
+  /// Per rank of `comm`: the largest message this rank's MPI_Send to it completes without its
+  /// receiver (collectives/eager.hpp), by whether it shares this rank's host.
+  std::vector<std::size_t> eager_to;
 };
+
+/// E to every rank of `comm` (of `size` ranks) from this process's eager limits: one
+/// MPI_Comm_split_type, a collective call, where the limits on and across hosts differ.
+std::vector<std::size_t> eager_table(MPI_Comm comm, int size);
 
 /// The last communicator each thread ran on and its record: programs call collectives on one
 /// communicator over and over, and this spares them the attribute lookup (MPI_Comm_get_attr takes
@@ -103,12 +111,14 @@ class transport {
   explicit transport(MPI_Comm user_comm);
 
   /// A transport on a record cached_comm_info() found: no MPI call at all.
-  explicit transport(const comm_info& info) : comm_(info.comm), rank_(info.rank), size_(info.size) {}
+  explicit transport(const comm_info& info)
+      : comm_(info.comm), rank_(info.rank), size_(info.size), eager_to_(info.eager_to.data()) {}
 
   /// A transport straight on `private_comm`, a communicator the library made itself (the
-  /// per-host communicators of core/hosts.hpp), without looking up a duplicate.
+  /// per-host communicators of core/hosts.hpp), without looking up a duplicate. `eager_to`, E per
+  /// rank of it, outlives the transport; null: E = 0, every exchange ordered.
   struct on_private_t {};
-  transport(MPI_Comm private_comm, on_private_t);
+  transport(MPI_Comm private_comm, on_private_t, const std::size_t* eager_to = nullptr);
 
   int rank() const { return rank_; }
   int size() const { return size_; }
@@ -124,10 +134,21 @@ class transport {
     recv_as(source, buf, bytes, message_part::alone);
   }
 
+  /// The largest message to `peer` whose send completes without its receiver; 0: none is known.
+  std::size_t eager_bytes(int peer) const { return eager_to_ != nullptr ? eager_to_[peer] : 0; }
+  /// True when a send of `bytes` to `peer` completes without its receiver (E = 0: never, not
+  /// even an empty message: E = 0 is also the synchronous-send mode).
+  bool sends_eagerly(int peer, std::size_t bytes) const {
+    const std::size_t e = eager_bytes(peer);
+    return e != 0 && bytes <= e;
+  }
+
   /// Sends to `to` and receives from `from` in one step, deadlock-free with blocking calls
   /// whatever the message size, provided every rank of the step calls it with the same
   /// pattern: either a pairing (to == from, both sides name each other) or a shift
-  /// (to = rank + k, from = rank − k, mod p). `to == from == rank()` copies locally.
+  /// (to = rank + k, from = rank − k, mod p). `to == from == rank()` copies locally. A message
+  /// of at most eager_bytes(to) is sent first, before the receive (one latency); a larger one
+  /// waits its turn in the ordered exchange.
   void exchange(int to, const void* send_buf, std::size_t send_bytes, int from, void* recv_buf,
                 std::size_t recv_bytes) const;
 
@@ -172,6 +193,7 @@ class transport {
   MPI_Comm comm_;
   int rank_;
   int size_;
+  const std::size_t* eager_to_ = nullptr;
 };
 
 }  // namespace collectives::detail

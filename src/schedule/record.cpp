@@ -215,6 +215,9 @@ class recorder final : public recording {
     l.intra = stand_in(1);
     l.across = stand_in(2);
     l.leaders = l.local_rank == 0 ? stand_in(3) : MPI_COMM_NULL;
+    l.intra_eager.assign(members_[1].size(), spec_.eager_bytes);
+    l.across_eager.assign(members_[2].size(), spec_.eager_bytes);
+    l.leaders_eager.assign(members_[3].size(), spec_.eager_bytes);
     layout_built_ = true;
   }
 
@@ -358,7 +361,9 @@ void record_into(const call_spec& spec, int rank, const record_options& options,
       ((coll != collective::gather && coll != collective::gatherv && coll != collective::reduce) || root);
 
   recorder rec(spec, rank, options, out);
-  const transport net(comm_info{stand_in(0), rank, p});
+  // E to every peer, as the library learns it from the MPI library (transport.hpp, eager_table).
+  const comm_info info{stand_in(0), rank, p, std::vector<std::size_t>(P, spec.eager_bytes)};
+  const transport net(info);
   const call c{net,
                uses_send ? send.get() : nullptr,
                uses_recv ? recv.get() : nullptr,

@@ -67,8 +67,8 @@ struct call_spec {
   int root = 0;
   std::size_t elem_size = 4;  ///< 1, 2, 4 or 8 (an unsigned integer sum)
   host_spec hosts;
-  /// The eager size E the transport assumes for every peer (0: none): whether an exchange sends
-  /// first depends on it.
+  /// The eager size E the transport assumes for every peer (0: none), as it learns it from the
+  /// MPI library (transport::eager_bytes): an exchange whose message is at most E sends first.
   std::size_t eager_bytes = 0;
 };
 

@@ -37,8 +37,8 @@ void allgather_hierarchical(const call& c) {
   const host_layout& hosts = hosts_of(c.net);
   if (hosts.hosts == 1) return allgather_ring(c);
   if (!hosts.uniform || hosts.hosts == c.size()) return run_flat(collective::allgather, c);
-  const transport intra(hosts.intra, transport::on_private_t{}),
-      across(hosts.across, transport::on_private_t{});
+  const transport intra(hosts.intra, transport::on_private_t{}, hosts.intra_eager.data()),
+      across(hosts.across, transport::on_private_t{}, hosts.across_eager.data());
   const int per_host = intra.size();
   const std::size_t block = c.bytes(c.count), bundle = block * static_cast<std::size_t>(hosts.hosts);
 

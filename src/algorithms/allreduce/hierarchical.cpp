@@ -137,17 +137,17 @@ void allreduce_hierarchical(const call& c) {
   const host_layout& hosts = hosts_of(c.net);
   if (hosts.hosts == 1) return allreduce_ring(c);
   if (hosts.hosts == c.size()) return run_flat(collective::allreduce, c);
-  const transport intra(hosts.intra, transport::on_private_t{});
+  const transport intra(hosts.intra, transport::on_private_t{}, hosts.intra_eager.data());
   if (!hosts.uniform) {
     run_flat(collective::reduce, {intra, c.send, c.recv, c.count, c.elem, c.op, 0});
     if (hosts.leaders != MPI_COMM_NULL) {
-      const transport leaders(hosts.leaders, transport::on_private_t{});
+      const transport leaders(hosts.leaders, transport::on_private_t{}, hosts.leaders_eager.data());
       run_flat(collective::allreduce, {leaders, c.recv, c.recv, c.count, c.elem, c.op, 0});
     }
     return run_flat(collective::broadcast, {intra, nullptr, c.recv, c.count, c.elem, nullptr, 0});
   }
   if (intra.size() == 2) return crossed_ring(c, hosts, intra);
-  const transport across(hosts.across, transport::on_private_t{});
+  const transport across(hosts.across, transport::on_private_t{}, hosts.across_eager.data());
   const block_partition blocks(c.count, intra.size());
   reduce_scatter_ring_blocks(intra, c.send, c.recv, blocks, c.elem.size, *c.op);
   std::byte* shard = c.recv + c.bytes(blocks.offset(intra.rank()));

@@ -33,7 +33,7 @@ void broadcast_hierarchical(const call& c) {
   const host_layout& hosts = hosts_of(c.net);
   if (hosts.hosts == 1) return broadcast_binomial(c);
   if (hosts.hosts == c.size()) return run_flat(collective::broadcast, c);
-  const transport intra(hosts.intra, transport::on_private_t{});
+  const transport intra(hosts.intra, transport::on_private_t{}, hosts.intra_eager.data());
   const int root_host = hosts.host_of[static_cast<std::size_t>(c.root)];
   const call within{intra, nullptr, c.recv, c.count, c.elem, nullptr, 0};
   if (hosts.host == root_host) {
@@ -42,7 +42,7 @@ void broadcast_hierarchical(const call& c) {
     run_flat(collective::broadcast, from_root);
   }
   if (hosts.leaders != MPI_COMM_NULL) {
-    const transport leaders(hosts.leaders, transport::on_private_t{});
+    const transport leaders(hosts.leaders, transport::on_private_t{}, hosts.leaders_eager.data());
     run_flat(collective::broadcast, {leaders, nullptr, c.recv, c.count, c.elem, nullptr, root_host});
   }
   if (hosts.host != root_host) run_flat(collective::broadcast, within);

@@ -35,7 +35,7 @@ void reduce_hierarchical(const call& c) {
   const host_layout& hosts = hosts_of(c.net);
   if (hosts.hosts == 1) return reduce_binomial(c);
   if (hosts.hosts == c.size()) return run_flat(collective::reduce, c);
-  const transport intra(hosts.intra, transport::on_private_t{});
+  const transport intra(hosts.intra, transport::on_private_t{}, hosts.intra_eager.data());
   const int root_host = hosts.host_of[static_cast<std::size_t>(c.root)];
   const int root_local = hosts.local_rank_of[static_cast<std::size_t>(c.root)];
   const std::size_t bytes = c.bytes(c.count);
@@ -47,7 +47,7 @@ void reduce_hierarchical(const call& c) {
   std::byte* host_result = is_root ? c.recv : host_acc.get();
   run_flat(collective::reduce, {intra, c.send, host_result, c.count, c.elem, c.op, 0});
   if (is_leader) {
-    const transport leaders(hosts.leaders, transport::on_private_t{});
+    const transport leaders(hosts.leaders, transport::on_private_t{}, hosts.leaders_eager.data());
     const bool root_leader = hosts.host == root_host;
     scratch total_acc = root_leader && !is_root ? make_scratch(bytes) : nullptr;
     std::byte* total = is_root ? c.recv : total_acc.get();
