@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "metrics.hpp"
 
+#include "core/collective_traits.hpp"
+
 namespace collbench {
 
 using collectives::collective;
@@ -17,10 +19,7 @@ bool reduces(collective c) {
          c == collective::scan || c == collective::exscan || c == collective::reduce_scatterv;
 }
 
-bool has_root(collective c) {
-  return c == collective::broadcast || c == collective::scatter || c == collective::gather ||
-         c == collective::reduce || c == collective::gatherv || c == collective::scatterv;
-}
+bool has_root(collective c) { return collectives::detail::has_root(c); }
 
 bool time_only(collective c) { return c == collective::barrier; }
 

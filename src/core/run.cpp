@@ -19,37 +19,12 @@
 #include "collectives/error.hpp"
 #include "core/automatic.hpp"
 #include "core/block_layout.hpp"
+#include "core/collective_traits.hpp"
 #include "core/registry.hpp"
 #include "core/trace.hpp"
 
 namespace collectives::detail {
 namespace {
-
-// Root-only buffers (scatter's and scatterv's send, gather's, gatherv's and reduce's recv) are
-// ignored on the other ranks: neither checked nor passed on.
-// The predicates on the collective are constexpr: run()'s fast path instantiates its checks per
-// collective, where they fold away.
-constexpr bool uses_send(collective c, int root, int rank) {
-  return (c != collective::scatter && c != collective::scatterv) || rank == root;
-}
-constexpr bool uses_recv(collective c, int root, int rank) {
-  return (c != collective::gather && c != collective::gatherv && c != collective::reduce) || rank == root;
-}
-
-constexpr bool has_root(collective c) {
-  return c == collective::broadcast || c == collective::scatter || c == collective::gather ||
-         c == collective::reduce || c == collective::gatherv || c == collective::scatterv;
-}
-
-// Passing the same range as send and recv means in place.
-constexpr bool has_in_place_form(collective c) {
-  return c == collective::allreduce || c == collective::scan || c == collective::exscan;
-}
-
-constexpr bool is_v_variant(collective c) {
-  return c == collective::gatherv || c == collective::scatterv || c == collective::allgatherv ||
-         c == collective::alltoallv || c == collective::reduce_scatterv;
-}
 
 // Value i of a user's counts or displacements, whatever its integral type.
 struct index_value {

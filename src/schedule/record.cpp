@@ -16,6 +16,7 @@
 
 #include "collectives/error.hpp"
 #include "core/block_layout.hpp"
+#include "core/collective_traits.hpp"
 #include "core/hosts.hpp"
 #include "core/recording.hpp"
 #include "core/registry.hpp"
@@ -39,16 +40,6 @@ Handle stand_in_of(int kind) {
     return static_cast<Handle>(kind + 1);
 }
 MPI_Comm stand_in(int kind) { return stand_in_of<MPI_Comm>(kind); }
-
-bool has_root(collective c) {
-  return c == collective::broadcast || c == collective::scatter || c == collective::gather ||
-         c == collective::reduce || c == collective::gatherv || c == collective::scatterv;
-}
-
-bool is_v_variant(collective c) {
-  return c == collective::gatherv || c == collective::scatterv || c == collective::allgatherv ||
-         c == collective::alltoallv || c == collective::reduce_scatterv;
-}
 
 // A fast stream of bytes from a seed (splitmix64).
 std::uint64_t mix(std::uint64_t z) {
@@ -354,19 +345,17 @@ void record_into(const call_spec& spec, int rank, const record_options& options,
     fill(recv.get(), recv_elems * elem.size, mix(options.seed ^ mix(rank + 1) ^ 1));
   }
   // Root-only buffers are null elsewhere, as in run(); broadcast and barrier pass no send.
-  const bool uses_send = coll != collective::broadcast && coll != collective::barrier &&
-                         ((coll != collective::scatter && coll != collective::scatterv) || root);
-  const bool uses_recv =
-      coll != collective::barrier &&
-      ((coll != collective::gather && coll != collective::gatherv && coll != collective::reduce) || root);
+  const bool with_send =
+      coll != collective::broadcast && coll != collective::barrier && uses_send(coll, spec.root, rank);
+  const bool with_recv = coll != collective::barrier && uses_recv(coll, spec.root, rank);
 
   recorder rec(spec, rank, options, out);
   // E to every peer, as the library learns it from the MPI library (transport.hpp, eager_table).
   const comm_info info{stand_in(0), rank, p, std::vector<std::size_t>(P, spec.eager_bytes)};
   const transport net(info);
   const call c{net,
-               uses_send ? send.get() : nullptr,
-               uses_recv ? recv.get() : nullptr,
+               with_send ? send.get() : nullptr,
+               with_recv ? recv.get() : nullptr,
                count,
                elem,
                &op,

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+
+// What kind of call each collective is: one definition of each predicate, for the core (run.cpp),
+// the schedule recorder (src/schedule/), the benchmark and the tests. constexpr: run()'s fast path
+// instantiates its checks per collective, where they fold away.
+
+#include "collectives/algorithm.hpp"
+
+namespace collectives::detail {
+
+/// Root-only buffers (scatter's and scatterv's send, gather's, gatherv's and reduce's recv) are
+/// ignored on the other ranks: neither checked nor passed on.
+constexpr bool uses_send(collective c, int root, int rank) {
+  return (c != collective::scatter && c != collective::scatterv) || rank == root;
+}
+constexpr bool uses_recv(collective c, int root, int rank) {
+  return (c != collective::gather && c != collective::gatherv && c != collective::reduce) || rank == root;
+}
+
+constexpr bool has_root(collective c) {
+  return c == collective::broadcast || c == collective::scatter || c == collective::gather ||
+         c == collective::reduce || c == collective::gatherv || c == collective::scatterv;
+}
+
+/// Passing the same range as send and recv means in place.
+constexpr bool has_in_place_form(collective c) {
+  return c == collective::allreduce || c == collective::scan || c == collective::exscan;
+}
+
+/// Counts and displacements per rank.
+constexpr bool is_v_variant(collective c) {
+  return c == collective::gatherv || c == collective::scatterv || c == collective::allgatherv ||
+         c == collective::alltoallv || c == collective::reduce_scatterv;
+}
+
+}  // namespace collectives::detail
