@@ -251,6 +251,7 @@ int run(int argc, char** argv, bool forcing_set_here) {
   info.timing = describe_timing(o);
   info.timing_mode = std::string(to_string(o.timing));
   info.shm_copy = shm_copy_in_force();
+  info.eager = collectives::eager_limits_in_force();
   info.vendor_internals =
       internals.available().empty() ? internals.unavailable_reason()
       : internals.smpi()

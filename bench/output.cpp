@@ -179,7 +179,12 @@ void write_json(std::ostream& os, const run_info& info, std::span<const row> row
               {"shm_copy",
                {{"path", info.shm_copy.path},
                 {"mechanism", info.shm_copy.mechanism},
-                {"source", info.shm_copy.source}}}};
+                {"source", info.shm_copy.source}}},
+              {"eager", info.eager ? json{{"same_host", info.eager->same_host},
+                                          {"other_host", info.eager->other_host},
+                                          {"from_mpi", info.eager->from_mpi},
+                                          {"source", info.eager->source}}
+                                   : json(nullptr)}};
   json results = json::array();
   for (const row& r : rows) results.push_back(to_json(r));
   json doc = {{"collbench", run},
@@ -220,6 +225,11 @@ run_results read_json(std::istream& is) {
       i.shm_copy = {s.at("path").get<std::string>(), s.at("mechanism").get<std::string>(),
                     s.at("source").get<std::string>()};
     }
+    if (run.contains("eager") && !run.at("eager").is_null()) {
+      const json& e = run.at("eager");
+      i.eager = collectives::eager_limits{e.at("same_host").get<std::size_t>(), e.at("other_host").get<std::size_t>(),
+                                          e.at("from_mpi").get<bool>(), e.at("source").get<std::string>()};
+    }
     if (!doc.at("model").is_null()) i.model = machine_from_json(doc.at("model"));
     if (doc.contains("hosts") && !doc.at("hosts").is_null()) i.hosts = host_links_from_json(doc.at("hosts"));
     for (const json& r : doc.at("results")) {
@@ -244,6 +254,9 @@ void write_table(std::ostream& os, const run_info& info, std::span<const row> ro
   if (info.start) fmt::print(os, "# start: {}\n", describe_start(*info.start));
   fmt::print(os, "# vendor internals: {}\n", info.vendor_internals);
   fmt::print(os, "# shared memory: {}; {}\n", describe(info.shm_copy), info.shm_copy.source);
+  if (info.eager)
+    fmt::print(os, "# eager exchanges: E = {} B on this host, {} B to other hosts; {}\n", info.eager->same_host,
+               info.eager->other_host, info.eager->source);
   if (info.model) {
     const machine& m = *info.model;
     fmt::print(

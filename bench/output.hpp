@@ -5,6 +5,7 @@
 // or JSON (nlohmann) carrying the run's description and the model too. collreport reads the JSON
 // back with read_json.
 
+#include <collectives/eager.hpp>
 #include <cstddef>
 #include <iosfwd>
 #include <optional>
@@ -67,6 +68,8 @@ struct run_info {
   std::optional<start_info> start;  ///< absent in files of collbench before common starts, and back to back
   std::string vendor_internals;     ///< how they were forced, or why there are none
   shm_copy_info shm_copy{"unknown", "", "not recorded (a file of collbench before it was)"};
+  /// The library's eager sizes (collectives/eager.hpp); absent in files of collbench before them.
+  std::optional<collectives::eager_limits> eager;
   std::optional<machine> model;
   std::optional<host_links> hosts;  ///< where the ranks sit (α-β within and between hosts with --model)
 };
