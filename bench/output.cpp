@@ -124,6 +124,17 @@ std::string describe_start(const start_info& s) {
       clock, s.margin_us, 100 * s.late_fraction);
 }
 
+namespace {
+
+// E for the model of one host's messages, or of one rank per host's (a simulated cluster).
+double eager_bytes(const run_info& info) {
+  if (!info.eager) return 0;
+  const bool across = info.hosts && info.hosts->layout.hosts > 1;
+  return static_cast<double>(across ? info.eager->other_host : info.eager->same_host);
+}
+
+}  // namespace
+
 std::optional<double> model_us(collectives::collective c, std::string_view algorithm, const run_info& info,
                                std::size_t bytes, std::size_t count) {
   if (!info.model) return std::nullopt;
@@ -142,7 +153,7 @@ std::optional<double> model_us(collectives::collective c, std::string_view algor
   const auto predicted =
       predict_seconds(c, algorithm, {info.ranks, info.root, static_cast<double>(bytes), count},
                       {m.alpha, m.beta, m.gamma, m.memcpy_bandwidth > 0 ? 1 / m.memcpy_bandwidth : 0.0,
-                       m.beta_clean, m.pingpong, m.pingpong_clean, m.copy, m.reduce});
+                       m.beta_clean, m.pingpong, m.pingpong_clean, m.copy, m.reduce, eager_bytes(info)});
   if (!predicted) return std::nullopt;
   return *predicted * 1e6;
 }

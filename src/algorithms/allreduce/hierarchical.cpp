@@ -48,8 +48,8 @@
 //          Either way the network carries 2(H−1)/H·n per host and direction, the minimum any
 //          all-reduce needs across the host boundary, on both directions of the link at once.
 //          (bench/host_model.cpp prices the same steps for the report.)
-// Transport: one host: ring's, 2u(n/p) + (R(2(p−1)) − 2)·t(n/p) + (p−1)/p·nγ, on the library's blocking,
-//          ordered transport (bench/cost_model.cpp).
+// Transport: one host: ring's, 2u(n/p) + (R(2(p−1)) − 2)·t(n/p) + (p−1)/p·nγ, on the library's transport,
+//          where an exchange of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
 // Order:   hosts need not hold consecutive ranks, and the blocks are reduced host by host:
 //          commutative ops only. Every block is reduced by one set of ranks and then copied, so
 //          every rank holds identical bits.
