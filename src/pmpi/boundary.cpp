@@ -54,6 +54,12 @@ void arguments::query() {
   detail::check_mpi(PMPI_Comm_size(comm, &size), "MPI_Comm_size");
 }
 
+const layout& arguments::ask(MPI_Datatype type) const {
+  if (asked_count_ == asked_.size())
+    throw mpi_failure{MPI_ERR_INTERN, fmt::format("{}: more than two derived datatypes", info(f).name)};
+  return asked_[asked_count_++] = ask_mpi(type);
+}
+
 void arguments::fail(int error_class, std::string_view problem) const {
   throw mpi_failure{error_class, fmt::format("{} on rank {}: {}", info(f).name, rank, problem)};
 }

@@ -124,6 +124,15 @@ class arguments {
       bad_bytes(send_bytes, recv_bytes);
   }
 
+  /// `type`'s layout, valid while this object lives: the table's for a predefined datatype (no MPI
+  /// call), else MPI's answer now, kept here for this call only (a derived datatype's handle can be
+  /// freed and reused for another type).
+  const layout& describe(MPI_Datatype type) const {
+    if (const predefined_type* p = predefined_type_table().find(type)) [[likely]]
+      return p->l;
+    return ask(type);
+  }
+
   mpi_function f;
   MPI_Comm comm;
   int rank = 0;
@@ -132,6 +141,9 @@ class arguments {
 
  private:
   [[gnu::noinline]] void query();
+  [[gnu::noinline]] const layout& ask(MPI_Datatype type) const;
+  mutable std::array<layout, 2> asked_;  ///< a call's derived datatypes: its send and receive types
+  mutable std::size_t asked_count_ = 0;
   [[noreturn, gnu::cold]] void bad_count(std::string_view name, int c) const;
   [[noreturn, gnu::cold]] void bad_type(std::string_view name) const;
   [[noreturn, gnu::cold]] void bad_root(int r) const;
@@ -367,7 +379,7 @@ int raise(MPI_Comm comm, int error_class, const std::string& message);
 /// Converts failures into MPI error classes and, when the report is on, times the call and
 /// records its outcome.
 template <class Body>
-int at_boundary(mpi_function f, MPI_Comm comm, Body&& body) {
+[[gnu::always_inline]] inline int at_boundary(mpi_function f, MPI_Comm comm, Body&& body) {
   try {
     // One call of body, so that the compiler inlines it here.
     const bool report = current_plan().report;
