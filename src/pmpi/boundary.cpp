@@ -6,17 +6,16 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "pmpi/memory.hpp"
 #include "pmpi/settings.hpp"
 
 namespace collectives::pmpi {
 
 constinit thread_local int library_depth = 0;
 constinit std::array<std::atomic<bool>, functions.size()> straight_to_mpi{};
-constinit thread_local std::array<fastest_memo, collective_count> last_fastest{};
 constinit std::atomic<std::uint64_t> comms_freed{0};
-constinit thread_local std::array<forwarded_shape, functions.size()> last_forwarded{};
+constinit thread_local std::array<memory, functions.size()> memories{};
 thread_local std::array<std::vector<int>, functions.size()> forwarded_counts;
-constinit thread_local std::array<served_shape, functions.size()> last_served{};
 
 // A selection that MPI_Init did not see (a program whose MPI_Init bypassed ours) still stops
 // the job on its first collective rather than running with a selection the user did not mean.

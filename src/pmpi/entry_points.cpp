@@ -17,7 +17,7 @@
 // library checks its arguments, as without the drop-in.
 // MPI_Init/MPI_Init_thread check COLLECTIVES_ALGORITHMS (and, for `fastest`, that the table loads);
 // MPI_Finalize prints the report. MPI_Comm_free/MPI_Comm_disconnect only count, for the memory of
-// the last call `fastest` forwarded (last_forwarded, boundary.hpp), and forward.
+// the last call `fastest` forwarded (comms_freed, memory.hpp), and forward.
 
 #include <mpi.h>
 

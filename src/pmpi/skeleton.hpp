@@ -39,6 +39,7 @@
 #include "collectives/detail/request.hpp"
 #include "pmpi/boundary.hpp"
 #include "pmpi/checks.hpp"
+#include "pmpi/memory.hpp"
 
 namespace collectives::pmpi {
 
