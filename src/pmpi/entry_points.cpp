@@ -231,7 +231,8 @@ served_plan block_call<F, pmpi>::plan(const arguments& a) const {
   const std::size_t n = sz(recvcount) * rl.size, p = sz(a.size), blocks = all ? p : 1;
   const layout& sl = in_place ? no_layout : checked(a, send_names, sendbuf, sendcount, sendtype, false);
   if (!in_place) a.same_bytes(sz(sendcount) * sl.size, n);
-  const void* own = all ? recvbuf : block_at(recvbuf, sz(a.rank) * sz(recvcount), rl);
+  // In place, the input lies in recvbuf: this rank's block (allgather), or all p (alltoall).
+  const void* own = in_place && !all ? block_at(recvbuf, sz(a.rank) * sz(recvcount), rl) : recvbuf;
   return {.bytes = blocks * n,
           .decide = n,
           .send = in_place ? side{use::copy, own, blocks * sz(recvcount), &rl}
@@ -262,7 +263,7 @@ served_plan gather_call::plan(const arguments& a) const {
   const layout& rl = at_root ? checked(a, recv_names, recvbuf, recvcount, recvtype, true) : no_layout;
   const std::size_t n = in_place ? sz(recvcount) * rl.size : sz(sendcount) * sl.size;
   if (at_root) a.same_bytes(n, sz(recvcount) * rl.size);
-  const void* own = block_at(recvbuf, sz(root) * sz(recvcount), rl);
+  const void* own = in_place ? block_at(recvbuf, sz(root) * sz(recvcount), rl) : nullptr;  // the root's block
   return {.bytes = n,
           .decide = n,
           .root = root,
@@ -339,7 +340,7 @@ served_plan allgatherv_call::plan(const arguments& a) const {
   const std::size_t n = r.count(a.rank);
   const layout& sl = in_place ? no_layout : checked(a, send_names, sendbuf, sendcount, sendtype, false);
   if (!in_place) a.same_bytes(sz(sendcount) * sl.size, n);
-  const void* own = block_at(recvbuf, sz(displs[a.rank]), *r.l);
+  const void* own = in_place ? block_at(recvbuf, sz(displs[a.rank]), *r.l) : nullptr;  // this rank's block
   return {.bytes = n,
           .decide = r.total,
           .largest = r.largest,
