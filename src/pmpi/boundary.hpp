@@ -20,16 +20,12 @@
 
 #include <mpi.h>
 
-#include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <string_view>
-#include <tuple>
-#include <vector>
 
 #include "collectives/detail/request.hpp"
 #include "core/automatic.hpp"
@@ -178,7 +174,8 @@ int raise(MPI_Comm comm, int error_class, const std::string& message);
 [[gnu::cold]] int raise_out_of_memory(mpi_function f, MPI_Comm comm);
 
 /// Converts failures into MPI error classes and, when the report is on, times the call and
-/// records its outcome.
+/// records its outcome. Always inline: it wraps a served path whole (skeleton.hpp), and a call to it
+/// would cost every call served from memory.
 template <class Body>
 [[gnu::always_inline]] inline int at_boundary(mpi_function f, MPI_Comm comm, Body&& body) {
   try {
