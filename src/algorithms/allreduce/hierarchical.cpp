@@ -24,10 +24,9 @@
 //            1: 0 → 3 b1 of host 0,  2 → 1 b0 of host 1   (both link directions at once)
 //            2: 1 → 2 b0 reduced,    3 → 0 b1 reduced      (both link directions at once)
 //            3: 0↔1, 2↔3 exchange the block each lacks   (shared memory)
-//          Not segmented: on the emulated 2 × 2 cluster (loaded 2-core machine) cutting the
-//          blocks into 256 KiB–2 MiB segments to overlap the steps was slower at 4–16 MiB
-//          than whole blocks: every segment adds a rendezvous round trip and hand-offs that wait
-//          for descheduled ranks.
+//          Not segmented: on the emulated cluster, cutting the blocks into segments to overlap
+//          the steps was slower than whole blocks (docs/measurements/2026-11-28-figures-from-comments.md):
+//          every segment adds a rendezvous round trip and hand-offs that wait for descheduled ranks.
 //          More ranks per host (L > 2), the vector cut into L blocks:
 //          1. within each host, ring reduce-scatter: local rank i holds block i reduced over
 //             its host;

@@ -57,8 +57,8 @@ void allreduce_recursive_doubling(const call& c) {
   std::byte* incoming = moves % 2 == 0 ? other.get() : c.recv;
   // This rank's running result: the caller's input itself until the first combine, so the first
   // step sends the input untouched rather than a copy of it (a buffer just written costs the
-  // transport more to send than its copy takes: 4 MiB at np 2, 0.81 against 0.59 ms). Copied
-  // first when the fold combines into it, or when in place it is where the partner's lands.
+  // transport more to send than its copy takes: docs/measurements/2026-11-28-figures-from-comments.md).
+  // Copied first when the fold combines into it, or when in place it is where the partner's lands.
   const std::byte* mine = c.send;
   if (fold.carries_partner() || mine == incoming) {
     copy_bytes(result, c.send, bytes);
