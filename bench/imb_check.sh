@@ -19,12 +19,15 @@
 # The targets of issue 35: F ≤ 1.05 at ≥ 90% of the points and a geometric mean ≤ 1.03 per
 # collective and np; no point where fastest is more than 10% slower than automatic.
 #
-# Usage: bench/imb_check.sh IMB-MPI1 TABLE [NP ...] [--rounds N] [--out DIR] [--build-dir DIR]
+# Usage: bench/imb_check.sh IMB-MPI1 (TABLE | --tune) [NP ...] [--rounds N] [--out DIR] [--build-dir DIR]
 #                           [--column t_avg|t_max|t_min] [--worst N] [-- IMB options]
 #        bench/imb_check.sh --summary DIR [--column C] [--worst N]   (the summary of a run made)
 #   IMB-MPI1         the binary (intel/mpi-benchmarks, `make IMB-MPI1`), linked with the MPI library
 #                    the drop-in was built for
 #   TABLE            the decision table `fastest` follows (scripts/mpirun/tune.sh)
+#   --tune           make it first: scripts/mpirun/tune.sh at the same process counts with its
+#                    defaults and the same build (--build-dir), into DIR/tuning.json
+#                    (IMB_CHECK_TUNE_OPTIONS="--quick ..." adds tune.sh options)
 #   NP ...           process counts (default: 2 4)
 #   --rounds N       rounds (default 3)
 #   --out DIR        where IMB's outputs and summary.txt go (default results/<date>-imb-check)
@@ -32,8 +35,8 @@
 #   --column C       IMB's column to compare (default t_avg, what collbench --timing imb measures)
 #   --worst N        the worst points listed (default 12)
 #   --summary DIR    launch nothing: summarise the IMB outputs already in DIR (another --column)
-#   -- OPTIONS       passed on to IMB-MPI1 after the defaults (-msglog 3:20 -zero_size off: 8 B …
-#                    1 MiB), e.g. -- -time 0.2 -iter 100 for a short run
+#   -- OPTIONS       passed on to IMB-MPI1, beside the defaults -msglog 3:20 -zero_size off (8 B …
+#                    1 MiB) where they do not set those, e.g. -- -time 1 -iter 100 for a short run
 # The collectives: Allreduce Reduce Reduce_scatter_block Allgather Alltoall Bcast Gather Scatter
 # (IMB_CHECK_BENCHMARKS="..." for others; IMB's names). The bytes are IMB's: one rank's block for
 # Allgather, Alltoall, Gather, Scatter and Reduce_scatter_block (its recvcount), the vector for
@@ -51,9 +54,11 @@ elif [[ ${1:-} != -h && ${1:-} != --help ]]; then
   imb=$1 table=$2
   shift 2
   [[ -x $imb ]] || { echo "imb_check.sh: '$imb' is not an executable (an IMB-MPI1 build)" >&2; exit 2; }
-  [[ -f $table ]] || { echo "imb_check.sh: no decision table '$table' (scripts/mpirun/tune.sh writes one)" >&2; exit 2; }
   imb=$(cd "$(dirname "$imb")" && pwd)/$(basename "$imb")
-  table=$(cd "$(dirname "$table")" && pwd)/$(basename "$table")
+  if [[ $table != --tune ]]; then
+    [[ -f $table ]] || { echo "imb_check.sh: no decision table '$table' (scripts/mpirun/tune.sh writes one)" >&2; exit 2; }
+    table=$(cd "$(dirname "$table")" && pwd)/$(basename "$table")
+  fi
 fi
 nps=()
 rounds=3
@@ -61,7 +66,7 @@ out=
 build=$root/build
 column=t_avg
 worst=12
-imb_options=(-msglog 3:20 -zero_size off)
+imb_options=()
 while (($#)); do
   case $1 in
     --rounds) rounds=$2; shift ;;
@@ -70,7 +75,7 @@ while (($#)); do
     --build-dir) build=$2; shift ;;
     --column) column=$2; shift ;;
     --worst) worst=$2; shift ;;
-    --) shift; imb_options+=("$@"); break ;;
+    --) shift; imb_options=("$@"); break ;;
     -h | --help) sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     [1-9]*) [[ $1 =~ ^[1-9][0-9]*$ ]] || { echo "imb_check.sh: '$1' is not a process count" >&2; exit 2; }
       nps+=("$1") ;;
@@ -79,6 +84,10 @@ while (($#)); do
   shift
 done
 ((${#nps[@]})) || nps=(2 4)
+# IMB refuses an option given twice: a default stays only where the options after -- do not set it.
+for default in "-msglog 3:20" "-zero_size off"; do
+  [[ " ${imb_options[*]} " == *" ${default%% *} "* ]] || imb_options=(${default} "${imb_options[@]}")
+done
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "imb_check.sh: --rounds expects a count ≥ 1, given '$rounds'" >&2; exit 2; }
 [[ $worst =~ ^[0-9]+$ ]] || { echo "imb_check.sh: --worst expects a count, given '$worst'" >&2; exit 2; }
 case $column in
@@ -135,6 +144,11 @@ else
   if ! LD_PRELOAD=$dropin COLLECTIVES_ALGORITHMS=help "$run" -n 1 "$imb" 2> /dev/null | grep -q '^COLLECTIVES_ALGORITHMS'; then
     echo "imb_check.sh: the drop-in $dropin does not answer under $imb (another MPI library?)" >&2
     exit 2
+  fi
+  if [[ $table == --tune ]]; then
+    table=$(cd "$out" && pwd)/tuning.json
+    read -r -a tune_options <<< "${IMB_CHECK_TUNE_OPTIONS:-}"
+    "$root/scripts/mpirun/tune.sh" "${nps[@]}" --build-dir "$build" -o "$table" "${tune_options[@]}"
   fi
   measure
 fi
