@@ -176,12 +176,9 @@ point choose(std::size_t bytes, const std::map<std::string, sample>& algs, const
   p.bytes = bytes;
   p.chosen = p.rule = rule;
   if (!algs.contains(rule)) {
-    // The rule's choice was not measured (a run limited by -a): the fastest of the least medians.
-    auto fastest = algs.begin();
-    for (auto it = algs.begin(); it != algs.end(); ++it)
-      if (it->second.least_us < fastest->second.least_us) fastest = it;
-    p.chosen = fastest->first;
-    p.by = fmt::format("measurement: the fastest; the built-in rule's choice ({}) was not measured", rule);
+    // The rule's choice was not measured (runs limited by -a): nothing can be shown ahead of it.
+    p.by_rule = true;
+    p.by = "rule: the built-in rule's choice was not measured, so no algorithm can be shown ahead of it";
   } else {
     struct rival {
       std::string name;
@@ -314,6 +311,12 @@ verdict versus_vendor(std::size_t bytes, const std::string& chosen, const observ
   const side vendor = row_of("vendor");
   json j = {{"bytes", bytes}, {"library", chosen}};
   const agreement g = compare(obs, vendor, library);  // vendor ÷ library
+  if (g.count == 0 && !g.unpaired.empty() &&
+      std::any_of(obs.begin(), obs.end(), [](const observation& o) { return o.us.contains("vendor"); })) {
+    // Vendor measured, the library's choice never beside it: nothing shows the library ahead.
+    j["by"] = fmt::format("{} (the library's choice was never measured beside vendor)", why_vendor_cheaper);
+    return {true, why_vendor_cheaper, j};
+  }
   if (g.count == 0) {
     j["by"] = why_unmeasured;
     if (const auto s = times_to_show(obs, library, library)) {
