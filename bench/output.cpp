@@ -262,6 +262,11 @@ void write_table(std::ostream& os, const run_info& info, std::span<const row> ro
     fmt::print(os,
                "# back-to-back: what an application issuing these calls one after another sees, vendor's "
                "overlap included; to compare algorithms, the synchronized mode (--timing synchronized)\n");
+  if (info.timing_mode == "imb")
+    fmt::print(
+        os,
+        "# imb: what the Intel MPI Benchmarks (IMB-MPI1) print as t_avg, each call timed apart with a "
+        "barrier between calls; to compare algorithms, the synchronized mode (--timing synchronized)\n");
   if (info.start) fmt::print(os, "# start: {}\n", describe_start(*info.start));
   fmt::print(os, "# vendor internals: {}\n", info.vendor_internals);
   fmt::print(os, "# shared memory: {}; {}\n", describe(info.shm_copy), info.shm_copy.source);
