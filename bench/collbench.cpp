@@ -65,27 +65,36 @@ int ranks_on_my_node(MPI_Comm comm) {
 }
 
 std::string describe_timing(const options& o) {
+  const bool batched = o.timing != timing_mode::synchronized;
   const std::string counts = fmt::format(
       "iterations {} (at least {}), warm-up {}, timed iterations bounded by {} per size; each iteration runs "
       "every algorithm once, in a fresh random order",
       o.iterations > 0 ? fmt::format("{}", o.iterations)
-      : o.timing == timing_mode::back_to_back
-          ? "auto (as many calls as synchronized mode makes, 1000 up to 8 KiB per rank and 100 above, in at "
-            "least 10 batches)"
+      : batched
+          ? "auto (as many calls as synchronized mode makes, 1000 up to 8 KiB per rank and 100 above, in "
+            "at least 10 batches)"
           : "auto (1000 up to 8 KiB per rank, 100 above)",
       o.min_iterations,
       o.warmup >= 0 ? fmt::format("{} rounds", o.warmup)
-      : o.timing == timing_mode::back_to_back
-          ? "auto (100 calls up to 8 KiB per rank, 10 above, in whole batches)"
-          : "auto (100 rounds up to 8 KiB per rank, 10 above)",
+      : batched     ? "auto (100 calls up to 8 KiB per rank, 10 above, in whole batches)"
+                    : "auto (100 rounds up to 8 KiB per rank, 10 above)",
       o.seconds_per_size > 0 ? fmt::format("{} s", o.seconds_per_size) : "nothing");
+  const std::string batch =
+      o.batch > 0 ? fmt::format("{}", o.batch) : "auto (as many as move 32 MiB, from 2 to 100)";
   if (o.timing == timing_mode::back_to_back)
     return fmt::format(
         "timing back-to-back: {}; an iteration of an algorithm is a batch of {} calls issued one after the "
-        "other after a barrier, as applications and the Intel MPI Benchmarks issue them (a rooted "
-        "collective's root may run ahead, calls may overlap); time per call = each rank's time for the "
-        "batch ÷ its calls, maximum over ranks per batch, median/min/max over batches",
-        counts, o.batch > 0 ? fmt::format("{}", o.batch) : "auto (as many as move 32 MiB, from 2 to 100)");
+        "other after a barrier, as applications issue them (a rooted collective's root may run ahead, calls "
+        "may overlap); time per call = each rank's time for the batch ÷ its calls, maximum over ranks per "
+        "batch, median/min/max over batches",
+        counts, batch);
+  if (o.timing == timing_mode::imb)
+    return fmt::format(
+        "timing imb: {}; an iteration of an algorithm is a batch of {} calls timed as IMB-MPI1 times a "
+        "collective (two barriers, then each call timed on its own by every rank, a barrier after it); time "
+        "per call = each rank's mean over the batch, averaged over ranks (IMB's t_avg), median/min/max over "
+        "batches",
+        counts, batch);
   return fmt::format(
       "timing synchronized: {}; each call after a barrier, started at an instant common to all ranks and "
       "timed from it; maximum over ranks per iteration, median/min/max over iterations",
@@ -251,6 +260,7 @@ int run(int argc, char** argv, bool forcing_set_here) {
   info.timing = describe_timing(o);
   info.timing_mode = std::string(to_string(o.timing));
   info.shm_copy = shm_copy_in_force();
+  info.eager = collectives::eager_limits_in_force();
   info.vendor_internals =
       internals.available().empty() ? internals.unavailable_reason()
       : internals.smpi()
@@ -317,7 +327,7 @@ int run(int argc, char** argv, bool forcing_set_here) {
                  to_string(c), to_string(o.type));
   }
 
-  // Back to back no call starts at a common instant: the start's figures would describe nothing.
+  // Batched, no call starts at a common instant: the start's figures would describe nothing.
   if (o.timing == timing_mode::synchronized)
     info.start = start_info{state.start.offset_error() * 1e6, state.start.calibrated_margin() * 1e6,
                             calls > 0 ? static_cast<double>(late) / static_cast<double>(calls) : 0.0};

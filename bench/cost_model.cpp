@@ -46,8 +46,10 @@
 //   γ              per byte reduced (the library's kernel), δ per byte copied locally
 //                  (1 / memcpy bandwidth): counted where a copy sits on the critical path (a root's
 //                  own block, the first fill of an accumulator, Bruck's rotations).
-// Below the eager limit a send returns once its message is buffered, which a shift's odd cycle
-// does not wait for; the lines keep the rendezvous count (α terms only: at most a third more).
+// Below the eager size E (collectives/eager.hpp, cost_params::eager) both partners of an exchange
+// send first: the pair is done one message after both arrive, not two. So wherever the messages
+// of an exchange are at most E bytes, each 2t(m) or 2u(m) above costs one t(m) or u(m), and every
+// step of R(S) and X one message; the formulas' texts keep the ordered count, the numbers follow E.
 //
 // Each line also keeps the textbook cost (a concurrent send-receive per exchange, copies left
 // out). The algorithms' header comments state both: "Cost:" the textbook cost, as the literature
@@ -112,9 +114,15 @@ struct cost_entry {
 double t(const cost_input& x, double m) { return message_seconds(*x.m, m, false, x.footprint); }
 double u(const cost_input& x, double m) { return message_seconds(*x.m, m, true, x.footprint); }
 
-// S steps of the ring: R(S)·t(m).
+// An exchange of m bytes each way sends on both sides first (one message time) when m ≤ E.
+bool eager(const cost_input& x, double m) { return x.m->eager > 0 && m <= x.m->eager; }
+// The messages one exchange step of m bytes costs: 1 below E, else 2 (one side, then the other).
+double per_exchange(const cost_input& x, double m) { return eager(x, m) ? 1 : 2; }
+
+// S steps of the ring: R(S)·t(m); S·t(m) when m ≤ E.
 double ring(const cost_input& x, int steps, double m) {
   if (steps <= 0 || x.ip < 2) return 0;
+  if (eager(x, m)) return steps * t(x, m);
   double messages = 2.0 * steps;
   if (x.ip % 2 == 1) messages += std::ceil(2.0 * steps / (x.ip - 1));
   return messages * t(x, m);
@@ -122,7 +130,7 @@ double ring(const cost_input& x, int steps, double m) {
 // The same when the first step sends the caller's input: 2u(m) + (R(S) − 2)·t(m).
 double ring_from_input(const cost_input& x, int steps, double m) {
   if (steps <= 0 || x.ip < 2) return 0;
-  return ring(x, steps, m) - 2 * (t(x, m) - u(x, m));
+  return ring(x, steps, m) - per_exchange(x, m) * (t(x, m) - u(x, m));
 }
 
 double shifts(const cost_input& x, const std::vector<int>& k, const std::vector<double>& m,
@@ -142,6 +150,12 @@ std::vector<int> doublings(int p) {
 double halves(const cost_input& x, double first, double last) {
   double s = 0;
   for (double i = first; i <= last; ++i) s += t(x, x.n / std::exp2(i));
+  return s;
+}
+// The same series as exchanges, both ways: each term 2t(n/2ⁱ), or t(n/2ⁱ) when n/2ⁱ ≤ E.
+double exchanged_halves(const cost_input& x, double first, double last) {
+  double s = 0;
+  for (double i = first; i <= last; ++i) s += per_exchange(x, x.n / std::exp2(i)) * t(x, x.n / std::exp2(i));
   return s;
 }
 
@@ -219,7 +233,7 @@ double bruck_allgather(const cost_input& x) {
 // The exchanges of the recursive doubling among p′ ranks: 2Σᵢ t(2ⁱ·n/p′) (i = 0…log p′ − 1).
 double doubling_exchanges(const cost_input& x) {
   double s = 0;
-  for (double i = 0; i < x.lq; ++i) s += 2 * t(x, std::exp2(i) * x.n / x.q);
+  for (double i = 0; i < x.lq; ++i) s += per_exchange(x, std::exp2(i) * x.n / x.q) * t(x, std::exp2(i) * x.n / x.q);
   return s;
 }
 double rd_allgather(const cost_input& x) {
@@ -245,7 +259,9 @@ double ring_reduce_scatter(const cost_input& x) {
 }
 double rs_textbook(const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * (x.b + x.g); }
 // The first halving step swaps halves of the input; the later ones swap sums.
-double halving_steps(const cost_input& x) { return 2 * u(x, x.n / 2) + 2 * halves(x, 2, x.lq); }
+double halving_steps(const cost_input& x) {
+  return per_exchange(x, x.n / 2) * u(x, x.n / 2) + exchanged_halves(x, 2, x.lq);
+}
 double halving_fold(const cost_input& x) { return 2 * u(x, x.n / 2) + x.n * x.g; }
 double halving_reduce_scatter(const cost_input& x) {
   return halving_steps(x) + (x.q - 1) / x.q * x.n * x.g + x.n / x.p * x.d +
@@ -377,8 +393,8 @@ const cost_entry table[] = {
     {collective::allreduce, "recursive_doubling",
      "nδ + 2u(n) + (log p′ − 1)·2t(n) + log p′·nγ; fold + u(n) + t(n) + nγ, its first step up to 2t(n)",
      [](const cost_input& x) {
-       const double first_step = 2 * (x.fold ? t(x, x.n) : u(x, x.n));
-       return x.n * x.d + first_step + (x.lq - 1) * 2 * t(x, x.n) + x.lq * x.n * x.g +
+       const double first_step = per_exchange(x, x.n) * (x.fold ? t(x, x.n) : u(x, x.n));
+       return x.n * x.d + first_step + (x.lq - 1) * per_exchange(x, x.n) * t(x, x.n) + x.lq * x.n * x.g +
               (x.fold ? u(x, x.n) + t(x, x.n) + x.n * x.g : 0);
      },
      "log p(α + nβ + nγ); fold + 2(α + nβ) + nγ",
@@ -391,7 +407,7 @@ const cost_entry table[] = {
     {collective::allreduce, "rabenseifner",
      "2u(n/2) + 2t(n/2) + 4Σᵢ t(n/2ⁱ) (i = 2…log p′) + (p′−1)/p′·nγ; fold + 2u(n/2) + t(n) + nγ",
      [](const cost_input& x) {
-       return halving_steps(x) + 2 * halves(x, 1, x.lq) + (x.q - 1) / x.q * x.n * x.g +
+       return halving_steps(x) + exchanged_halves(x, 1, x.lq) + (x.q - 1) / x.q * x.n * x.g +
               (x.fold ? halving_fold(x) + t(x, x.n) : 0);
      },
      "2 log p·α + 2(p−1)/p·nβ + (p−1)/p·nγ; fold + 3α + 2nβ + nγ",
@@ -677,6 +693,14 @@ double shift_steps_seconds(int p, const std::vector<int>& shifts, const std::vec
     const int k = ((shifts[i] % p) + p) % p;
     if (k == 0) continue;  // a local copy, not a message
     const double message = message_seconds(m, bytes[i], clean, footprint);
+    if (m.eager > 0 && bytes[i] <= m.eager) {
+      // Every rank sends first, then receives from rank − k: done one message after both arrive.
+      std::vector<double> before = ready;
+      for (int r = 0; r < p; ++r)
+        ready[static_cast<std::size_t>(r)] =
+            std::max(before[static_cast<std::size_t>(r)], before[static_cast<std::size_t>((r - k + p) % p)]) + message;
+      continue;
+    }
     const int g = std::gcd(k, p), length = p / g;
     for (int c = 0; c < g; ++c) {
       // The cycle c, c+k, c+2k, …: member j sends message j to member j+1 and receives message

@@ -34,6 +34,9 @@ struct cost_params {
   /// times measured at the call's size n (interpolated), which decides whether its buffers sit
   /// in the caches or in memory.
   std::vector<pingpong_point> copy = {}, reduce = {};
+  /// The eager size E in bytes (collectives/eager.hpp): an exchange of at most E bytes sends on
+  /// both sides first and costs one message, not two; 0: every exchange is ordered.
+  double eager = 0;
 };
 
 /// Seconds of one blocking message of `bytes` bytes: t(m) (forward) or u(m) (clean, untouched),

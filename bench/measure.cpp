@@ -15,15 +15,37 @@
 // batch — a barrier, then `batch` calls issued one after the other with nothing between them, as
 // an application issues them — and each rank times the whole batch from its own exit of the
 // barrier; the batch's time per call is each rank's elapsed ÷ calls, then the maximum over ranks.
-// This is the loop of the Intel MPI Benchmarks' collective kernels (IMB-MPI1: barriers, then
-// n_sample calls, each rank's time ÷ n_sample; newer versions can put a barrier between calls,
-// `-sync`), and of OSU's; IMB then prints t_min, t_max and t_avg over ranks and OSU the average.
-// We keep the maximum, t_max: the batch is done when its last rank is done, and the average would
-// credit a rooted collective with the time its root saves by running ahead, which none of the
-// other ranks sees. Unlike IMB (`-root_shift`), the root stays --root. What the mode captures
-// and the synchronized one removes on purpose: a root that returns before its messages are
-// received starts the next call early, and successive calls overlap in the network and the
-// MPI library's queues (vendor's eager sends and segmented trees gain most).
+// We keep the maximum over ranks: the batch is done when its last rank is done, and the average
+// would credit a rooted collective with the time its root saves by running ahead, which none of
+// the other ranks sees. What the mode captures and the synchronized one removes on purpose: a root
+// that returns before its messages are received starts the next call early, and successive calls
+// overlap in the network and the MPI library's queues (vendor's eager sends and segmented trees
+// gain most). This is an application's loop, and IMB-MPI1's with `-sync off`.
+// As IMB-MPI1 times (--timing imb), steps 3 and 4 change so: an iteration of a variant is a batch
+// timed as IMB-MPI1's collective kernels time their n_sample calls — read in intel/mpi-benchmarks
+// at 46e8757 (src_c/IMB_allreduce.c, IMB_allreduce(), and alike IMB_bcast.c, IMB_reduce.c,
+// IMB_allgather.c, IMB_alltoall.c, IMB_gather.c, IMB_scatter.c, IMB_reduce_scatter_block.c):
+//     IMB_do_n_barriers(c_info->communicator, N_BARR);         // N_BARR = 2 (IMB_settings.h)
+//     for (i = 0; i < ITERATIONS->n_sample; i++) {
+//         *time -= MPI_Wtime();
+//         MPI_Allreduce(...);
+//         *time += MPI_Wtime();
+//         IMB_do_n_barriers(c_info->communicator, c_info->sync);  // sync = 1 unless -sync off
+//     }
+//     *time /= ITERATIONS->n_sample;
+// (IMB_do_n_barriers, IMB_declare.h: MPI_Barrier unless -imb_barrier on; sync's default:
+// IMB_init.c, IMB_set_default: c_info->sync = 1; src_cpp/MPI1/MPI1_suite.cpp: "sync" true).
+// IMB_output.c then gathers every rank's time and prints t_min, t_max and t_avg over the ranks
+// (IMB_calculate_times: the sum over ranks ÷ their count). We keep t_avg, the column
+// bench/imb_check.sh reads (OSU's collective benchmarks time the same loop and print the same
+// average). So: two barriers, then `batch` calls, each timed on every rank from just before it to
+// its return, with a barrier after it, outside the time; each rank's mean per call, then the mean
+// over ranks; median, min and max over the batches. The root stays --root (IMB's default:
+// -root_shift off), the buffers are the same at every call (IMB's default, without -off_cache), the
+// clock is MPI_Wtime, as IMB's. IMB runs one batch per size of up to 1000 calls or 40 MiB
+// (IMB_settings.h: MSGSPERSAMPLE, OVERALL_VOL), warmed up by a tenth of it, at least 10 calls
+// (IMB_warm_up.c); we run the automatic batch, several times, as back to back. Under the drop-in,
+// MPI_Barrier is the drop-in's too, as under IMB.
 
 #include "measure.hpp"
 
@@ -133,6 +155,30 @@ double timed_batch(MPI_Comm comm, workload& w, const variant& v, int calls) {
   return slowest;
 }
 
+// One batch of `calls` calls of `v` timed as IMB-MPI1 times a collective (the loop at the top): two
+// barriers, then each call timed on its own and followed by a barrier. Each rank's mean per call,
+// averaged over the ranks (IMB's t_avg). The same on every rank.
+double imb_batch(MPI_Comm comm, workload& w, const variant& v, int calls) {
+  double mine = 0;
+  {
+    const forcing_scope forcing(v);
+    MPI_Barrier(comm);
+    MPI_Barrier(comm);
+    for (int i = 0; i < calls; ++i) {
+      mine -= MPI_Wtime();
+      w.run(v);
+      mine += MPI_Wtime();
+      MPI_Barrier(comm);
+    }
+    mine /= calls;
+  }
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  double sum = 0;
+  MPI_Allreduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, comm);
+  return sum / size;
+}
+
 }  // namespace
 
 timing_state::timing_state(MPI_Comm comm, bool oversubscribed) : start(comm, oversubscribed) {
@@ -189,9 +235,11 @@ std::vector<sample> measure(MPI_Comm comm, collective c, int root, workload& w,
 
   // Small as OSU counts it: the vector, or one rank's block for the p-block collectives.
   const bool small = m.call_count * w.element_size() <= 8192;
-  const bool back_to_back = policy.timing == timing_mode::back_to_back;
+  // Back to back and as IMB times, an iteration is a batch of calls.
+  const bool back_to_back = policy.timing != timing_mode::synchronized;
+  const bool imb = policy.timing == timing_mode::imb;
   const int batch = !back_to_back ? 1 : policy.batch > 0 ? policy.batch : automatic_batch(m.bytes);
-  // Back to back, a round is a batch per variant: the automatic warm-up makes as many calls as the
+  // Batched, a round is a batch per variant: the automatic warm-up makes as many calls as the
   // synchronized one, in whole batches.
   const int warmup = policy.warmup >= 0 ? policy.warmup
                      : back_to_back     ? std::max(1, ((small ? 100 : 10) + batch - 1) / batch)
@@ -210,7 +258,8 @@ std::vector<sample> measure(MPI_Comm comm, collective c, int root, workload& w,
     std::shuffle(order.begin(), order.end(), state.order);
     for (std::size_t i : order) {
       if (back_to_back) {
-        const double t = timed_batch(comm, w, variants[i], batch);
+        const double t =
+            imb ? imb_batch(comm, w, variants[i], batch) : timed_batch(comm, w, variants[i], batch);
         if (timed) {
           ++out[i].calls;
           times[i].push_back(t);
@@ -254,8 +303,8 @@ std::vector<sample> measure(MPI_Comm comm, collective c, int root, workload& w,
     }
   }
 
-  // Back to back, an iteration is a batch: the automatic count makes as many calls as the
-  // synchronized one, in at least 10 batches.
+  // Batched, an iteration is a batch: the automatic count makes as many calls as the synchronized
+  // one, in at least 10 batches.
   const int calls_wanted = small ? 1000 : 100;
   const int most = policy.iterations > 0 ? policy.iterations
                    : back_to_back        ? std::max(10, (calls_wanted + batch - 1) / batch)

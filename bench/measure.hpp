@@ -4,7 +4,8 @@
 // The measurement of one message size: every variant checked against vendor, warmed up and
 // timed, interleaved in a random order so that drift of the machine hits all alike and no variant
 // always follows the same one; each call started at an instant common to all ranks
-// (synchronized), or batches of calls issued back to back (back-to-back).
+// (synchronized), batches of calls issued back to back (back-to-back), or batches of calls each
+// timed on its own with a barrier between them, as IMB-MPI1 times (imb).
 
 #include <mpi.h>
 
@@ -29,7 +30,7 @@ struct timing_policy {
   int min_iterations = 5;
   double seconds_per_size = 1.0;  ///< 0: unbounded
   timing_mode timing = timing_mode::synchronized;
-  int batch = 0;  ///< back-to-back: calls per batch; 0: automatic_batch(bytes)
+  int batch = 0;  ///< back-to-back and imb: calls per batch; 0: automatic_batch(bytes)
 };
 
 /// What every size of a run shares: the common start instants, and the random order of the
@@ -42,14 +43,14 @@ struct timing_state {
 };
 
 /// One variant at one size; times are the per-iteration maximum over ranks (the same on every
-/// rank), `wrong` is valid on rank 0. Back-to-back, an iteration is one batch and its time is the
-/// batch's per call.
+/// rank), `wrong` is valid on rank 0. Back-to-back and imb, an iteration is one batch and its time
+/// is the batch's per call (imb: the mean over ranks, IMB's t_avg).
 struct sample {
   double median = 0, min = 0, max = 0;  ///< seconds
   int iterations = 0;
-  int calls = 0;  ///< timed calls (synchronized) or batches (back-to-back) made: iterations, and redone ones
-  int late = 0;  ///< timed calls some rank started late (redone, unless the attempts ran out); 0 back to back
-  int batch = 1;                   ///< calls per iteration: 1 synchronized, the batch back to back
+  int calls = 0;  ///< timed calls (synchronized) or batches (batched modes) made: iterations, and redone ones
+  int late = 0;   ///< timed calls some rank started late (redone, unless the attempts ran out); 0 batched
+  int batch = 1;  ///< calls per iteration: 1 synchronized, the batch in the batched modes
   std::optional<long long> wrong;  ///< elements differing from vendor's, summed over ranks
 };
 

@@ -121,14 +121,23 @@ void finish(options& o, const std::vector<std::string>& collective_args, const s
   if (o.batch < 0 || o.batch > 1'000'000)
     throw usage_error{
         fmt::format("--batch: calls per batch from 1 to 1000000, or 0 for automatic; given {}", o.batch)};
-  if (o.batch > 0 && o.timing != timing_mode::back_to_back)
-    throw usage_error{"--batch: only with --timing back-to-back (synchronized mode times every call apart)"};
+  if (o.batch > 0 && o.timing == timing_mode::synchronized)
+    throw usage_error{
+        "--batch: only with --timing back-to-back or imb (synchronized mode times every call apart)"};
 }
 
 }  // namespace
 
 std::string_view to_string(timing_mode m) {
-  return m == timing_mode::back_to_back ? "back-to-back" : "synchronized";
+  switch (m) {
+    case timing_mode::back_to_back:
+      return "back-to-back";
+    case timing_mode::imb:
+      return "imb";
+    case timing_mode::synchronized:
+      break;
+  }
+  return "synchronized";
 }
 
 int automatic_batch(std::size_t bytes) {
@@ -243,15 +252,18 @@ parse_result parse_options(int argc, char** argv) {
   app.add_option(
          "--timing", timing_text,
          "How calls are timed: synchronized (each call after a barrier, started at an instant common to all "
-         "ranks: each algorithm's own time, to compare algorithms) or back-to-back (a barrier, then a batch "
-         "of calls one after the other, as applications and the Intel MPI Benchmarks issue them: a rooted "
-         "collective's root may run ahead and calls overlap; time per call = each rank's time for the "
-         "batch ÷ its calls, maximum over ranks)")
-      ->check(CLI::IsMember({"synchronized", "back-to-back"}))
+         "ranks: each algorithm's own time, to compare algorithms), back-to-back (a barrier, then a batch "
+         "of calls one after the other, as applications issue them: a rooted collective's root may run "
+         "ahead and calls overlap; time per call = each rank's time for the batch ÷ its calls, maximum over "
+         "ranks) or imb (as the Intel MPI Benchmarks IMB-MPI1 time a collective, and OSU's: two barriers, "
+         "then a batch of calls, each timed on its own by every rank and followed by a barrier; time per "
+         "call = each rank's mean over the batch, averaged over the ranks: IMB's t_avg)")
+      ->check(CLI::IsMember({"synchronized", "back-to-back", "imb"}))
       ->capture_default_str();
-  app.add_option("--batch", o.batch,
-                 "Back-to-back: calls per batch (one timed iteration); 0: automatic (as many calls as move "
-                 "32 MiB, from 2 to 100)")
+  app.add_option(
+         "--batch", o.batch,
+         "Back-to-back and imb: calls per batch (one timed iteration); 0: automatic (as many calls as "
+         "move 32 MiB, from 2 to 100)")
       ->capture_default_str();
   app.add_flag("--check,!--no-check", o.check,
                "Compare every algorithm's result with vendor's and count wrong elements (default: on)");
@@ -293,7 +305,9 @@ parse_result parse_options(int argc, char** argv) {
     o.format = format_text == "csv"    ? output_format::csv
                : format_text == "json" ? output_format::json
                                        : output_format::table;
-    o.timing = timing_text == "back-to-back" ? timing_mode::back_to_back : timing_mode::synchronized;
+    o.timing = timing_text == "back-to-back" ? timing_mode::back_to_back
+               : timing_text == "imb"        ? timing_mode::imb
+                                             : timing_mode::synchronized;
     finish(o, collective_args, min_text, max_text, step, type_text, op_text);
     o.draw_logical = draw_time == "logical";
   } catch (const CLI::CallForHelp&) {

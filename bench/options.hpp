@@ -22,14 +22,17 @@ enum class output_format { table, csv, json };
 ///   synchronized: every call after a barrier, started at an instant common to all ranks
 ///     (start_sync.hpp): each algorithm's own time, for comparing algorithms;
 ///   back_to_back: a barrier, then a batch of calls issued one after the other, as applications
-///     and the Intel MPI Benchmarks issue them, so that a rooted collective's root may run ahead
-///     and successive calls overlap: what an application sees.
-enum class timing_mode { synchronized, back_to_back };
+///     and OSU's benchmarks issue them, so that a rooted collective's root may run ahead and
+///     successive calls overlap: what an application sees;
+///   imb: as the Intel MPI Benchmarks (IMB-MPI1) time a collective: two barriers, then a batch of
+///     calls, each timed on its own by every rank and followed by a barrier; each rank's mean per
+///     call, averaged over the ranks (IMB's t_avg): what an engineer measuring with IMB sees.
+enum class timing_mode { synchronized, back_to_back, imb };
 
-/// "synchronized", "back-to-back": the spelling of the option, the outputs and the report.
+/// "synchronized", "back-to-back", "imb": the spelling of the option, the outputs and the report.
 std::string_view to_string(timing_mode m);
 
-/// Calls per batch in back-to-back mode when --batch is 0 (auto) for a call of `bytes` (as
+/// Calls per batch in back-to-back and imb modes when --batch is 0 (auto) for a call of `bytes` (as
 /// collbench counts them): IMB's rule scaled down, as collbench's iteration counts are OSU's ÷ 10:
 /// as many calls as move 32 MiB, at least 2 (so that calls can overlap) and at most 100.
 int automatic_batch(std::size_t bytes);
@@ -54,7 +57,7 @@ struct options {
   int min_iterations = 5;
   double seconds_per_size = 1.0;  ///< bound on one size's timed iterations; 0: none
   timing_mode timing = timing_mode::synchronized;
-  int batch = 0;  ///< back-to-back: calls per batch; 0: automatic_batch
+  int batch = 0;  ///< back-to-back and imb: calls per batch; 0: automatic_batch
   bool check = true;
   output_format format = output_format::table;
   std::string output;  ///< empty: stdout

@@ -124,6 +124,17 @@ std::string describe_start(const start_info& s) {
       clock, s.margin_us, 100 * s.late_fraction);
 }
 
+namespace {
+
+// E for the model of one host's messages, or of one rank per host's (a simulated cluster).
+double eager_bytes(const run_info& info) {
+  if (!info.eager) return 0;
+  const bool across = info.hosts && info.hosts->layout.hosts > 1;
+  return static_cast<double>(across ? info.eager->other_host : info.eager->same_host);
+}
+
+}  // namespace
+
 std::optional<double> model_us(collectives::collective c, std::string_view algorithm, const run_info& info,
                                std::size_t bytes, std::size_t count) {
   if (!info.model) return std::nullopt;
@@ -142,7 +153,7 @@ std::optional<double> model_us(collectives::collective c, std::string_view algor
   const auto predicted =
       predict_seconds(c, algorithm, {info.ranks, info.root, static_cast<double>(bytes), count},
                       {m.alpha, m.beta, m.gamma, m.memcpy_bandwidth > 0 ? 1 / m.memcpy_bandwidth : 0.0,
-                       m.beta_clean, m.pingpong, m.pingpong_clean, m.copy, m.reduce});
+                       m.beta_clean, m.pingpong, m.pingpong_clean, m.copy, m.reduce, eager_bytes(info)});
   if (!predicted) return std::nullopt;
   return *predicted * 1e6;
 }
@@ -179,7 +190,12 @@ void write_json(std::ostream& os, const run_info& info, std::span<const row> row
               {"shm_copy",
                {{"path", info.shm_copy.path},
                 {"mechanism", info.shm_copy.mechanism},
-                {"source", info.shm_copy.source}}}};
+                {"source", info.shm_copy.source}}},
+              {"eager", info.eager ? json{{"same_host", info.eager->same_host},
+                                          {"other_host", info.eager->other_host},
+                                          {"from_mpi", info.eager->from_mpi},
+                                          {"source", info.eager->source}}
+                                   : json(nullptr)}};
   json results = json::array();
   for (const row& r : rows) results.push_back(to_json(r));
   json doc = {{"collbench", run},
@@ -220,6 +236,11 @@ run_results read_json(std::istream& is) {
       i.shm_copy = {s.at("path").get<std::string>(), s.at("mechanism").get<std::string>(),
                     s.at("source").get<std::string>()};
     }
+    if (run.contains("eager") && !run.at("eager").is_null()) {
+      const json& e = run.at("eager");
+      i.eager = collectives::eager_limits{e.at("same_host").get<std::size_t>(), e.at("other_host").get<std::size_t>(),
+                                          e.at("from_mpi").get<bool>(), e.at("source").get<std::string>()};
+    }
     if (!doc.at("model").is_null()) i.model = machine_from_json(doc.at("model"));
     if (doc.contains("hosts") && !doc.at("hosts").is_null()) i.hosts = host_links_from_json(doc.at("hosts"));
     for (const json& r : doc.at("results")) {
@@ -241,9 +262,17 @@ void write_table(std::ostream& os, const run_info& info, std::span<const row> ro
     fmt::print(os,
                "# back-to-back: what an application issuing these calls one after another sees, vendor's "
                "overlap included; to compare algorithms, the synchronized mode (--timing synchronized)\n");
+  if (info.timing_mode == "imb")
+    fmt::print(
+        os,
+        "# imb: what the Intel MPI Benchmarks (IMB-MPI1) print as t_avg, each call timed apart with a "
+        "barrier between calls; to compare algorithms, the synchronized mode (--timing synchronized)\n");
   if (info.start) fmt::print(os, "# start: {}\n", describe_start(*info.start));
   fmt::print(os, "# vendor internals: {}\n", info.vendor_internals);
   fmt::print(os, "# shared memory: {}; {}\n", describe(info.shm_copy), info.shm_copy.source);
+  if (info.eager)
+    fmt::print(os, "# eager exchanges: E = {} B on this host, {} B to other hosts; {}\n", info.eager->same_host,
+               info.eager->other_host, info.eager->source);
   if (info.model) {
     const machine& m = *info.model;
     fmt::print(

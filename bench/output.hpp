@@ -5,6 +5,7 @@
 // or JSON (nlohmann) carrying the run's description and the model too. collreport reads the JSON
 // back with read_json.
 
+#include <collectives/eager.hpp>
 #include <cstddef>
 #include <iosfwd>
 #include <optional>
@@ -36,9 +37,9 @@ struct row {
   std::optional<double> busbw_of_memcpy;  ///< --model: busbw / memcpy bandwidth
   std::string shm_copy = "unknown";       ///< the run's shared-memory path (shm_copy_info::path)
   /// How the row was timed (options.hpp, timing_mode): "synchronized" (files from before the
-  /// option say nothing and were) or "back-to-back".
+  /// option say nothing and were), "back-to-back" or "imb".
   std::string timing = "synchronized";
-  int batch = 1;  ///< calls per timed iteration: 1 synchronized, the batch back to back
+  int batch = 1;  ///< calls per timed iteration: 1 synchronized, the batch back to back and imb
 };
 
 /// How well the ranks started together (start_sync.hpp).
@@ -63,10 +64,12 @@ struct run_info {
   double skew = 0;  ///< the v-variants' imbalance (--skew)
   bool check = true;
   std::string timing;                        ///< the iteration policy, in words
-  std::string timing_mode = "synchronized";  ///< "synchronized" or "back-to-back" (--timing)
-  std::optional<start_info> start;  ///< absent in files of collbench before common starts, and back to back
+  std::string timing_mode = "synchronized";  ///< "synchronized", "back-to-back" or "imb" (--timing)
+  std::optional<start_info> start;  ///< absent in files of collbench before common starts, and batched
   std::string vendor_internals;     ///< how they were forced, or why there are none
   shm_copy_info shm_copy{"unknown", "", "not recorded (a file of collbench before it was)"};
+  /// The library's eager sizes (collectives/eager.hpp); absent in files of collbench before them.
+  std::optional<collectives::eager_limits> eager;
   std::optional<machine> model;
   std::optional<host_links> hosts;  ///< where the ranks sit (α-β within and between hosts with --model)
 };

@@ -355,7 +355,8 @@ void write_paths(std::ostream& md, const std::map<std::string, std::vector<table
   }
 }
 
-bool back_to_back(const run_info& info) { return info.timing_mode == "back-to-back"; }
+// Runs timed as applications see calls: back to back, or as IMB-MPI1 times them (--timing imb).
+bool back_to_back(const run_info& info) { return info.timing_mode != "synchronized"; }
 
 // Per collective and process count timed back to back (--timing back-to-back: batches of calls
 // issued one after the other, as applications issue them), size by size: vendor against the
@@ -374,7 +375,9 @@ void write_back_to_back(std::ostream& md, const std::map<std::string, std::vecto
              "the slowest rank's; median over batches). Per size: vendor's time (µs) and the library's "
              "fastest row of that run (named), its speedup over vendor (above 1: the library is faster), "
              "and the same two rows' speedup in the synchronized run. The drop-in's `fastest` follows the "
-             "back-to-back comparison (tune.sh).\n\n");
+             "back-to-back comparison (tune.sh). A run timed as the Intel MPI Benchmarks time a collective "
+             "(`--timing imb`: each call timed apart, a barrier after it; IMB's t_avg) is shown the same "
+             "way, its tables headed *imb*.\n\n");
   struct tally {
     int sizes = 0, vendor_b2b = 0, vendor_sync = 0;
   };
@@ -391,9 +394,11 @@ void write_back_to_back(std::ostream& md, const std::map<std::string, std::vecto
               across_hosts(*u.info) == across_hosts(*b.info))
             s = &u;
       fmt::print(md,
-                 "### {}, np = {}{}{}: back to back\n\n| bytes | vendor | library | speedup back to back | "
+                 "### {}, np = {}{}{}: {}\n\n| bytes | vendor | library | speedup {} | "
                  "speedup synchronized |\n|---:|---:|---|---:|---:|\n",
-                 b.collective, b.info->ranks, layout_note(*b.info), path_note(b));
+                 b.collective, b.info->ranks, layout_note(*b.info), path_note(b),
+                 b.info->timing_mode == "imb" ? "imb" : "back to back",
+                 b.info->timing_mode == "imb" ? "imb" : "back to back");
       for (std::size_t bytes : b.sizes) {
         const row* vendor = b.at("vendor", bytes);
         const row* lib = b.fastest(bytes, &is_library);

@@ -4,44 +4,41 @@
 // with vendor's times beside it for the drop-in's `fastest`.
 // scripts/mpirun/tune.sh runs collbench and then this; the table's schema is in docs/tuning.md.
 //
-// Per collective, process count and size, each library algorithm's time is the least of its
-// medians over the runs (the run least disturbed by other work). Noise rule: the candidates are
-// the algorithms within 3% of the fastest's time; among them the built-in rule's choice is kept if
-// it is one, else the choice at the previous size if it is one (fewer, wider ranges), else the
-// fastest. The spread of the medians, (largest − least) ÷ least, is recorded but does not widen
-// the 3%: one disturbed run makes it large (tens of % at np 4 on 2 cores), and letting it widen
-// the candidates kept the rule's choice where the least times said 20–45% slower; the least of
-// three medians is what stays stable between runs (figures:
-// docs/measurements/2026-11-26-noise-rule.md). Every
-// size records the chosen algorithm's time, its spread, the runner-up (the fastest other
-// algorithm) and its margin.
+// Which runs: the synchronized ones (collbench's default: every call from a common start, each
+// algorithm's own time) measure every library algorithm and vendor; tune.sh then makes, with the
+// table of the synchronized runs in force, as many runs in each timing an application sees: back to
+// back (--timing back-to-back: calls one after another) and as IMB-MPI1 times (--timing imb: each
+// call timed apart, a barrier between calls, the mean over ranks). Those go through the drop-in
+// when it is built (LD_PRELOAD, *=automatic, -a library,pmpi): their MPI_* row is the drop-in
+// serving the table's choice ("served" below, its own cost included), their pmpi row the MPI
+// library's collective ("vendor"), their other rows the library's algorithms called in C++. A
+// run without a pmpi row is read as collbench labels it (vendor = MPI_*, automatic = the table's
+// choice in C++).
 //
-// Vendor (the MPI library's default collective, every collbench run's first row) is timed the same
-// way and recorded in the table's "fastest" section, which only the drop-in's `fastest` selection
-// reads (automatic never chooses vendor): per size, vendor is the fastest only when it is clear of
-// the noise, i.e. its time × 1.03 is still below the library choice's time, both the least of their
-// medians; otherwise the library keeps the size. The spreads are recorded but, as for the library's
-// candidates, do not widen the 3%: one disturbed run would hand the size to whichever side it hit.
-//
-// Two timings (collbench --timing): the choice among the library's algorithms comes from the
-// synchronized runs (every call from a common start: each algorithm's own time). The comparison
-// with vendor comes from the back-to-back runs when there are any (batches of calls one after the
-// other, as an application issues them, where vendor's rooted collectives gain by running ahead and
-// overlapping calls: what the drop-in's user sees); there the library's time is the chosen
-// algorithm's row if the runs measured it, else their "automatic" row (tune.sh's back-to-back runs
-// measure automatic with the table of the synchronized runs in force, so it runs the choice).
-// tune.sh makes its back-to-back runs through the drop-in (-a pmpi with LD_PRELOAD and *=automatic):
-// there the library's time is the drop-in's MPI_* row, what it costs to serve a call through MPI,
-// and vendor's is the pmpi row (PMPI_*); a run without a pmpi row is read as collbench labels it.
-// Without back-to-back runs, the synchronized ones decide, as before. Each "fastest" point says which
-// timing decided it, and keeps the other's vendor ratio beside it when both were measured.
+// The verdict rule: a decision is kept only where every run of every timing agrees by more than
+// the measured noise. Per size, for two sides a and b, each run gives the ratio of their medians
+// in that run (rows that ran interleaved in one launch, so the machine's drift cancels); the
+// noise is how far that ratio moved between the runs of one timing, (most − least) ÷ least, the
+// largest over the timings, and never below 3%; a is ahead when every ratio a ÷ b, in every run
+// and timing, is below 1 ÷ (1 + noise).
+//   - "collectives" (what automatic runs): b is the built-in rule's choice (automatic_choice with no
+//     table); an algorithm that is ahead of it replaces it (the one whose worst ratio is least, or
+//     the previous size's choice if its worst ratio is within 3% of that: fewer, wider ranges).
+//     Elsewhere the rule's choice stays: the built-in rule decides.
+//   - "fastest" (the drop-in's vendor-or-library verdict): the library keeps a size only where it
+//     is ahead of vendor, the MPI library's collective; elsewhere vendor, the cheaper path (a call
+//     forwarded to the MPI library costs less than one served).
+// Every point says which and why ("by"), with the ratios per timing and the noise; every range
+// says why ("why"): colltune starts a new range where the verdict or its reason changes.
+// Each point also keeps what the table showed before: the chosen algorithm's least median over the
+// synchronized runs with their spread, the runner-up and the margin.
 // gatherv, scatterv and alltoallv have no per-size choice (every rank must decide alike, and their
-// counts are not known alike): from back-to-back runs, their "fastest" section is one range over
-// every size per process count, vendor when the geometric mean over the sizes of vendor's time ÷
-// automatic's is below 1 / (1 + 3%), else library; each point keeps its own times and ratio.
+// counts are not known alike): from the runs timed as applications see calls, one range over every
+// size per process count, library only where in every such run the geometric mean over the sizes
+// of vendor's time ÷ the library's is above 1 + noise, else vendor.
 //
 // Usage: colltune --out table.json [--options "collbench options"] [--command "how it was run"]
-//                 run1.json run2.json ...   (synchronized and back-to-back runs, in any order)
+//                 run1.json run2.json ...   (synchronized, back-to-back and imb runs, in any order)
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -51,11 +48,13 @@
 #include <cmath>
 #include <collectives/tuning.hpp>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include "cli11.hpp"
 #include "output.hpp"
@@ -68,9 +67,13 @@ using json = nlohmann::json;
 
 constexpr double noise_floor = 0.03;
 
+// The timings, in the order a point shows its times: what an application sees first.
+const std::vector<std::string> timings{"imb", "back-to-back", "synchronized"};
+
 // The algorithms automatic may choose: the library's flat ones.
 bool tabled(const std::string& label) {
-  return !label.starts_with("vendor") && label != "automatic" && label != "hierarchical";
+  return !label.starts_with("vendor") && label != "automatic" && label != "hierarchical" &&
+         label != "served" && label != "pmpi";
 }
 
 // gatherv, scatterv and alltoallv: automatic cannot choose by size (tuning.hpp), so no entry.
@@ -88,29 +91,134 @@ struct sample {
   }
 };
 
-struct point {
-  std::size_t bytes;
-  std::string chosen, by, runner_up;
-  double chosen_us = 0, runner_up_us = 0, spread = 0;
+// One run's medians at one collective, process count and size, by row: the library's algorithms by
+// name, "vendor" (the MPI library's collective), "served" (the drop-in's MPI_* serving the table's
+// choice, in runs through the drop-in) and "automatic" (the table's choice called in C++).
+struct observation {
+  std::string timing;
+  std::size_t run = 0;
+  std::map<std::string, double> us;
+};
+using observations = std::vector<observation>;
+using side = std::function<std::optional<double>(const observation&)>;
+
+side row_of(const std::string& label) {
+  return [label](const observation& o) -> std::optional<double> {
+    const auto it = o.us.find(label);
+    if (it == o.us.end()) return std::nullopt;
+    return it->second;
+  };
+}
+
+// Side a against side b over every run and timing that measured both: the ratios a ÷ b per timing,
+// one per run; the noise, the most that ratio moved between the runs of one timing (the floor at
+// least); a is ahead where every ratio × (1 + noise) is below 1, b where every ratio is above 1 + noise,
+// and neither where a timing measured one side only (it cannot agree: `unpaired`).
+struct agreement {
+  std::map<std::string, std::vector<double>> ratios;
+  std::set<std::string> unpaired;  // timings that measured a or b but never both in one run
+  double noise = noise_floor;
+  double least = 0, most = 0;  // over every ratio
+  std::size_t count = 0;
+  bool a_ahead() const { return count > 0 && unpaired.empty() && most * (1 + noise) < 1; }
+  bool b_ahead() const { return count > 0 && unpaired.empty() && least > 1 + noise; }
+  json to_json() const {
+    json r = json::object();
+    for (const auto& [t, v] : ratios) r[t] = v;
+    return r;
+  }
+  // "0.812–0.874 over 9 runs in 3 timings; noise 4%", and any timing that measured one side only
+  std::string summary() const {
+    std::string s =
+        fmt::format("{:.3f}–{:.3f} over {} run{} in {} timing{}; noise {:.0f}%", least, most, count,
+                    count == 1 ? "" : "s", ratios.size(), ratios.size() == 1 ? "" : "s", noise * 100);
+    for (const std::string& t : unpaired) s += fmt::format("; {}: one side only", t);
+    return s;
+  }
 };
 
-// One size: the choice by the noise rule above.
-point choose(std::size_t bytes, const std::map<std::string, sample>& algs, const std::string& rule,
-             const std::string& previous) {
-  auto fastest = algs.begin();
-  for (auto it = algs.begin(); it != algs.end(); ++it)
-    if (it->second.least_us < fastest->second.least_us) fastest = it;
-  const auto within_noise = [&](const std::string& a) {
-    const auto it = algs.find(a);
-    if (it == algs.end()) return false;
-    return it->second.least_us <= fastest->second.least_us * (1 + noise_floor);
-  };
-  point p{bytes, fastest->first, "measurement", "", 0, 0, 0};
-  if (rule != fastest->first && within_noise(rule))
-    p.chosen = rule, p.by = "rule (within noise)";
-  else if (!previous.empty() && previous != fastest->first && previous != rule && within_noise(previous))
-    p.chosen = previous, p.by = "previous size (within noise)";
-  const sample& c = algs.at(p.chosen);
+agreement compare(const observations& obs, const side& a, const side& b) {
+  agreement g;
+  std::set<std::string> either;
+  for (const observation& o : obs) {
+    const std::optional<double> x = a(o), y = b(o);
+    if ((x && *x > 0) || (y && *y > 0)) either.insert(o.timing);
+    if (!x || !y || *x <= 0 || *y <= 0) continue;
+    const double r = *x / *y;
+    g.ratios[o.timing].push_back(r);
+    g.least = g.count ? std::min(g.least, r) : r;
+    g.most = g.count ? std::max(g.most, r) : r;
+    ++g.count;
+  }
+  for (const auto& [t, v] : g.ratios) {
+    const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+    g.noise = std::max(g.noise, *hi / *lo - 1);
+  }
+  for (const std::string& t : either)
+    if (!g.ratios.contains(t)) g.unpaired.insert(t);
+  return g;
+}
+
+struct point {
+  std::size_t bytes = 0;
+  std::string chosen, by, runner_up, rule;
+  bool by_rule = false;  // the built-in rule's choice, kept because nothing was ahead of it
+  double chosen_us = 0, runner_up_us = 0, spread = 0;
+  std::string contender;  // the algorithm set against the rule's choice: the chosen one, or the closest
+  agreement against_rule;
+};
+
+// One size: the choice by the verdict rule at the top. `algs`: each algorithm's least median over
+// the synchronized runs; `obs`: every run of every timing at this size.
+point choose(std::size_t bytes, const std::map<std::string, sample>& algs, const observations& obs,
+             const std::string& rule, const std::string& previous) {
+  point p;
+  p.bytes = bytes;
+  p.chosen = p.rule = rule;
+  if (!algs.contains(rule)) {
+    // The rule's choice was not measured (runs limited by -a): nothing can be shown ahead of it.
+    p.by_rule = true;
+    p.by = "rule: the built-in rule's choice was not measured, so no algorithm can be shown ahead of it";
+  } else {
+    struct rival {
+      std::string name;
+      agreement g;
+    };
+    std::vector<rival> rivals;
+    for (const auto& [name, s] : algs)
+      if (name != rule) rivals.push_back({name, compare(obs, row_of(name), row_of(rule))});
+    const rival* best = nullptr;     // ahead of the rule's choice, with the least worst ratio
+    const rival* closest = nullptr;  // the least worst ratio of all
+    for (const rival& r : rivals) {
+      if (r.g.count == 0) continue;
+      if (!closest || r.g.most < closest->g.most) closest = &r;
+      if (r.g.a_ahead() && (!best || r.g.most < best->g.most)) best = &r;
+    }
+    if (best) {
+      for (const rival& r : rivals)
+        if (r.name == previous && r.g.a_ahead() && r.g.most <= best->g.most * (1 + noise_floor)) best = &r;
+      p.chosen = best->name;
+      p.contender = best->name;
+      p.against_rule = best->g;
+      p.by = fmt::format(
+          "measurement: ahead of the built-in rule's choice ({}) in every run and timing by more than the "
+          "noise ({} ÷ {}: {})",
+          rule, best->name, rule, best->g.summary());
+    } else {
+      p.by_rule = true;
+      if (closest) {
+        p.contender = closest->name;
+        p.against_rule = closest->g;
+        p.by = fmt::format(
+            "rule: no algorithm ahead of it in every run and timing by more than the noise (the closest, {} "
+            "÷ {}: {})",
+            closest->name, rule, closest->g.summary());
+      } else {
+        p.by = "rule: no other algorithm measured beside it";
+      }
+    }
+  }
+  const sample c = algs.contains(p.chosen) ? algs.at(p.chosen) : sample{};
   p.chosen_us = c.least_us;
   p.spread = c.spread();
   for (const auto& [name, s] : algs)
@@ -120,75 +228,117 @@ point choose(std::size_t bytes, const std::map<std::string, sample>& algs, const
 }
 
 json point_json(const point& p) {
-  json j = {{"bytes", p.bytes}, {"median_us", p.chosen_us}, {"spread", p.spread}, {"by", p.by}};
+  json j = {
+      {"bytes", p.bytes}, {"median_us", p.chosen_us}, {"spread", p.spread}, {"by", p.by}, {"rule", p.rule}};
   if (!p.runner_up.empty()) {
     j["runner_up"] = p.runner_up;
     j["runner_up_us"] = p.runner_up_us;
     j["margin"] = p.chosen_us > 0 ? p.runner_up_us / p.chosen_us - 1 : 0.0;
   }
+  if (!p.contender.empty())
+    j["against_rule"] = {
+        {"contender", p.contender}, {"ratios", p.against_rule.to_json()}, {"noise", p.against_rule.noise}};
   return j;
 }
 
-// Consecutive sizes with one value of `field` form a range; a boundary lies at the geometric
-// middle of the two measured sizes either side. The first range starts at 0, the last has no end.
+// Consecutive sizes with one value of `field` and one reason form a range, which says why; a
+// boundary lies at the geometric middle of the two measured sizes either side. The first range
+// starts at 0, the last has no end.
 json ranges_json(const std::vector<std::size_t>& bytes, const std::vector<std::string>& values,
-                 const char* field, const std::vector<json>& points) {
+                 const std::vector<std::string>& whys, const char* field, const std::vector<json>& points) {
   json out = json::array();
   for (std::size_t i = 0; i < bytes.size(); ++i) {
-    if (i == 0 || values[i] != values[i - 1]) {
+    if (i == 0 || values[i] != values[i - 1] || whys[i] != whys[i - 1]) {
       const std::size_t from = i == 0 ? 0
                                       : static_cast<std::size_t>(std::sqrt(static_cast<double>(bytes[i - 1]) *
                                                                            static_cast<double>(bytes[i]))) +
                                             1;
       if (!out.empty()) out.back()["max_bytes"] = from - 1;
-      out.push_back(
-          {{"min_bytes", from}, {"max_bytes", nullptr}, {field, values[i]}, {"points", json::array()}});
+      out.push_back({{"min_bytes", from},
+                     {"max_bytes", nullptr},
+                     {field, values[i]},
+                     {"why", whys[i]},
+                     {"points", json::array()}});
     }
     out.back()["points"].push_back(points[i]);
   }
   return out;
 }
 
-// One size of the "fastest" section: vendor or the library's choice, by the rule at the top.
+const char* const why_measured =
+    "measured: ahead of the built-in rule's choice in every run and timing by more than the noise";
+const char* const why_rule =
+    "rule: the built-in rule's choice; no algorithm was ahead of it in every run and timing by more than the "
+    "noise";
+const char* const why_library = "library: ahead of vendor in every run and timing by more than the noise";
+const char* const why_vendor_ahead =
+    "vendor: ahead of the library in every run and timing by more than the noise";
+const char* const why_vendor_cheaper =
+    "vendor: the cheaper path (a forwarded call costs less than a served one); the runs and timings did not "
+    "all put the library ahead by more than the noise";
+const char* const why_unmeasured = "library: vendor not measured";
+
+// The least medians of both sides in each timing, and the first timing (imb, back-to-back,
+// synchronized) that measured both: the times a point shows.
+struct shown {
+  std::string timing;
+  sample library, vendor;
+};
+std::optional<shown> times_to_show(const observations& obs, const side& library, const side& vendor) {
+  for (const std::string& t : timings) {
+    shown s{t, {}, {}};
+    for (const observation& o : obs) {
+      if (o.timing != t) continue;
+      const std::optional<double> l = library(o), v = vendor(o);
+      if (!l || !v) continue;
+      s.library.add(*l);
+      s.vendor.add(*v);
+    }
+    if (s.library.least_us > 0) return s;
+  }
+  return std::nullopt;
+}
+
+// One size of the "fastest" section: library only where it is ahead of vendor in every run and timing.
 struct verdict {
   bool vendor = false;
+  std::string why;
   json point;
 };
 
-// The two sides of one size in one timing: the library's (its choice, or the row that ran it) and
-// vendor's.
-struct pairing {
-  std::string timing;  // "synchronized" or "back-to-back"
-  sample library;
-  std::optional<sample> vendor;
-};
-
-verdict versus_vendor(const point& library, const pairing& decisive, const std::optional<pairing>& other) {
-  json j = {{"bytes", library.bytes},
-            {"library", library.chosen},
-            {"library_us", decisive.library.least_us},
-            {"library_spread", decisive.library.spread()},
-            {"timing", decisive.timing}};
-  const auto ratio = [](const pairing& x) {
-    return x.library.least_us > 0 ? x.vendor->least_us / x.library.least_us : 0.0;
-  };
-  if (other && other->vendor)
-    j[other->timing == "synchronized" ? "synchronized_vendor_ratio" : "back_to_back_vendor_ratio"] =
-        ratio(*other);
-  if (!decisive.vendor) {
-    j["by"] = "library: vendor not measured";
-    return {false, j};
+verdict versus_vendor(std::size_t bytes, const std::string& chosen, const observations& obs,
+                      const side& library) {
+  const side vendor = row_of("vendor");
+  json j = {{"bytes", bytes}, {"library", chosen}};
+  const agreement g = compare(obs, vendor, library);  // vendor ÷ library
+  if (g.count == 0 && !g.unpaired.empty() &&
+      std::any_of(obs.begin(), obs.end(), [](const observation& o) { return o.us.contains("vendor"); })) {
+    // Vendor measured, the library's choice never beside it: nothing shows the library ahead.
+    j["by"] = fmt::format("{} (the library's choice was never measured beside vendor)", why_vendor_cheaper);
+    return {true, why_vendor_cheaper, j};
   }
-  const sample& vendor = *decisive.vendor;
-  const double lib = decisive.library.least_us;
-  const bool faster = vendor.least_us * (1 + noise_floor) < lib;
-  j["vendor_us"] = vendor.least_us;
-  j["vendor_spread"] = vendor.spread();
-  j["vendor_ratio"] = ratio(decisive);
-  j["by"] = faster                  ? "vendor: faster beyond the noise"
-            : vendor.least_us < lib ? "library: vendor faster within the noise"
-                                    : "library: faster";
-  return {faster, j};
+  if (g.count == 0) {
+    j["by"] = why_unmeasured;
+    if (const auto s = times_to_show(obs, library, library)) {
+      j["library_us"] = s->library.least_us;
+      j["library_spread"] = s->library.spread();
+      j["timing"] = s->timing;
+    }
+    return {false, why_unmeasured, j};
+  }
+  const shown s = *times_to_show(obs, library, vendor);
+  j["library_us"] = s.library.least_us;
+  j["library_spread"] = s.library.spread();
+  j["timing"] = s.timing;
+  j["vendor_us"] = s.vendor.least_us;
+  j["vendor_spread"] = s.vendor.spread();
+  j["vendor_ratio"] = s.vendor.least_us / s.library.least_us;
+  j["ratios"] = g.to_json();
+  j["noise"] = g.noise;
+  const bool library_ahead = g.b_ahead();
+  const std::string why = library_ahead ? why_library : g.a_ahead() ? why_vendor_ahead : why_vendor_cheaper;
+  j["by"] = fmt::format("{} (vendor ÷ library: {})", why, g.summary());
+  return {!library_ahead, why, j};
 }
 
 std::string now_utc() {
@@ -208,11 +358,14 @@ int run(int argc, char** argv) {
   app.add_option("--out", out, "Where to write the table (JSON)")->required();
   app.add_option("--options", options, "The collbench options of the runs, recorded in the table");
   app.add_option("--command", command, "The command that made the runs, recorded in the table");
-  app.add_option("inputs", inputs, "collbench --format json files: repeated runs, any process counts")
+  app.add_option(
+         "inputs", inputs,
+         "collbench --format json files: repeated runs, any process counts, any timings (at least one "
+         "synchronized)")
       ->required();
   CLI11_PARSE(app, argc, argv);
 
-  // The built-in rule's choice is what the noise rule keeps: never a table's.
+  // The built-in rule's choice is what the verdict rule keeps: never a table's.
   collectives::clear_tuning();
 
   std::vector<run_results> runs;
@@ -221,164 +374,214 @@ int run(int argc, char** argv) {
     if (!in) throw std::runtime_error(fmt::format("cannot read {}", path));
     runs.push_back(read_json(in));
   }
-  const auto is_b2b = [](const run_results& r) { return r.info.timing_mode == "back-to-back"; };
-  if (std::all_of(runs.begin(), runs.end(), is_b2b))
+  const auto synchronized = [](const run_results& r) { return r.info.timing_mode == "synchronized"; };
+  if (std::none_of(runs.begin(), runs.end(), synchronized))
     throw std::runtime_error(
-        "every run is back to back: the choice among the library's algorithms needs "
-        "synchronized runs (collbench --timing synchronized, the default)");
-  const run_info& first = std::find_if_not(runs.begin(), runs.end(), is_b2b)->info;
-  // (collective, p) → bytes → algorithm → times over the runs; and vendor's. Back-to-back runs fill
-  // b2b (every label, vendor and automatic included), the synchronized ones the others.
-  // unsized: the back-to-back vendor and automatic rows of the collectives without a per-size choice.
-  std::map<std::pair<std::string, int>, std::map<std::size_t, std::map<std::string, sample>>> times, b2b,
-      unsized;
-  std::map<std::pair<std::string, int>, std::map<std::size_t, sample>> vendor;
-  // Runs per p: of the runs of each collective at p, the most (a simulated tuning above 256 ranks
-  // runs each collective in a launch of its own: one run is then several files).
-  std::map<int, int> runs_per_p, b2b_runs_per_p;
-  std::map<std::pair<std::string, int>, int> runs_per_collective, b2b_runs_per_collective;
-  std::set<std::string> hosts, libraries, skipped;
-  std::string b2b_timing;
-  bool b2b_through_dropin = false;
-  for (const run_results& r : runs) {
-    const bool back_to_back = is_b2b(r);
-    if (back_to_back && b2b_timing.empty()) b2b_timing = r.info.timing;
+        "no synchronized run: the choice among the library's algorithms needs synchronized runs (collbench "
+        "--timing synchronized, the default); back-to-back and imb runs only confirm it");
+  const run_info& first = std::find_if(runs.begin(), runs.end(), synchronized)->info;
+  using key = std::pair<std::string, int>;  // (collective, p)
+  // times: each library algorithm's medians over the synchronized runs; observations: every run of
+  // every timing, row by row; unsized: the same for gatherv, scatterv and alltoallv.
+  std::map<key, std::map<std::size_t, std::map<std::string, sample>>> times;
+  std::map<key, std::map<std::size_t, std::map<std::size_t, observation>>> seen, unsized;
+  // Runs per timing and p: of the runs of each collective at p, the most (a simulated tuning above 256
+  // ranks runs each collective in a launch of its own: one run is then several files).
+  std::map<std::string, std::map<int, int>> runs_per_p;
+  std::map<std::tuple<std::string, std::string, int>, int> runs_per_collective;
+  std::set<std::string> hosts, libraries, skipped, timings_seen;
+  std::map<std::string, std::string> timing_words;
+  bool through_dropin_any = false;
+  for (std::size_t index = 0; index < runs.size(); ++index) {
+    const run_results& r = runs[index];
+    const std::string& mode = r.info.timing_mode;
+    timings_seen.insert(mode);
+    timing_words.emplace(mode, r.info.timing);
     std::set<std::string> collectives_of_run;
     for (const row& x : r.rows) collectives_of_run.insert(x.collective);
     for (const std::string& c : collectives_of_run) {
-      const int n = ++(back_to_back ? b2b_runs_per_collective : runs_per_collective)[{c, r.info.ranks}];
-      int& most = (back_to_back ? b2b_runs_per_p : runs_per_p)[r.info.ranks];
+      const int n = ++runs_per_collective[{mode, c, r.info.ranks}];
+      int& most = runs_per_p[mode][r.info.ranks];
       most = std::max(most, n);
     }
     hosts.insert(r.info.host);
     libraries.insert(r.info.mpi_library);
     if (r.info.type != first.type || r.info.op != first.op)
       throw std::runtime_error("the runs differ in element type or op: tune one kind of call at a time");
-    // A back-to-back run through the drop-in (tune.sh: LD_PRELOAD, *=automatic, -a pmpi) has a pmpi
-    // row: the MPI library's collective. Its vendor row (MPI_*) is then the drop-in serving the
-    // library's choice: the library's time as an application calling MPI sees it.
-    const bool through_dropin = back_to_back && std::any_of(r.rows.begin(), r.rows.end(), [](const row& x) {
-                                  return x.algorithm == "pmpi";
-                                });
-    b2b_through_dropin = b2b_through_dropin || through_dropin;
+    // A run through the drop-in (tune.sh: LD_PRELOAD, *=automatic, -a library,pmpi) has a pmpi row:
+    // the MPI library's collective. Its vendor row (MPI_*) is then the drop-in serving the table's
+    // choice: the library's time as an application calling MPI sees it.
+    const bool through_dropin =
+        std::any_of(r.rows.begin(), r.rows.end(), [](const row& x) { return x.algorithm == "pmpi"; });
+    through_dropin_any = through_dropin_any || (through_dropin && mode != "synchronized");
     for (row x : r.rows) {
       if (through_dropin)
-        x.algorithm = x.algorithm == "pmpi" ? "vendor" : x.algorithm == "vendor" ? "automatic" : "";
+        x.algorithm = x.algorithm == "pmpi" ? "vendor" : x.algorithm == "vendor" ? "served" : x.algorithm;
       const auto c = collectives::parse_collective(x.collective);
-      const bool is_vendor = x.algorithm == "vendor";  // its default collective, not vendor:<name>
-      const bool usable = is_vendor || tabled(x.algorithm) || (back_to_back && x.algorithm == "automatic");
+      const bool usable = x.algorithm == "vendor" || x.algorithm == "served" || x.algorithm == "automatic" ||
+                          tabled(x.algorithm);
       if (!c || !usable || (x.wrong && *x.wrong > 0) || x.median_us <= 0) continue;
       const bool skewed_v =
           (*c == collectives::collective::allgatherv || *c == collectives::collective::reduce_scatterv) &&
           r.info.skew != 0;
+      const key k{x.collective, x.ranks};
       if (!by_size(*c) || skewed_v) {
         skipped.insert(x.collective);
-        if (!by_size(*c) && back_to_back && (is_vendor || x.algorithm == "automatic"))
-          unsized[{x.collective, x.ranks}][x.bytes][x.algorithm].add(x.median_us);
+        if (!by_size(*c) && mode != "synchronized") {
+          observation& o = unsized[k][x.bytes][index];
+          o.timing = mode;
+          o.run = index;
+          o.us[x.algorithm] = x.median_us;
+        }
         continue;
       }
-      if (back_to_back)
-        b2b[{x.collective, x.ranks}][x.bytes][x.algorithm].add(x.median_us);
-      else if (is_vendor)
-        vendor[{x.collective, x.ranks}][x.bytes].add(x.median_us);
-      else
-        times[{x.collective, x.ranks}][x.bytes][x.algorithm].add(x.median_us);
+      observation& o = seen[k][x.bytes][index];
+      o.timing = mode;
+      o.run = index;
+      o.us[x.algorithm] = x.median_us;
+      if (mode == "synchronized" && tabled(x.algorithm)) times[k][x.bytes][x.algorithm].add(x.median_us);
     }
   }
   const auto kind = parse_element_kind(first.type);
   if (!kind) throw std::runtime_error(fmt::format("unknown element type '{}'", first.type));
+  const auto all_of = [](const std::map<std::size_t, observation>& by_run) {
+    observations v;
+    for (const auto& [i, o] : by_run) v.push_back(o);
+    return v;
+  };
 
   json colls = json::object(), fastest = json::object();
-  std::size_t ranges = 0, by_rule = 0, sizes = 0, vendor_sizes = 0, b2b_sizes = 0;
+  std::size_t ranges = 0, by_rule = 0, sizes = 0, vendor_sizes = 0, vendor_cheaper = 0;
   std::vector<std::string> unsized_verdicts;  // "gatherv 4 vendor"
-  for (const auto& [key, by_bytes] : times) {
-    const auto& [name, p] = key;
+  for (const auto& [k, by_bytes] : times) {
+    const auto& [name, p] = k;
     const collectives::collective c = *collectives::parse_collective(name);
-    std::vector<point> points;
+    // The choice from every timing, and the one the synchronized runs alone make (tune.sh's first
+    // pass: the table in force when the other timings were run, so what their "served" rows ran).
+    std::vector<point> points, first_pass;
     for (const auto& [bytes, algs] : by_bytes) {
       const std::string rule(to_string(collectives::automatic_choice(
           {.coll = c, .p = p, .bytes = bytes, .elem_size = size_of(*kind), .commutative = true})));
-      points.push_back(choose(bytes, algs, rule, points.empty() ? "" : points.back().chosen));
-      by_rule += points.back().by.starts_with("rule");
+      const observations all = all_of(seen.at(k).at(bytes));
+      observations sync;
+      std::copy_if(all.begin(), all.end(), std::back_inserter(sync),
+                   [](const observation& o) { return o.timing == "synchronized"; });
+      points.push_back(choose(bytes, algs, all, rule, points.empty() ? "" : points.back().chosen));
+      first_pass.push_back(
+          choose(bytes, algs, sync, rule, first_pass.empty() ? "" : first_pass.back().chosen));
+      by_rule += points.back().by_rule;
     }
     sizes += points.size();
     std::vector<std::size_t> bytes;
-    std::vector<std::string> chosen, verdicts;
+    std::vector<std::string> chosen, whys, verdicts, verdict_whys;
     std::vector<json> point_jsons, verdict_jsons;
-    const auto v = vendor.find(key);
-    const auto b = b2b.find(key);
-    for (const point& pt : points) {
+    bool any_vendor = false;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const point& pt = points[i];
       bytes.push_back(pt.bytes);
       chosen.push_back(pt.chosen);
+      whys.emplace_back(pt.by_rule ? why_rule : why_measured);
       point_jsons.push_back(point_json(pt));
-      pairing sync{"synchronized", by_bytes.at(pt.bytes).at(pt.chosen), std::nullopt};
-      if (v != vendor.end() && v->second.contains(pt.bytes)) sync.vendor = v->second.at(pt.bytes);
-      // Back to back: the chosen algorithm's own row if measured, else automatic's (the choice).
-      std::optional<pairing> back;
-      if (b != b2b.end() && b->second.contains(pt.bytes)) {
-        const std::map<std::string, sample>& rows = b->second.at(pt.bytes);
-        const auto lib = rows.contains(pt.chosen) ? rows.find(pt.chosen) : rows.find("automatic");
-        if (lib != rows.end()) {
-          back = pairing{"back-to-back", lib->second, std::nullopt};
-          if (rows.contains("vendor")) back->vendor = rows.at("vendor");
-        }
-      }
-      const bool by_b2b = back && back->vendor;
-      const verdict d = by_b2b ? versus_vendor(pt, *back, sync) : versus_vendor(pt, sync, back);
-      b2b_sizes += by_b2b;
+      // The library's side: in a run through the drop-in, its MPI_* row where it served this choice,
+      // else the choice's own row; in other runs the choice's own row, else automatic's where it ran it.
+      const bool served_this = first_pass[i].chosen == pt.chosen;
+      const side library = [&pt, served_this](const observation& o) -> std::optional<double> {
+        if (served_this && o.us.contains("served")) return o.us.at("served");
+        if (o.us.contains(pt.chosen)) return o.us.at(pt.chosen);
+        if (served_this && o.timing != "synchronized" && o.us.contains("automatic"))
+          return o.us.at("automatic");
+        return std::nullopt;
+      };
+      const observations all = all_of(seen.at(k).at(pt.bytes));
+      any_vendor = any_vendor || std::any_of(all.begin(), all.end(),
+                                             [](const observation& o) { return o.us.contains("vendor"); });
+      const verdict d = versus_vendor(pt.bytes, pt.chosen, all, library);
       verdicts.emplace_back(d.vendor ? "vendor" : "library");
+      verdict_whys.push_back(d.why);
       verdict_jsons.push_back(d.point);
       vendor_sizes += d.vendor;
+      vendor_cheaper += d.why == why_vendor_cheaper;
     }
-    json r = ranges_json(bytes, chosen, "algorithm", point_jsons);
+    json r = ranges_json(bytes, chosen, whys, "algorithm", point_jsons);
     ranges += r.size();
     colls[name][std::to_string(p)] = std::move(r);
-    if (v != vendor.end() || b != b2b.end())  // no vendor rows at all: no section, `fastest` = automatic
-      fastest[name][std::to_string(p)] = ranges_json(bytes, verdicts, "fastest", verdict_jsons);
+    if (any_vendor)  // no vendor rows at all: no section, `fastest` = automatic
+      fastest[name][std::to_string(p)] = ranges_json(bytes, verdicts, verdict_whys, "fastest", verdict_jsons);
   }
 
-  for (const auto& [key, by_bytes] : unsized) {
-    const auto& [name, p] = key;
+  for (const auto& [k, by_bytes] : unsized) {
+    const auto& [name, p] = k;
+    // The library's side: the drop-in's MPI_* row through the drop-in, else automatic's.
+    const side library = [](const observation& o) -> std::optional<double> {
+      if (o.us.contains("served")) return o.us.at("served");
+      if (o.us.contains("automatic")) return o.us.at("automatic");
+      return std::nullopt;
+    };
+    const side vendor = row_of("vendor");
     std::vector<std::size_t> bytes;
     std::vector<json> points;
-    double log_sum = 0;
-    for (const auto& [size, rows] : by_bytes) {
-      if (!rows.contains("vendor") || !rows.contains("automatic")) continue;
-      const sample &vendor_sample = rows.at("vendor"), &library = rows.at("automatic");
-      const double ratio = vendor_sample.least_us / library.least_us;
-      log_sum += std::log(ratio);
+    std::map<std::size_t, observation> per_run;  // each run: the geometric mean of vendor ÷ library
+    std::map<std::size_t, std::pair<double, int>> logs;
+    for (const auto& [size, by_run] : by_bytes) {
+      const observations all = all_of(by_run);
+      const auto s = times_to_show(all, library, vendor);
+      if (!s) continue;
+      for (const observation& o : all) {
+        const std::optional<double> l = library(o), v = vendor(o);
+        if (!l || !v) continue;
+        logs[o.run].first += std::log(*v / *l);
+        ++logs[o.run].second;
+        per_run[o.run].timing = o.timing;
+        per_run[o.run].run = o.run;
+      }
       bytes.push_back(size);
       points.push_back({{"bytes", size},
                         {"library", "automatic"},
-                        {"library_us", library.least_us},
-                        {"library_spread", library.spread()},
-                        {"vendor_us", vendor_sample.least_us},
-                        {"vendor_spread", vendor_sample.spread()},
-                        {"vendor_ratio", ratio},
-                        {"timing", "back-to-back"}});
+                        {"library_us", s->library.least_us},
+                        {"library_spread", s->library.spread()},
+                        {"vendor_us", s->vendor.least_us},
+                        {"vendor_spread", s->vendor.spread()},
+                        {"vendor_ratio", s->vendor.least_us / s->library.least_us},
+                        {"timing", s->timing}});
     }
     if (points.empty()) continue;
-    const double mean_ratio = std::exp(log_sum / static_cast<double>(points.size()));
-    const bool vendor_faster = mean_ratio * (1 + noise_floor) < 1;
+    observations means;
+    for (auto& [run, o] : per_run) {
+      o.us["vendor"] = std::exp(logs[run].first / logs[run].second);
+      o.us["library"] = 1;
+      means.push_back(o);
+    }
+    const agreement g = compare(means, vendor, row_of("library"));
+    const bool library_ahead = g.b_ahead();
+    const std::string why = library_ahead ? why_library : g.a_ahead() ? why_vendor_ahead : why_vendor_cheaper;
     for (json& pt : points)
       pt["by"] = fmt::format(
-          "{}: one verdict for every size (counts are not known alike on every rank): "
-          "vendor ÷ library {:.3f} in geometric mean over the sizes",
-          vendor_faster ? "vendor" : "library", mean_ratio);
-    unsized_verdicts.push_back(fmt::format("{} {} {}", name, p, vendor_faster ? "vendor" : "library"));
+          "{}: one verdict for every size (counts are not known alike on every rank), from each run's "
+          "geometric mean over the sizes of vendor ÷ library: {}",
+          why, g.summary());
+    unsized_verdicts.push_back(fmt::format("{} {} {}", name, p, library_ahead ? "library" : "vendor"));
+    const std::vector<std::string> verdicts(bytes.size(), library_ahead ? "library" : "vendor");
     fastest[name][std::to_string(p)] =
-        ranges_json(bytes, std::vector<std::string>(bytes.size(), vendor_faster ? "vendor" : "library"),
-                    "fastest", points);
+        ranges_json(bytes, verdicts, std::vector<std::string>(bytes.size(), why), "fastest", points);
   }
 
-  json runs_json = json::object(), b2b_runs_json = json::object();
-  for (const auto& [p, n] : runs_per_p) runs_json[std::to_string(p)] = n;
-  for (const auto& [p, n] : b2b_runs_per_p) b2b_runs_json[std::to_string(p)] = n;
-  const auto joined = [](const std::set<std::string>& s) {
+  const auto per_p = [&](const std::string& mode) {
+    json j = json::object();
+    if (runs_per_p.contains(mode))
+      for (const auto& [p, n] : runs_per_p.at(mode)) j[std::to_string(p)] = n;
+    return j;
+  };
+  const auto joined = [](const auto& s) {
     std::string out;
     for (const std::string& x : s) out += (out.empty() ? "" : ", ") + x;
     return out;
   };
+  std::vector<std::string> used;  // the timings given, in the order back-to-back, imb, synchronized
+  for (const char* t : {"back-to-back", "imb", "synchronized"})
+    if (timings_seen.contains(t)) used.emplace_back(t);
+  std::string timing_detail;
+  for (const std::string& t : used)
+    if (t != "synchronized") timing_detail += fmt::format(" {}: {}.", t, timing_words.at(t));
   json table = {
       {"format", "collectives-tuning/1"},
       {"provenance",
@@ -388,54 +591,57 @@ int run(int argc, char** argv) {
         {"collbench", first.version},
         {"collbench_options", options},
         {"command", command},
-        {"runs", runs_json},
+        {"runs", per_p("synchronized")},
         {"cores", first.cores},
         {"shm_copy", first.shm_copy.path},
         {"type", first.type},
         {"op", first.op},
         {"timing", first.timing},
+        {"timings", joined(used)},
         {"not_tabled", joined(skipped)},
         {"size_key",
          "bytes as collbench counts them: the vector (broadcast, reduce, allreduce, scan, exscan), the whole "
          "p-block array (scatter, gather, allgather, reduce_scatter, alltoall), the whole result or vector "
          "(allgatherv, reduce_scatterv), 0 (barrier)"},
         {"noise_rule",
-         fmt::format("per size, an algorithm's time is the least of its medians over the runs; the "
-                     "candidates are within {:.0f}% of the fastest; the built-in rule's choice is kept if a "
-                     "candidate, else the previous size's, else the fastest",
-                     noise_floor * 100)},
-        {"fastest_rule",
          fmt::format(
-             "per size, vendor (the MPI library's default collective) is timed as the algorithms are; "
-             "the \"fastest\" section says vendor only where vendor's time (the least of its medians) × "
-             "(1 + {:.0f}%) is below the library choice's, else library (what automatic runs); gatherv, "
-             "scatterv and alltoallv (no per-size choice: their counts are not known alike on every rank) "
-             "get one range per process count from the back-to-back runs, vendor where the geometric mean "
-             "over the sizes of vendor's time ÷ automatic's × (1 + {:.0f}%) is below 1; read by the "
-             "drop-in's COLLECTIVES_ALGORITHMS=*=fastest only",
+             "a verdict is kept only where every run of every timing agrees by more than the noise: per "
+             "size, "
+             "each run gives the ratio of the two sides' medians in that run; the noise is how far that "
+             "ratio "
+             "moved between the runs of one timing, (most − least) ÷ least, the largest over the timings, at "
+             "least {:.0f}%; one side is ahead when every ratio is beyond 1 + noise. \"collectives\": an "
+             "algorithm replaces the built-in rule's choice only where it is ahead of it (the one with the "
+             "least worst ratio, or the previous size's if within {:.0f}% of that), else the rule's choice "
+             "stays. Each range's \"why\" and each point's \"by\" say which; the least median over the "
+             "synchronized runs is the time shown",
              noise_floor * 100, noise_floor * 100)},
+        {"fastest_rule",
+         "per size, \"library\" only where the library's choice is ahead of vendor (the MPI library's "
+         "default collective) in every run and timing by more than the noise, else \"vendor\", the cheaper "
+         "path (a forwarded call costs less than a served one); gatherv, scatterv and alltoallv (no per-size "
+         "choice: their counts are not known alike on every rank) get one range per process count, library "
+         "only where in every run timed as applications see calls the geometric mean over the sizes of "
+         "vendor's time ÷ the library's is beyond 1 + noise; read by the drop-in's "
+         "COLLECTIVES_ALGORITHMS=*=fastest only"},
         {"fastest_timing",
-         b2b_runs_per_p.empty()
-             ? std::string("synchronized: the comparison with vendor is the synchronized runs' (no "
-                           "back-to-back runs were given)")
-             : fmt::format("back-to-back: the comparison with vendor is the back-to-back runs' (what an "
-                           "application issuing calls one after another sees), the choice among the "
-                           "library's algorithms the synchronized runs' (each algorithm's own time); each "
-                           "\"fastest\" point's \"timing\" says which decided it{}. {}",
-                           b2b_through_dropin
-                               ? "; the back-to-back runs went through the drop-in (the library's "
-                                 "time is its MPI_* call served with automatic, vendor's PMPI_*)"
-                               : "",
-                           b2b_timing)},
-        {"back_to_back_runs", b2b_runs_json}}},
+         fmt::format("{}: every timing given decides, and must agree{}.{}", joined(used),
+                     through_dropin_any ? "; the runs other than synchronized went through the drop-in (the "
+                                          "library's time is its MPI_* call serving the table's choice, "
+                                          "vendor's PMPI_*)"
+                                        : "",
+                     timing_detail)},
+        {"back_to_back_runs", per_p("back-to-back")},
+        {"imb_runs", per_p("imb")}}},
       {"collectives", colls}};
   if (!fastest.empty()) table["fastest"] = std::move(fastest);
   std::ofstream(out) << table.dump(1) << '\n';
   fmt::print(
       stderr,
-      "colltune: {}: {} ranges over {} sizes ({} kept the rule's choice within noise); vendor clearly "
-      "faster than the library's choice at {} of them ({} compared back to back){}{}\n",
-      out, ranges, sizes, by_rule, vendor_sizes, b2b_sizes,
+      "colltune: {}: {} ranges over {} sizes ({} kept the built-in rule's choice: nothing ahead of it "
+      "in every run and timing); vendor at {} sizes ({} of them the cheaper path, the library not ahead "
+      "in every run and timing); timings: {}{}{}\n",
+      out, ranges, sizes, by_rule, vendor_sizes, vendor_cheaper, joined(used),
       unsized_verdicts.empty() ? "" : "; one verdict for every size: ", fmt::join(unsized_verdicts, ", "));
   // What the library will load must load: the table checks itself.
   collectives::load_tuning(out);

@@ -224,7 +224,7 @@ BOOST_AUTO_TEST_CASE(bad_options_exit_2_with_a_message) {
       {"--output /nonexistent/dir/out.csv", "cannot write"},
       {"-c allreduce -b 8 -e 8 -n 2000000000 --time-per-size 0.01", "at most 1000000"},
       {"-c allreduce --timing sometimes", "--timing"},
-      {"-c allreduce --batch 4", "only with --timing back-to-back"},
+      {"-c allreduce --batch 4", "only with --timing back-to-back or imb"},
       {"-c allreduce --timing back-to-back --batch -1", "--batch"},
   };
   for (const auto& [args, fragment] : cases) {
@@ -433,4 +433,56 @@ BOOST_AUTO_TEST_CASE(back_to_back_timing_is_said_in_every_output) {
                            [](const record& r) { return r.at("timing") == "back-to-back"; }) > 0);
   BOOST_TEST(std::count_if(all.begin(), all.end(),
                            [](const record& r) { return r.at("timing") == "synchronized"; }) > 0);
+}
+
+// --timing imb: batches of calls each timed apart with a barrier after it, as IMB-MPI1 times a
+// collective, the mean over ranks (IMB's t_avg). The mode runs and reports numbers (no timed
+// assertion): every row a positive time in order min ≤ median ≤ max, checked (wrong = 0), labelled
+// imb in the CSV, the JSON (run and rows, the batch) and the table's header; collreport heads its
+// tables imb.
+BOOST_AUTO_TEST_CASE(imb_timing_runs_and_reports_numbers) {
+  const std::string imb =
+      "-c broadcast,reduce,allreduce -b 64 -e 64K --step 32 --time-per-size 0.05 --min-iterations 2 -q "
+      "--timing imb";
+  const outcome csv = launch(2, imb + " -f csv");
+  BOOST_TEST_REQUIRE(csv.status == 0, csv.err);
+  const std::vector<record> rows = parse_csv(csv.out);
+  BOOST_TEST_REQUIRE(!rows.empty());
+  for (const record& r : rows) {
+    const std::string what = r.at("collective") + " " + r.at("algorithm") + " " + r.at("bytes");
+    BOOST_TEST(r.at("timing") == "imb", what);
+    BOOST_TEST(num(r, "median_us") > 0, what);
+    BOOST_TEST(num(r, "min_us") <= num(r, "median_us"), what);
+    BOOST_TEST(num(r, "median_us") <= num(r, "max_us"), what);
+    BOOST_TEST(num(r, "wrong") == 0, what);
+  }
+  const outcome json = launch(2, imb + " -f json --batch 5 -a automatic");
+  BOOST_TEST_REQUIRE(json.status == 0, json.err);
+  const nlohmann::json doc = nlohmann::json::parse(json.out);
+  BOOST_TEST(doc.at("collbench").at("timing_mode") == "imb");
+  BOOST_TEST(doc.at("collbench").at("start").is_null());
+  BOOST_TEST(doc.at("collbench").at("timing").get<std::string>().find("IMB") != std::string::npos);
+  for (const nlohmann::json& r : doc.at("results")) {
+    BOOST_TEST(r.at("timing") == "imb");
+    BOOST_TEST(r.at("batch") == 5);
+    BOOST_TEST(r.at("median_us").get<double>() > 0);
+  }
+  const outcome table = launch(2, "-c allreduce -b 1K -e 1K -n 3 -w 1 -q --timing imb");
+  BOOST_TEST_REQUIRE(table.status == 0, table.err);
+  BOOST_TEST(table.out.find("# timing imb:") != std::string::npos, table.out);
+  BOOST_TEST(table.out.find("# imb: ") != std::string::npos, table.out);
+
+  const fs::path dir = fs::temp_directory_path() / fmt::format("collreport_imb_{}", ::getpid());
+  fs::create_directories(dir);
+  const outcome sync = launch(2, "-c allreduce -b 64 -e 64K --step 32 --time-per-size 0.05 -q -f json");
+  BOOST_TEST_REQUIRE(sync.status == 0, sync.err);
+  std::ofstream(dir / "np2.json") << sync.out;
+  std::ofstream(dir / "np2-imb.json") << json.out;
+  const std::string command =
+      fmt::format("'{}' --out '{}' '{}' '{}' > /dev/null 2>&1", COLLREPORT_EXE, (dir / "out").string(),
+                  (dir / "np2.json").string(), (dir / "np2-imb.json").string());
+  BOOST_TEST_REQUIRE(std::system(command.c_str()) == 0, command);
+  const std::string md = slurp(dir / "out" / "report.md");
+  fs::remove_all(dir);
+  BOOST_TEST(md.find("### allreduce, np = 2: imb") != std::string::npos);
 }

@@ -154,6 +154,12 @@ BOOST_AUTO_TEST_CASE(defaults) {
   BOOST_TEST(b.opts.batch == 16);
   BOOST_TEST(to_string(b.opts.timing) == "back-to-back");
   BOOST_TEST(to_string(cb::timing_mode::synchronized) == "synchronized");
+  // As IMB-MPI1 times: batched too, --batch allowed.
+  const cb::parse_result imb = parse({"--timing", "imb", "--batch", "5"});
+  BOOST_TEST_REQUIRE(imb.run);
+  BOOST_TEST((imb.opts.timing == cb::timing_mode::imb));
+  BOOST_TEST(imb.opts.batch == 5);
+  BOOST_TEST(to_string(imb.opts.timing) == "imb");
   // The automatic batch: as many calls as move 32 MiB, from 2 to 100.
   BOOST_TEST(cb::automatic_batch(0) == 100);
   BOOST_TEST(cb::automatic_batch(8) == 100);
@@ -180,7 +186,7 @@ BOOST_AUTO_TEST_CASE(bad_options_exit_2_with_a_message) {
       {{"--step", "-2"}, "given -2"},
       {{"-n", "2000000000"}, "at most 1000000"},
       {{"--timing", "async"}, "--timing"},
-      {{"--batch", "8"}, "only with --timing back-to-back"},
+      {{"--batch", "8"}, "only with --timing back-to-back or imb"},
       {{"--timing", "back-to-back", "--batch", "-3"}, "--batch"},
   };
   for (const auto& [args, fragment] : cases) {

@@ -5,31 +5,37 @@
 # or collectives::load_tuning(FILE); schema and noise rule in docs/tuning.md).
 # collbench times vendor (the MPI library's default collective) in every run too: the table's
 # "fastest" section records it per size for the drop-in's COLLECTIVES_ALGORITHMS=*=fastest.
-# Two timings: the choice among the library's algorithms comes from synchronized runs (every call
-# from a common start: each algorithm's own time); then, with that table in force, as many runs
-# time the library's choice and vendor back to back (collbench --timing back-to-back: calls one
-# after another, as applications issue them, where vendor's rooted collectives gain by running
-# ahead), and the "fastest" section compares library and vendor from those. The back-to-back runs
-# go through the drop-in when it is built (installed: beside the library), as `fastest` runs: the
-# library's time is then MPI_* served by the drop-in with automatic, what the drop-in itself costs
-# included, and vendor's is PMPI_* (collbench -a pmpi).
+# Three timings: the synchronized runs (every call from a common start: each algorithm's own time)
+# make a first table; then, with it in force, as many runs again time every library algorithm and
+# vendor as applications see calls: back to back (collbench --timing back-to-back: calls one after
+# another, where vendor's rooted collectives gain by running ahead) and as the Intel MPI Benchmarks
+# time them (--timing imb: each call timed apart, a barrier between calls, the mean over ranks).
+# Those runs go through the drop-in when it is built (installed: beside the library), as
+# `fastest` runs: the library's time is then MPI_* served by the drop-in, what the drop-in itself
+# costs included, and vendor's is PMPI_* (collbench -a pmpi). colltune then keeps a verdict (an
+# algorithm instead of the built-in rule's choice; the library instead of vendor) only where every
+# run of every timing agrees by more than the measured noise; elsewhere the built-in rule's choice,
+# and vendor, the cheaper path (docs/tuning.md).
 #
 # Usage: scripts/mpirun/tune.sh [NP ...] [--quick] [-o FILE] [--runs N] [--build-dir DIR]
-#                               [--no-back-to-back] [--simulate PLATFORM] [-- OPTIONS]
+#                               [--no-back-to-back] [--no-imb] [--simulate PLATFORM] [-- OPTIONS]
 #   NP ...           process counts to measure (default: 2 4); automatic uses the nearest measured
 #                    one of the same kind (power of two or not) for the others
-#   --quick          8 B … 512 KiB by ×4, 0.05 s per size, 2 runs (a smoke run: a few minutes)
+#   --quick          8 B … 512 KiB by ×4, 0.05 s per size, 2 runs, batches of 10 calls in the
+#                    back-to-back and imb runs (a smoke run: a few minutes)
 #                    (default: 8 B … 16 MiB by ×2, 0.5 s per size, 3 runs: compare.sh's sizes)
 #   -o FILE          the table (default: results/tuning-<host>.json); the raw collbench runs go
 #                    to FILE's name without .json, plus -runs/
-#   --runs N         runs per process count (the time of an algorithm at a size is the least of
-#                    its medians over the runs; their spread is the noise the rule respects)
+#   --runs N         runs per process count and timing (a verdict must hold in every one of them, by
+#                    more than the noise: how far its ratio moved between the runs of one timing)
 #   --build-dir DIR  the CMake build directory (default build/; configured with the bench if needed)
-#   --no-back-to-back  skip the back-to-back runs: "fastest" then compares synchronized times
+#   --no-back-to-back  skip the back-to-back runs
+#   --no-imb         skip the runs timed as IMB-MPI1 times (with --no-back-to-back too: the
+#                    synchronized runs alone decide, in one timing)
 #   --simulate PLATFORM  tune for a cluster modelled by SimGrid's SMPI (docs/simulation.md; e.g.
 #                    fat-tree-1024 and process counts 16 … 1024): build-smpi/, one run of one
-#                    simulated call per size (simulated time is exact), no back-to-back runs (they
-#                    serve the drop-in, which SMPI does not run), large buffers shared by the ranks;
+#                    simulated call per size (simulated time is exact), no back-to-back or imb runs
+#                    (they serve the drop-in, which SMPI does not run), large buffers shared by the ranks;
 #                    above 256 ranks one launch per collective, without the rings and pairwise
 #                    exchanges of p² messages (scripts/mpirun/simulated-rows.sh: 90 s of wall time
 #                    per call at 1024 ranks), which automatic then never chooses there
@@ -55,6 +61,7 @@ nps=()
 quick=0
 runs=
 b2b=1
+imb=1
 platform=
 extra=()
 while (($#)); do
@@ -65,6 +72,7 @@ while (($#)); do
     --build-dir) build=$2; shift
       ((installed)) && { echo "$self: --build-dir: the installed tuner builds nothing" >&2; exit 2; } ;;
     --no-back-to-back) b2b=0 ;;
+    --no-imb) imb=0 ;;
     --simulate) platform=$2; shift ;;
     --) shift; extra=("$@"); break ;;
     -h | --help) sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -81,7 +89,7 @@ if [[ -n $platform ]]; then
   ((installed)) && { echo "$self: --simulate runs from the source tree (scripts/mpirun/tune.sh, beside simulate)" >&2; exit 2; }
   export COLLECTIVES_MPI=smpi COLLECTIVES_SMPI_PLATFORM=$platform
   [[ $build == "$root/build" ]] && build=$root/build-smpi
-  runs=${runs:-1} b2b=0
+  runs=${runs:-1} b2b=0 imb=0
   launch=(--benchmark)
   extra=(--iterations 1 --warmup 1 --min-iterations 1 --no-check "${extra[@]}")
 fi
@@ -118,7 +126,7 @@ else
     cmake -S "$root" -B "$build" -DCOLLECTIVES_BUILD_BENCH=ON -DCOLLECTIVES_MPI="${COLLECTIVES_MPI:-openmpi}" > /dev/null
   fi
   targets=(collbench colltune)
-  ((b2b)) && [[ -z $platform ]] && targets+=(collectives_mpi)
+  ((b2b || imb)) && [[ -z $platform ]] && targets+=(collectives_mpi)
   cmake --build "$build" --target "${targets[@]}" -j "$(nproc)" > /dev/null
   run=$root/scripts/mpirun/run collbench=$build/bench/collbench colltune=$build/bench/colltune
 fi
@@ -180,7 +188,7 @@ for ((i = 1; i <= runs; i++)); do
     jsons+=("$json")
   done
 done
-command="$command ${nps[*]}$( ((quick)) && echo ' --quick')${platform:+ --simulate $platform} --runs $runs$( ((b2b)) || echo ' --no-back-to-back')${extra[*]:+ -- ${extra[*]}}"
+command="$command ${nps[*]}$( ((quick)) && echo ' --quick')${platform:+ --simulate $platform} --runs $runs$( ((b2b)) || echo ' --no-back-to-back')$( ((imb)) || echo ' --no-imb')${extra[*]:+ -- ${extra[*]}}"
 recorded="${options[*]}"
 for np in "${nps[@]}"; do
   if [[ -n $platform ]] && ((np > 256)); then
@@ -189,11 +197,18 @@ for np in "${nps[@]}"; do
   fi
 done
 "${colltune[@]}" --out "$out" --options "$recorded" --command "$command" "${jsons[@]}"
-if ((b2b)); then
-  # automatic follows the table just written, so its rows are the table's choice. Through the drop-in
-  # when there is one, as `fastest` will run: its MPI_* row serves the call with automatic (the
-  # library's time, with what the drop-in costs), its pmpi row is the MPI library's (colltune reads
-  # them so); else plainly, automatic against vendor.
+timings=()
+((b2b)) && timings+=(back-to-back)
+((imb)) && timings+=(imb)
+if ((${#timings[@]})); then
+  # The table's algorithms again, in the timings applications see, with the table just written in
+  # force: each range's choice and each size's built-in rule's choice, as only those can keep a size
+  # (another algorithm must be ahead of the rule's choice in the synchronized runs too, and the
+  # first pass kept the one that was furthest ahead). Through the drop-in when there is one, as
+  # `fastest` will run: its MPI_* row serves the call with automatic (the table's choice, with what
+  # the drop-in costs), its pmpi row is the MPI library's (colltune reads them so); else plainly,
+  # those rows and automatic against vendor.
+  named=$(grep -oE '"(algorithm|rule)": "[a-z_]+"' "$out" | sed -E 's/.*: "(.*)"/\1/' | sort -u | paste -sd, -)
   dropin=$build/libcollectives_mpi.so
   if ((installed)); then
     prefix=$(cd "$here/.." && pwd)
@@ -203,22 +218,29 @@ if ((b2b)); then
     done
   fi
   if [[ -f $dropin ]]; then
-    b2b_rows=pmpi through=(env LD_PRELOAD="$dropin" COLLECTIVES_ALGORITHMS='*=automatic')
-    what="the drop-in serving automatic, and PMPI_*"
+    app_rows=${named:+$named,}pmpi through=(env LD_PRELOAD="$dropin" COLLECTIVES_ALGORITHMS='*=automatic')
+    what="the table's algorithms, the drop-in serving automatic, and PMPI_*"
   else
-    b2b_rows=automatic through=()
-    what="automatic and vendor; no drop-in at $dropin"
+    app_rows=${named:+$named,}automatic through=()
+    what="the table's algorithms, automatic and vendor; no drop-in at $dropin"
   fi
-  b2b_options=(--algorithm "$b2b_rows" --timing back-to-back --format json --quiet "${kept[@]}" "${extra[@]}")
+  # Quick: batches of 10 calls (the automatic batch makes up to 100, and the least count of batches
+  # then outweighs the 0.05 s per size by far on an oversubscribed machine).
+  app_options=(--algorithm "$app_rows" --format json --quiet "${kept[@]}")
+  ((quick)) && app_options+=(--batch 10)
+  app_options+=("${extra[@]}")
   for ((i = 1; i <= runs; i++)); do
     for np in "${nps[@]}"; do
-      json=$raw/np$np-run$i-back-to-back.json
-      echo "$self: np = $np, run $i of $runs, back to back ($what)" >&2
-      COLLECTIVES_TUNING=$out "${through[@]}" "$run" -n "$np" "$collbench" --output "$json" "${b2b_options[@]}"
-      jsons+=("$json")
+      for timing in "${timings[@]}"; do
+        json=$raw/np$np-run$i-$timing.json
+        echo "$self: np = $np, run $i of $runs, timed $timing ($what)" >&2
+        COLLECTIVES_TUNING=$out "${through[@]}" "$run" -n "$np" "$collbench" --output "$json" \
+          --timing "$timing" "${app_options[@]}"
+        jsons+=("$json")
+      done
     done
   done
-  "${colltune[@]}" --out "$out" --options "${options[*]}; back to back: ${b2b_options[*]}" \
+  "${colltune[@]}" --out "$out" --options "${options[*]}; ${timings[*]}: --timing <timing> ${app_options[*]}" \
     --command "$command" "${jsons[@]}"
 fi
 echo "$self: $out ($((SECONDS - start)) s); use it with COLLECTIVES_TUNING=$out" >&2

@@ -6,52 +6,14 @@
 // at the end, reads the table's "fastest" section for the drop-in's `fastest` selection (and
 // collectives::fastest_choice); automatic never asks it.
 //
-// Where the numbers come from. Up to 4 ranks ("few ranks") the rule is what tune runs measured on
-// this machine class (a 2-core VM, AMD EPYC, Open MPI 4.1, one-copy shared memory, float sum) at
-// np 2 and 4, np 4 oversubscribed with each rank bound to a core (scripts/mpirun/run), 8 B … 16 MiB:
-// the ranges of the table from the three tune runs of `bash scripts/mpirun/compare.sh`
-// (2026-11-27) read beside its comparison run, a threshold kept where one algorithm led over a
-// band of sizes in both, ties and single-size flips left to the simpler choice. At p = 2 most
-// algorithms send the same messages and tie; at np 4 the fewest hops win for small messages
-// (naive's star waits for no intermediate rank to be scheduled) and the halving/doubling
-// algorithms for large ones. p = 3 the same way, from `compare.sh --np 3`'s table and run. Measured
-// by `compare.sh --tuning none` (automatic within 5% of the library's fastest, its geometric mean),
-// against the rule before: np 2 76% → 93%, 1.043 → 1.014; np 3 76% → 94%, 1.069 → 1.008; np 4
-// 67% → 94%, 1.071 → 1.007. To redo them:
-//   bash scripts/mpirun/tune.sh 2 4 -o t.json   # then read the ranges of t.json
-// One small VM is not your machine: run tune.sh there and load its table (COLLECTIVES_TUNING), which
-// automatic follows before this rule (docs/tuning.md). For a cluster modelled by SimGrid,
-// `tune.sh 16 64 256 1024 --simulate fat-tree-1024` writes one (docs/simulation.md).
-// Beyond 4 ranks nothing was measured on a machine: the thresholds are MPICH's defaults (measured
-// on clusters), and the cost models in each algorithm's header say why: latency-bound messages get
-// the ⌈log p⌉-step algorithms, bandwidth-bound ones those that move (p−1)/p of the data. Above 8
-// ranks ("many ranks") they are re-derived from simulated runs (docs/simulation.md:
-// fat-tree-256, p = 256, 4 KiB … 16 MiB by ×4; docs/measurements/2026-11-27-simulated-fat-trees.md),
-// where the library's ordered exchanges pay two latencies per step, so that the p-step ring and
-// scatter + ring allgather lose far longer than MPICH's thresholds assume: allgather
-// recursive_doubling (bruck) below p × 256 KiB of result (ring 1220 µs against 199 at 1 MiB, 3440
-// against 2698 at 16 MiB; p = 64, 8 MiB: 1510 against 1337); allreduce recursive_doubling up to
-// 32 KiB (61 µs against Rabenseifner's 85 at 16 KiB, 108 against 101 at 64 KiB; at 32 KiB p = 64:
-// 59.5 against 66.4, p = 1024: 102 against 111). Three more from
-// `compare.sh --simulate fat-tree-256 --np "64 256"` (8 B … 8 MiB by ×4), and broadcast's bound
-// made inclusive (p = 64, 512 KiB: 260 µs against 400; p = 256, 2 MiB: 1354 against 1578):
-// reduce binomial below 128 KiB (p = 64, 2 KiB: 15.0 against Rabenseifner's 42.5; a tie at 128
-// KiB); reduce_scatter recursive halving at every size (p = 64, 8 MiB: 1337 against ring's 1510);
-// alltoall Bruck below p × 16 KiB (p = 64, 32 KiB: 47.8 against pairwise's 353; 2 MiB: pairwise
-// 768 against 1027), the crossing of log p half-array steps and p − 1 block steps at two
-// latencies each. Broadcast from the runs with pipelined_tree (p = 64 and 256, 1 KiB … 16 MiB by
-// ×2; docs/measurements/2026-11-27-simulated-pipelined-trees.md): pipelined_tree from 4 KiB (p =
-// 256, 1 MiB: 349 µs against binomial's 683; 8 KiB: 26.6 against 31.7) until scatter_allgather
-// overtakes it at p × 64 KiB (p = 64, 4 MiB: 1188 against 1245; p = 256, 16 MiB: 4788 against
-// 5091), except binomial from 64 to 128 KiB, where its messages stop being eager and each has the
-// link to itself while the tree's 32 KiB segments still share it (p = 64: 39.5 against 45.8;
-// p = 256: 54.0 against 60.7). And scatter_recursive_doubling from 512 KiB when p is a power of
-// two (fat-tree-256 at p = 64 and 256, fat-tree-1024 at 1024, 4 KiB … 16 MiB by ×4: p = 256,
-// 1 MiB: 303 µs against the tree's 349, 16 MiB: 4047 against scatter_allgather's 4788; p = 1024,
-// 4 MiB: 1067 against 1327; the tree still leads at 256 KiB by 2–3%, p = 64 at 128 KiB by more);
-// not otherwise, where its fold sends the whole vector once more (p = 255, 1 MiB: 385 against
-// the tree's 356). To redo them:
-//   bash scripts/mpirun/tune.sh 16 64 256 1024 --simulate fat-tree-1024   # then read its ranges
+// Where the thresholds come from: up to 4 ranks ("few ranks"), tune runs on a small machine
+// (scripts/mpirun/tune.sh 2 4, read beside compare.sh's run: a threshold kept where one algorithm
+// led over a band of sizes in both); beyond 4 ranks, MPICH's defaults and the cost lines in each
+// algorithm's header (latency-bound messages get the ⌈log p⌉-step algorithms, bandwidth-bound
+// ones those that move (p−1)/p of the data); above 8 ranks ("many ranks"), simulated runs on fat
+// trees (tune.sh --simulate, compare.sh --simulate). The measurements behind each threshold:
+// docs/measurements/2026-11-28-automatic-rule-provenance.md. One small machine is not yours: run
+// tune.sh there and load its table (COLLECTIVES_TUNING), which automatic follows before this rule.
 //
 //   bytes: the size key, as collbench counts it (bench/metrics.hpp): the vector for broadcast,
 //   reduce, allreduce, scan, exscan; the whole p-block array for scatter, gather, allgather,
@@ -60,54 +22,44 @@
 //
 //   collective      rule
 //   broadcast       few ranks: naive below 512 B and from 128 KiB, between binomial (pipeline at
-//                   p = 3) (np 4: binomial 1.24–1.31× below 512 B, naive 1.09–1.31× from 512 B to
-//                   64 KiB, binomial within 8% above; np 3: binomial 1.09–1.52× where pipeline
-//                   leads);  many ranks: binomial below 4 KiB and from 64 to 128 KiB,
-//                   scatter_recursive_doubling from 512 KiB if p is a power of two,
-//                   pipelined_tree below p × 64 KiB, else scatter_allgather;
-//                   < 12 KiB: binomial;  otherwise scatter_allgather
-//   scatter         few ranks: binomial from 2 to 64 KiB, else naive (np 4: binomial up to 1.28×
-//                   faster between, naive up to 1.8× faster outside);  otherwise binomial
-//   gather          few ranks: naive (np 4: binomial 1.1–1.7× at every size);  otherwise binomial
-//   reduce          few ranks: naive, but Rabenseifner at p = 4 from 4 MiB if cuttable (np 4: it
-//                   leads by 1.15–1.30× there, naive leads below);  cuttable, ≥ 2 KiB:
-//                   rabenseifner;  otherwise binomial
+//                   p = 3);  many ranks: binomial below 4 KiB and from 64 to 128 KiB (where its
+//                   messages stop being eager and each has the link to itself),
+//                   scatter_recursive_doubling from 512 KiB if p is a power of two (its fold
+//                   costs the whole vector once more otherwise), pipelined_tree below p × 64 KiB,
+//                   else scatter_allgather;  < 12 KiB: binomial;  otherwise scatter_allgather
+//   scatter         few ranks: binomial from 2 to 64 KiB, else naive;  otherwise binomial
+//   gather          few ranks: naive;  otherwise binomial
+//   reduce          few ranks: naive, but Rabenseifner at p = 4 from 4 MiB if cuttable;
+//                   cuttable, ≥ 2 KiB: rabenseifner (many ranks: from 128 KiB);  otherwise binomial
 //   allgather       many ranks, result < p × 256 KiB: recursive_doubling if p is a power of two,
-//                   else bruck;  3–4 ranks up to 256 B: naive (recursive_doubling 1.27–1.35×);  p = 3:
-//                   recursive_doubling below 512 KiB, ring from there (bruck 1.13–1.75×);  few
-//                   ranks and p a power of two: recursive_doubling (np 4: the fastest from 512 B);  result
-//                   < 80 KiB: recursive_doubling if p is a power of two, else bruck;  < 512 KiB and
-//                   p a power of two: recursive_doubling;  otherwise ring
-//   reduce_scatter  non-commutative: naive;  p = 2: pairwise (within 6% everywhere);  p = 3: naive
-//                   up to 2 KiB, recursive_halving below 128 KiB, pairwise from there
-//                   (recursive_halving 1.24–1.56× at 512 KiB–1 MiB);  p = 4: naive below 2 KiB,
-//                   else recursive_halving (ring 1.5–2.2×);  whole vector < 2 MiB:
-//                   recursive_halving;  otherwise ring
-//   alltoall        p ≥ 4 and whole array ≤ 4 KiB, or block ≤ 256 B and p ≥ 8: bruck (np 4: bruck
-//                   1.2× faster below 4 KiB, pairwise from 64 KiB);  otherwise pairwise
+//                   else bruck;  3–4 ranks up to 256 B: naive;  p = 3: recursive_doubling below
+//                   512 KiB, ring from there;  few ranks and p a power of two: recursive_doubling;
+//                   result < 80 KiB: recursive_doubling if p is a power of two, else bruck;
+//                   < 512 KiB and p a power of two: recursive_doubling;  otherwise ring
+//   reduce_scatter  non-commutative: naive;  p = 2: pairwise;  p = 3: naive up to 2 KiB,
+//                   recursive_halving below 128 KiB, pairwise from there;  p = 4: naive below
+//                   2 KiB, else recursive_halving;  many ranks: recursive_halving;  whole vector
+//                   < 2 MiB: recursive_halving;  otherwise ring
+//   alltoall        p ≥ 4 and whole array ≤ 4 KiB, or block ≤ 256 B and p ≥ 8 (many ranks: whole
+//                   array below p × 16 KiB): bruck;  otherwise pairwise
 //   allreduce       2–4 ranks: Rabenseifner if cuttable and, p a power of two, the vector is above
-//                   2 and up to 4 KiB (its halves stay under Open MPI's 4 KiB eager limit: np 2
-//                   recursive_doubling 1.57× there), or from 256 KiB (p = 2, 3) / 128 KiB (p = 4)
-//                   (recursive_doubling 1.1–1.8×);  else naive at 3–4 ranks below 512 B and at
-//                   p = 3 when it cannot be cut, recursive_doubling otherwise (naive 1.2–1.45×
-//                   from 512 B);  above 4 ranks: non-commutative, < 8 KiB (many ranks: ≤ 32 KiB) or count < p:
-//                   recursive_doubling;  p a power of two: rabenseifner;  otherwise ring (no fold
-//                   traffic)
-//   barrier         3–4 ranks: naive (np 4: dissemination 1.17×);  otherwise dissemination
-//                   (⌈log p⌉ rounds for every p)
-//   scan, exscan    few ranks: naive (np 4: the fastest in every band, recursive_doubling 1.2–3.6×
-//                   slower: the chain of p−1 has fewer steps than it sounds at p ≤ 4);  otherwise
-//                   recursive_doubling (⌈log p⌉ steps instead of a chain of p−1); both keep rank
-//                   order, so commutativity does not matter
+//                   2 and up to 4 KiB (its halves stay eager where Open MPI's shared memory
+//                   sends 4 KiB by rendezvous), or from 256 KiB (p = 2, 3) / 128 KiB (p = 4);
+//                   else naive at 3–4 ranks below 512 B and at p = 3 when it cannot be cut,
+//                   recursive_doubling otherwise;  above 4 ranks: non-commutative, < 8 KiB (many
+//                   ranks: ≤ 32 KiB) or count < p: recursive_doubling;  p a power of two:
+//                   rabenseifner;  otherwise ring (no fold traffic)
+//   barrier         3–4 ranks: naive;  otherwise dissemination (⌈log p⌉ rounds for every p)
+//   scan, exscan    few ranks: naive (the chain of p−1 has fewer steps than it sounds at p ≤ 4);
+//                   otherwise recursive_doubling (⌈log p⌉ steps instead of a chain of p−1); both
+//                   keep rank order, so commutativity does not matter
 //
 // The v-variants choose only by what every rank knows alike (the counts of gatherv and scatterv
 // live at the root, those of alltoallv differ between ranks), so that all ranks agree. "Skewed":
 // the largest block is more than twice the average, where the ring's p−1 steps each wait for it.
-//   gatherv           few ranks: naive (np 4: within 21% in every band, binomial 1.1–1.7×);
-//                     otherwise binomial
-//   scatterv          few ranks: naive (np 4: binomial leads by up to 1.3× at 2–32 KiB, naive by
-//                     1.2–1.4× below 1 KiB and 1.5–1.6× from 512 KiB; one choice for every size,
-//                     since only the root knows them);  otherwise binomial
+//   gatherv           few ranks: naive;  otherwise binomial
+//   scatterv          few ranks: naive (one choice for every size, since only the root knows
+//                     them);  otherwise binomial
 //   allgatherv        as allgather (skewed: recursive_doubling or bruck, never ring)
 //   alltoallv         pairwise
 //   reduce_scatterv   as reduce_scatter (skewed, above 4 ranks: recursive_halving, never ring)

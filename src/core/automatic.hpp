@@ -10,8 +10,8 @@
 namespace collectives::detail {
 
 /// Each thread's last choice, with everything it was made from. Calls repeat their shapes (a
-/// solver's all-reduce of one vector, a benchmark's loop), and the lookup and the rule cost about
-/// 110 instructions per call (callgrind), 5–10% of an 8-byte call at np 2 when ranks spin. The
+/// solver's all-reduce of one vector, a benchmark's loop), and the lookup and the rule cost a
+/// share of a small call that shows (docs/measurements/2026-11-28-figures-from-comments.md). The
 /// table's generation is read before choosing: a table installed meanwhile makes the next call
 /// choose afresh, never keeps a stale choice.
 struct automatic_key {
@@ -40,9 +40,8 @@ algorithm choose_and_remember(const automatic_key& k);
 /// in bytes; their choice must not depend on anything only some ranks know.
 /// Inline, so that a call repeating its shape is compared in the caller's frame, with the
 /// generation read in place: out of line, the compiler saved and restored six registers and called
-/// out for the generation on every call. Measured as automatic's median ÷ that of the algorithm it
-/// ran (np 2, 8 B–1 KiB, six collectives, geometric mean, 4 launches each, alternating): 1.013–1.020
-/// out of line, 1.005–1.006 inline.
+/// out for the generation on every call, which small calls' times showed
+/// (docs/measurements/2026-11-28-figures-from-comments.md).
 inline algorithm choose_automatic(collective c, int p, std::size_t bytes, std::size_t count, bool commutative,
                                   std::size_t largest_block = 0) {
   const automatic_key key{tuning_generation(), c, p, bytes, count, largest_block, commutative};

@@ -53,19 +53,8 @@ int layout_keyval() {
 // E to each rank of `part`, a communicator split from net's: the rank's E in net's.
 std::vector<std::size_t> eager_in(MPI_Comm part, const transport& net) {
   if (part == MPI_COMM_NULL) return {};
-  int size = 0;
-  check_mpi(MPI_Comm_size(part, &size), "MPI_Comm_size");
-  MPI_Group part_group, group;
-  check_mpi(MPI_Comm_group(part, &part_group), "MPI_Comm_group");
-  check_mpi(MPI_Comm_group(net.comm(), &group), "MPI_Comm_group");
-  std::vector<int> ranks(static_cast<std::size_t>(size)), in_net(ranks.size());
-  for (int i = 0; i < size; ++i) ranks[static_cast<std::size_t>(i)] = i;
-  check_mpi(MPI_Group_translate_ranks(part_group, size, ranks.data(), group, in_net.data()),
-            "MPI_Group_translate_ranks");
-  MPI_Group_free(&part_group);
-  MPI_Group_free(&group);
-  std::vector<std::size_t> eager(ranks.size());
-  for (std::size_t i = 0; i < eager.size(); ++i) eager[i] = net.eager_bytes(in_net[i]);
+  std::vector<std::size_t> eager;
+  for (int r : ranks_in(part, net.comm())) eager.push_back(net.eager_bytes(r));
   return eager;
 }
 

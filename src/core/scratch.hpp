@@ -29,10 +29,10 @@ void give_back_scratch_block(scratch_block block) noexcept;
 
 /// Why the cache: a block freed after every call goes back to the operating system (glibc returns
 /// large blocks with munmap, or trims the heap top), and the next call pays a page fault for
-/// every 4 KiB page it touches — on a virtual machine several microseconds each, more than the
-/// message itself costs (scan_recursive_doubling at 16 MiB, two fresh blocks a call, ran 40×
-/// slower than with blocks reused). Four blocks cover every algorithm's scratch in one call; the
-/// byte bound caps what an idle thread holds, and a call whose blocks exceed it pays the faults.
+/// every 4 KiB page it touches — on a virtual machine more than the message itself costs
+/// (docs/measurements/2026-11-28-figures-from-comments.md). Four blocks cover every algorithm's
+/// scratch in one call; the byte bound caps what an idle thread holds, and a call whose blocks
+/// exceed it pays the faults.
 inline constexpr std::size_t scratch_cache_blocks = 4;
 inline constexpr std::size_t scratch_cache_bytes = std::size_t{64} << 20;
 

@@ -17,9 +17,9 @@ namespace collectives::detail {
 /// The chain's default: what the pipeline was measured with on one node (Open MPI, shared memory).
 inline constexpr std::size_t chain_segment_bytes = std::size_t{64} * 1024;
 /// The binary trees' default: below a 64 KiB eager limit (Open MPI's TCP, SimGrid SMPI's detached
-/// sends), so that a rank passes a segment to its two children without waiting for either;
-/// simulated on fat-tree-256 at 256 ranks, broadcast 1–16 MiB ran in 0.84–0.91× the time of
-/// 64 KiB segments (docs/measurements/2026-11-27-simulated-pipelined-trees.md).
+/// sends), so that a rank passes a segment to its two children without waiting for either; in
+/// simulation, large broadcasts ran faster than with 64 KiB segments
+/// (docs/measurements/2026-11-27-simulated-pipelined-trees.md).
 inline constexpr std::size_t tree_segment_bytes = std::size_t{32} * 1024;
 
 /// The segment in whole elements of `element_size` bytes (at least one): the environment's, else

@@ -82,6 +82,21 @@ void mpi_failed(int code, const char* what) {
 
 transport::transport(MPI_Comm user_comm) : transport(private_comm_of(user_comm)) {}
 
+std::vector<int> ranks_in(MPI_Comm part, MPI_Comm whole) {
+  int size = 0;
+  check_mpi(MPI_Comm_size(part, &size), "MPI_Comm_size");
+  MPI_Group part_group, whole_group;
+  check_mpi(MPI_Comm_group(part, &part_group), "MPI_Comm_group");
+  check_mpi(MPI_Comm_group(whole, &whole_group), "MPI_Comm_group");
+  std::vector<int> own(static_cast<std::size_t>(size)), ranks(own.size());
+  for (int i = 0; i < size; ++i) own[static_cast<std::size_t>(i)] = i;
+  check_mpi(MPI_Group_translate_ranks(part_group, size, own.data(), whole_group, ranks.data()),
+            "MPI_Group_translate_ranks");
+  MPI_Group_free(&part_group);
+  MPI_Group_free(&whole_group);
+  return ranks;
+}
+
 std::vector<std::size_t> eager_table(MPI_Comm comm, int size) {
   const eager_limits& limits = eager_limits_in_force();
   std::vector<std::size_t> table(static_cast<std::size_t>(size), limits.other_host);
@@ -90,19 +105,9 @@ std::vector<std::size_t> eager_table(MPI_Comm comm, int size) {
   // COLLECTIVES_SIMULATED_HOSTS makes the node-aware algorithms believe.
   MPI_Comm host;
   check_mpi(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host), "MPI_Comm_split_type");
-  MPI_Group host_group, group;
-  int host_size = 0;
-  check_mpi(MPI_Comm_size(host, &host_size), "MPI_Comm_size");
-  check_mpi(MPI_Comm_group(host, &host_group), "MPI_Comm_group");
-  check_mpi(MPI_Comm_group(comm, &group), "MPI_Comm_group");
-  std::vector<int> local(static_cast<std::size_t>(host_size)), ranks(local.size());
-  for (int i = 0; i < host_size; ++i) local[static_cast<std::size_t>(i)] = i;
-  check_mpi(MPI_Group_translate_ranks(host_group, host_size, local.data(), group, ranks.data()),
-            "MPI_Group_translate_ranks");
-  MPI_Group_free(&host_group);
-  MPI_Group_free(&group);
+  const std::vector<int> on_host = ranks_in(host, comm);
   check_mpi(MPI_Comm_free(&host), "MPI_Comm_free");
-  for (int r : ranks) table[static_cast<std::size_t>(r)] = limits.same_host;
+  for (int r : on_host) table[static_cast<std::size_t>(r)] = limits.same_host;
   return table;
 }
 

@@ -65,6 +65,9 @@ struct comm_info {
   std::vector<std::size_t> eager_to;
 };
 
+/// The rank in `whole` of each rank of `part`, a communicator whose ranks all belong to `whole`.
+std::vector<int> ranks_in(MPI_Comm part, MPI_Comm whole);
+
 /// E to every rank of `comm` (of `size` ranks) from this process's eager limits: one
 /// MPI_Comm_split_type, a collective call, where the limits on and across hosts differ.
 std::vector<std::size_t> eager_table(MPI_Comm comm, int size);

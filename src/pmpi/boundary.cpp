@@ -6,17 +6,16 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "pmpi/memory.hpp"
 #include "pmpi/settings.hpp"
 
 namespace collectives::pmpi {
 
 constinit thread_local int library_depth = 0;
 constinit std::array<std::atomic<bool>, functions.size()> straight_to_mpi{};
-constinit thread_local std::array<fastest_memo, collective_count> last_fastest{};
 constinit std::atomic<std::uint64_t> comms_freed{0};
-constinit thread_local std::array<forwarded_shape, functions.size()> last_forwarded{};
+constinit thread_local std::array<memory, functions.size()> memories{};
 thread_local std::array<std::vector<int>, functions.size()> forwarded_counts;
-constinit thread_local std::array<served_shape, functions.size()> last_served{};
 
 // A selection that MPI_Init did not see (a program whose MPI_Init bypassed ours) still stops
 // the job on its first collective rather than running with a selection the user did not mean.
@@ -52,6 +51,12 @@ void arguments::query() {
   if (inter) return;  // forwarded at once: neither rank nor size is needed
   detail::check_mpi(PMPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
   detail::check_mpi(PMPI_Comm_size(comm, &size), "MPI_Comm_size");
+}
+
+const layout& arguments::ask(MPI_Datatype type) const {
+  if (asked_count_ == asked_.size())
+    throw mpi_failure{MPI_ERR_INTERN, fmt::format("{}: more than two derived datatypes", info(f).name)};
+  return asked_[asked_count_++] = ask_mpi(type);
 }
 
 void arguments::fail(int error_class, std::string_view problem) const {

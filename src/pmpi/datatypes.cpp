@@ -263,13 +263,6 @@ const predefined_types& make_predefined_types() {
   return table;
 }
 
-const std::byte* pack_input(const void* buf, std::size_t count, const layout& l,
-                            std::vector<std::byte>& scratch, MPI_Comm comm) {
-  scratch.resize(count * l.size);
-  pack(buf, count, l, scratch.data(), comm);
-  return scratch.data();
-}
-
 const std::byte* copy_input(const void* buf, std::size_t count, const layout& l,
                             std::vector<std::byte>& scratch, MPI_Comm comm) {
   scratch.resize(count * l.size);

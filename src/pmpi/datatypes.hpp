@@ -95,47 +95,18 @@ inline const predefined_types& predefined_type_table() {
 /// What MPI says of `type` now (MPI_Type_size, MPI_Type_get_true_extent, MPI_Type_get_extent).
 layout ask_mpi(MPI_Datatype type);
 
-/// `type`'s layout: the table's for a predefined datatype (no MPI call), else MPI's answer now (a
-/// derived datatype's handle can be freed and reused for another type, so nothing is kept).
-inline layout describe(MPI_Datatype type) {
-  if (const predefined_type* p = predefined_type_table().find(type)) [[likely]]
-    return p->l;
-  return ask_mpi(type);
-}
+/// The layout of no datatype: a buffer the call does not use on this rank.
+inline constexpr layout no_layout{};
 
 /// Packing and unpacking of non-contiguous data (MPI_Pack, MPI_Unpack), out of line.
-const std::byte* pack_input(const void* buf, std::size_t count, const layout& l,
-                            std::vector<std::byte>& scratch, MPI_Comm comm);
 void unpack_output(void* buf, std::size_t count, const layout& l, const std::vector<std::byte>& scratch,
                    MPI_Comm comm);
+/// A copy of the bytes of `count` elements at `buf` in `scratch`: packed where `l` is not contiguous.
 const std::byte* copy_input(const void* buf, std::size_t count, const layout& l,
                             std::vector<std::byte>& scratch, MPI_Comm comm);
 
-/// The bytes of `count` elements at `buf`: where they lie when contiguous, else packed into
-/// `scratch`.
-inline const std::byte* input_bytes(const void* buf, std::size_t count, const layout& l,
-                                    std::vector<std::byte>& scratch, MPI_Comm comm) {
-  if (l.contiguous) [[likely]]
-    return static_cast<const std::byte*>(buf) + l.true_lb;
-  return pack_input(buf, count, l, scratch, comm);
-}
-
-/// A copy of the bytes of `count` elements at `buf` in `scratch` (for MPI_IN_PLACE, where the
-/// input lies in the output buffer).
-inline const std::byte* input_copy(const void* buf, std::size_t count, const layout& l,
-                                   std::vector<std::byte>& scratch, MPI_Comm comm) {
-  return copy_input(buf, count, l, scratch, comm);
-}
-
-/// Where the collective writes the bytes of `count` elements destined for `buf`: `buf` itself
-/// when contiguous, else `scratch` (then `store_output` unpacks it into `buf`).
-inline std::byte* output_bytes(void* buf, std::size_t count, const layout& l,
-                               std::vector<std::byte>& scratch) {
-  if (l.contiguous) [[likely]]
-    return static_cast<std::byte*>(buf) + l.true_lb;
-  scratch.resize(count * l.size);
-  return scratch.data();
-}
+/// After the library wrote the bytes of `count` elements destined for `buf` into `scratch` (where
+/// `l` is not contiguous): unpacks them into `buf`.
 inline void store_output(void* buf, std::size_t count, const layout& l, const std::vector<std::byte>& scratch,
                          MPI_Comm comm) {
   if (!l.contiguous) [[unlikely]]

@@ -2,8 +2,9 @@
 #pragma once
 
 // The MPI functions the drop-in defines, and why a call may be forwarded to the MPI library.
-// Adding a collective to the drop-in is one row here plus its entry point in entry_points.cpp;
-// the selection variable and the report read this table.
+// Adding a collective to the drop-in is one row here plus its description and entry point in
+// entry_points.cpp (skeleton.hpp says what a description holds); the selection variable and the
+// report read this table.
 
 #include <array>
 #include <string_view>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "pmpi/report.hpp"
 
+#include <collectives/eager.hpp>
 #include <fmt/format.h>
 #include <mpi.h>
 
@@ -73,6 +74,17 @@ std::vector<std::uint64_t> snapshot(const std::array<std::atomic<std::uint64_t>,
   return v;
 }
 
+// The eager size the library's exchanges use (collectives/eager.hpp).
+std::string eager_line() {
+  try {
+    const eager_limits& e = eager_limits_in_force();
+    return fmt::format("eager exchanges: E = {} B on this host, {} B to other hosts ({})\n", e.same_host,
+                       e.other_host, e.source);
+  } catch (const std::exception& bad) {
+    return fmt::format("eager exchanges: {}\n", bad.what());
+  }
+}
+
 }  // namespace
 
 void record(mpi_function f, const outcome& o, std::chrono::steady_clock::duration inside) {
@@ -107,6 +119,7 @@ void print_report(const settings& s) {
       "collectives_mpi report: {} ranks, COLLECTIVES_ALGORITHMS={}{}\n", size,
       s.algorithms_text.empty() ? "(unset: automatic)" : s.algorithms_text,
       tuning != nullptr && *tuning != '\0' ? fmt::format(", COLLECTIVES_TUNING={}", tuning) : std::string());
+  text += eager_line();
   const auto line = [&](std::string_view function, std::string_view what, std::size_t i) {
     text += fmt::format("{:<26} {:<32} {:>10} {:>16} {:>16.1f} {:>16.1f}\n", function, what, max_calls[i],
                         sum_bytes[i], static_cast<double>(sum_ns[i]) * 1e-3 / size,

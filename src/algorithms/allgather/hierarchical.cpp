@@ -16,8 +16,8 @@
 //                2(H−1)α_n + (H−1)/H·nβ_n, the L ranks of a host sharing its link half each way:
 //                the (H−1)·L·b bytes each host must receive, once per direction;
 //          intra (step 2, ring of L bundles): 2(L−1)α_s + 2(L−1)/L·nβ_s; plus n bytes copied.
-// Transport: one host: ring's, n/p·δ + R(p−1)·t(n/p) (n = all p blocks), on the library's blocking,
-//          ordered transport (bench/cost_model.cpp).
+// Transport: one host: ring's, n/p·δ + R(p−1)·t(n/p) (n = all p blocks), on the library's transport, where an
+//          exchange of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
 // Order:   no reduction.
 // Limits:  one host: ring (what step 2 amounts to there); hosts of different sizes, or one rank
 //          per host: automatic's flat algorithm.

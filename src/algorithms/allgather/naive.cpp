@@ -3,8 +3,8 @@
 //
 // Steps:   gather_naive (root 0) into recv; broadcast_naive of the p·n-element recv.
 // Cost:    (p−1)·(α + nβ) + (p−1)·(α + p·nβ) = 2(p−1)α + (p−1)(p+1)·nβ  (n = one block).
-// Transport: n/p·δ + (p−1)·u(n/p) + (p−1)·t(n) (n = all p blocks), on the library's blocking, ordered
-//          transport (bench/cost_model.cpp).
+// Transport: n/p·δ + (p−1)·u(n/p) + (p−1)·t(n) (n = all p blocks), on the library's transport, where an
+//          exchange of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
 // Order:   no reduction.
 // Limits:  none.
 // Memory:  none extra.

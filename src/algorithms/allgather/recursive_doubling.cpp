@@ -12,7 +12,8 @@
 // Cost:    log p·α + (p−1)/p·Nβ for the N-byte result (N = p·n). Non-power-of-two:
 //          + 2α + nβ + Nβ for the fold.
 // Transport: n/p·δ + 2Σᵢ t(2ⁱ·n/p′) (i = 0…log p′ − 1); fold + u(n/p) + t(n) (n = all p blocks), on the
-//          library's blocking, ordered transport (bench/cost_model.cpp).
+//          library's transport, where an exchange of m ≤ E bytes costs one message, not two
+//          (bench/cost_model.cpp).
 // Order:   no reduction.
 // Limits:  none; allgather_recursive_doubling_blocks also takes uneven, even empty, parts.
 // Memory:  none extra: runs travel straight between receive buffers.

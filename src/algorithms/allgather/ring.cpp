@@ -7,8 +7,8 @@
 //            step 1: 0→1 b3   1→2 b0   2→3 b1   3→0 b2
 //            step 2: 0→1 b2   1→2 b3   2→3 b0   3→0 b1
 // Cost:    (p−1)·α + (p−1)/p·Nβ for the N-byte result (n = N/p per block): bandwidth-optimal.
-// Transport: n/p·δ + R(p−1)·t(n/p) (n = all p blocks), on the library's blocking, ordered transport
-//          (bench/cost_model.cpp).
+// Transport: n/p·δ + R(p−1)·t(n/p) (n = all p blocks), on the library's transport, where an exchange of m ≤ E
+//          bytes costs one message, not two (bench/cost_model.cpp).
 // Order:   no reduction.
 // Limits:  none; uneven blocks are handled by allgather_ring_blocks (used by allreduce_ring and
 //          broadcast_scatter_allgather).

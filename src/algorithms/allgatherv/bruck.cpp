@@ -13,8 +13,9 @@
 //            d = 2:   r0 [0 1 2 3]  r1 [1 2 3 0]  r2 [2 3 0 1]  r3 [3 0 1 2]
 // Cost:    ⌈log p⌉·α + (p−1)/p·Nβ for equal blocks (N = all blocks); skewed counts cost up to
 //          ⌈log p⌉·b_max·β more. Plus a local pass over N elements for the rotation.
-// Transport: n/p·δ + X(−1, −2, −4, …; min(d, p−d)·n/p) + (n + ⌊p/2⌋·n/p)δ (rotation) (n = all p
-//          blocks), on the library's blocking, ordered transport (bench/cost_model.cpp).
+// Transport: n/p·δ + X(−1, −2, −4, …; min(d, p−d)·n/p) + (n + ⌊p/2⌋·n/p)δ (rotation) (n = all p blocks), on
+//          the library's transport, where an exchange of m ≤ E bytes costs one message, not two
+//          (bench/cost_model.cpp).
 // Order:   no reduction.
 // Limits:  none: any counts (empty runs travel as empty messages), any displacements.
 // Memory:  the shorter of the two parts the rotation swaps, parked in scratch (rotate_bytes), plus

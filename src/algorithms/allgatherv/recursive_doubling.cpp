@@ -15,7 +15,8 @@
 //          run, so skewed counts cost up to log p·b_max·β more. Non-power-of-two: + 2α + b·β + Nβ
 //          for the fold (b = the folded rank's block).
 // Transport: n/p·δ + 2Σᵢ t(2ⁱ·n/p′) (i = 0…log p′ − 1); fold + u(n/p) + t(n) (n = all p blocks), on the
-//          library's blocking, ordered transport (bench/cost_model.cpp).
+//          library's transport, where an exchange of m ≤ E bytes costs one message, not two
+//          (bench/cost_model.cpp).
 // Order:   no reduction.
 // Limits:  none: any counts (empty runs travel as empty messages), any displacements.
 // Memory:  none extra when recv's blocks are packed in rank order; otherwise a packed copy of N

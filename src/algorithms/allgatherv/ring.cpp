@@ -10,8 +10,8 @@
 // Cost:    (p−1)·α + Σ over steps of the largest block in flight·β: (p−1)/p·Nβ for equal blocks
 //          (N = all blocks), up to (p−1)·b_max·β when one block dominates, since every step
 //          waits for it somewhere on the ring.
-// Transport: n/p·δ + R(p−1)·t(n/p) (n = all p blocks), on the library's blocking, ordered transport
-//          (bench/cost_model.cpp).
+// Transport: n/p·δ + R(p−1)·t(n/p) (n = all p blocks), on the library's transport, where an exchange of m ≤ E
+//          bytes costs one message, not two (bench/cost_model.cpp).
 // Order:   no reduction.
 // Limits:  none: any counts (empty blocks travel as empty messages), any displacements.
 // Memory:  none extra when recv's blocks are packed in rank order; otherwise a packed copy of N

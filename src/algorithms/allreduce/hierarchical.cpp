@@ -24,10 +24,9 @@
 //            1: 0 → 3 b1 of host 0,  2 → 1 b0 of host 1   (both link directions at once)
 //            2: 1 → 2 b0 reduced,    3 → 0 b1 reduced      (both link directions at once)
 //            3: 0↔1, 2↔3 exchange the block each lacks   (shared memory)
-//          Not segmented: on the emulated 2 × 2 cluster (loaded 2-core machine) cutting the
-//          blocks into 256 KiB–2 MiB segments to overlap the steps was slower at 4–16 MiB
-//          than whole blocks: every segment adds a rendezvous round trip and hand-offs that wait
-//          for descheduled ranks.
+//          Not segmented: on the emulated cluster, cutting the blocks into segments to overlap
+//          the steps was slower than whole blocks (docs/measurements/2026-11-28-figures-from-comments.md):
+//          every segment adds a rendezvous round trip and hand-offs that wait for descheduled ranks.
 //          More ranks per host (L > 2), the vector cut into L blocks:
 //          1. within each host, ring reduce-scatter: local rank i holds block i reduced over
 //             its host;
@@ -48,8 +47,8 @@
 //          Either way the network carries 2(H−1)/H·n per host and direction, the minimum any
 //          all-reduce needs across the host boundary, on both directions of the link at once.
 //          (bench/host_model.cpp prices the same steps for the report.)
-// Transport: one host: ring's, 2u(n/p) + (R(2(p−1)) − 2)·t(n/p) + (p−1)/p·nγ, on the library's blocking,
-//          ordered transport (bench/cost_model.cpp).
+// Transport: one host: ring's, 2u(n/p) + (R(2(p−1)) − 2)·t(n/p) + (p−1)/p·nγ, on the library's transport,
+//          where an exchange of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
 // Order:   hosts need not hold consecutive ranks, and the blocks are reduced host by host:
 //          commutative ops only. Every block is reduced by one set of ranks and then copied, so
 //          every rank holds identical bits.

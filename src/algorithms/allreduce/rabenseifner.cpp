@@ -21,7 +21,8 @@
 // Cost:    2 log p·α + 2(p−1)/p·nβ + (p−1)/p·nγ. Non-power-of-two: + 3α + 2nβ + nγ for the fold
 //          (the vector goes in two halves, the result comes back whole).
 // Transport: 2u(n/2) + 2t(n/2) + 4Σᵢ t(n/2ⁱ) (i = 2…log p′) + (p′−1)/p′·nγ; fold + 2u(n/2) + t(n) + nγ, on
-//          the library's blocking, ordered transport (bench/cost_model.cpp).
+//          the library's transport, where an exchange of m ≤ E bytes costs one message, not two
+//          (bench/cost_model.cpp).
 // Order:   each step pairs contiguous runs of ranks, but the side of ∘ the partner's sums take
 //          does not follow rank order (the helper is shared with reduce_scatter): commutative ops
 //          only. Every part is reduced by one rank and then copied, so every rank holds

@@ -11,8 +11,9 @@
 //          pairs hands its vector to its odd partner, which folds it in on the left and stands
 //          for both ranks, and gets the result back at the end.
 // Cost:    log p·(α + nβ + nγ). Non-power-of-two: + 2(α + nβ) + nγ for the fold.
-// Transport: nδ + 2u(n) + (log p′ − 1)·2t(n) + log p′·nγ; fold + u(n) + t(n) + nγ, its first step
-//          up to 2t(n), on the library's blocking, ordered transport (bench/cost_model.cpp).
+// Transport: nδ + 2u(n) + (log p′ − 1)·2t(n) + log p′·nγ; fold + u(n) + t(n) + nγ, its first step up to
+//          2t(n), on the library's transport, where an exchange of m ≤ E bytes costs one message, not two
+//          (bench/cost_model.cpp).
 // Order:   keeps rank order (runs are contiguous, lower on the left): correct for
 //          non-commutative ops. Both partners combine the same operands in the same order, so
 //          every rank holds identical bits.
@@ -56,8 +57,8 @@ void allreduce_recursive_doubling(const call& c) {
   std::byte* incoming = moves % 2 == 0 ? other.get() : c.recv;
   // This rank's running result: the caller's input itself until the first combine, so the first
   // step sends the input untouched rather than a copy of it (a buffer just written costs the
-  // transport more to send than its copy takes: 4 MiB at np 2, 0.81 against 0.59 ms). Copied
-  // first when the fold combines into it, or when in place it is where the partner's lands.
+  // transport more to send than its copy takes: docs/measurements/2026-11-28-figures-from-comments.md).
+  // Copied first when the fold combines into it, or when in place it is where the partner's lands.
   const std::byte* mine = c.send;
   if (fold.carries_partner() || mine == incoming) {
     copy_bytes(result, c.send, bytes);

@@ -14,8 +14,9 @@
 //            inverse: r0 [00 10 20 30]  r1 [01 11 21 31]  r2 [02 12 22 32]  r3 [03 13 23 33]
 // Cost:    ⌈log p⌉·α + ⌈log p⌉·(p/2)·nβ for n-byte blocks, plus local packing of about
 //          (2 + ⌈log p⌉)·p·n bytes: fewer messages than pairwise, more bytes; wins for small n.
-// Transport: X(1, 2, 4, …; the blocks with bit d, about n/2) + (2n + 2·packed)·δ (n = all p
-//          blocks), on the library's blocking, ordered transport (bench/cost_model.cpp).
+// Transport: X(1, 2, 4, …; the blocks with bit d, about n/2) + (2n + 2·packed)·δ (n = all p blocks), on the
+//          library's transport, where an exchange of m ≤ E bytes costs one message, not two
+//          (bench/cost_model.cpp).
 // Order:   no reduction.
 // Limits:  none; any p (for p not a power of two the last step just has fewer positions).
 // Memory:  two buffers of ⌊p/2⌋ blocks (the packed message out and the one coming in);

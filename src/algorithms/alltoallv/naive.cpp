@@ -10,8 +10,8 @@
 //          messages, so both sides of every pair take the same steps.
 // Cost:    between (p−1)·α + Σ_peers max(sent, received)·β and about twice that on the critical
 //          path.
-// Transport: n/p·δ + 2(p−1)·u(n/p), at best (n = all p blocks), on the library's blocking, ordered transport
-//          (bench/cost_model.cpp).
+// Transport: n/p·δ + 2(p−1)·u(n/p), at best (n = all p blocks), on the library's transport, where an exchange
+//          of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
 // Order:   no reduction.
 // Limits:  none: any counts (zeros included), any displacements.
 // Memory:  none extra.

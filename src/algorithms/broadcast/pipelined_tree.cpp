@@ -22,8 +22,9 @@
 //          latency for pipeline. Sends that return once their message is buffered (below the
 //          eager limit) let a rank take the next segment while the two it sent are under way:
 //          then its link, two segments out per segment in, sets the pace (2nβ).
-// Transport: (2·⌊log p⌋ + 3(S − 1))·t(n/S), S = ⌈n / 32 KiB⌉ segments (p = 2: S·u(n/S); p = 3:
-//          2S·u(n/S)), on the library's blocking, ordered transport (bench/cost_model.cpp).
+// Transport: (2·⌊log p⌋ + 3(S − 1))·t(n/S), S = ⌈n / 32 KiB⌉ segments (p = 2: S·u(n/S); p = 3: 2S·u(n/S)), on
+//          the library's transport, where an exchange of m ≤ E bytes costs one message, not two
+//          (bench/cost_model.cpp).
 // Order:   no reduction.
 // Limits:  none; any root. The segment is the pipeline's (core/segment.hpp:
 //          COLLECTIVES_PIPELINE_SEGMENT_BYTES; default 32 KiB, the chain's 64). A vector of one segment is a plain

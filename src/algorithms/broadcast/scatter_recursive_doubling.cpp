@@ -17,8 +17,9 @@
 //          place of the ring's p − 1. Non-power-of-two: + 2α + (n/p + n)β for the fold.
 //          On the library's transport each exchange is two messages one after the other, so the
 //          all-gather costs twice its textbook bandwidth (scatter_allgather's ring does too).
-// Transport: u(n/2) + Σᵢ t(n/2ⁱ) (i = 2…log p) + 2Σᵢ t(2ⁱ·n/p′) (i = 0…log p′ − 1); fold + t(n/p)
-//          + t(n), on the library's blocking, ordered transport (bench/cost_model.cpp).
+// Transport: u(n/2) + Σᵢ t(n/2ⁱ) (i = 2…log p) + 2Σᵢ t(2ⁱ·n/p′) (i = 0…log p′ − 1); fold + t(n/p) + t(n), on
+//          the library's transport, where an exchange of m ≤ E bytes costs one message, not two
+//          (bench/cost_model.cpp).
 // Order:   no reduction.
 // Limits:  any root (the scatter's subtrees are intervals of ranks, so each rank ends with its
 //          own block, as the doubling expects); fewer elements than ranks: empty blocks travel as

@@ -18,8 +18,8 @@
 //          partner changes it, and the first contribution from below lands in recv itself.
 // Cost:    ⌈log p⌉·(α + nβ) + up to (2⌈log p⌉ − 2)·nγ, plus, from p = 3 on, one n-byte copy of
 //          the input at a rank whose first partner lies below (partial and recv both need it).
-// Transport: 2u(n) + 2(log p − 1)·t(n) + (2 log p − 2)·nγ (+ nδ from p = 3 on), on the library's blocking,
-//          ordered transport (bench/cost_model.cpp).
+// Transport: 2u(n) + 2(log p − 1)·t(n) + (2 log p − 2)·nγ (+ nδ from p = 3 on), on the library's transport,
+//          where an exchange of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
 // Order:   exact rank order: every operand is a contiguous run of ranks, the lower run on the
 //          left. Correct for non-commutative ops.
 // Limits:  none; any p. In place (send == recv): partial is copied from send before anything is

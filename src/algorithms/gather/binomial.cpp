@@ -9,8 +9,8 @@
 //            step 1: 2 → 1  b2 b3
 // Cost:    ⌈log p⌉·α + (p−1)·nβ at the root (n = one block): the root receives every block but
 //          its own once, and the tree is ⌈log p⌉ deep.
-// Transport: u(n/p) + Σᵢ t(n/2ⁱ) (i = 1…log p − 1) + n/p·δ (n = all p blocks), on the library's blocking,
-//          ordered transport (bench/cost_model.cpp).
+// Transport: u(n/p) + Σᵢ t(n/2ⁱ) (i = 1…log p − 1) + n/p·δ (n = all p blocks), on the library's transport,
+//          where an exchange of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
 // Order:   no reduction.
 // Limits:  none. Any root, with no rotation at the root (see scatter_binomial).
 // Memory:  root and leaves none (the root receives straight into recv, leaves send straight from

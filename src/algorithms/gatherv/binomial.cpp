@@ -13,7 +13,7 @@
 // Cost:    ⌈log p⌉·α + (N − b_root)·β at the root (N = all blocks), plus the counts:
 //          up to ⌈log p⌉·α + 8(p−1)·β on the way down.
 // Transport: log p·α + u(n/p) + Σᵢ t(n/2ⁱ) (i = 1…log p − 1) + n/p·δ (n = all p blocks), on the library's
-//          blocking, ordered transport (bench/cost_model.cpp).
+//          transport, where an exchange of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
 // Order:   no reduction.
 // Limits:  none: any counts (zeros included), any root. Displacements that are not packed in rank
 //          order cost the root one local pass (below).

@@ -14,8 +14,8 @@
 //          intra (steps 1 and 3): ⌈log L⌉(α_s + nβ_s + nγ), plus α_s + nβ_s when the root is not
 //                its host's first rank;
 //          inter (step 2): ⌈log H⌉(α_n + nβ_n + nγ).
-// Transport: one host: binomial's, u(n) + (log p − 1)·t(n) + log p·nγ (root 0), on the library's blocking,
-//          ordered transport (bench/cost_model.cpp).
+// Transport: one host: binomial's, u(n) + (log p − 1)·t(n) + log p·nγ (root 0), on the library's transport,
+//          where an exchange of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
 // Order:   hosts need not hold consecutive ranks: commutative ops only.
 // Limits:  none; any root, hosts of any sizes. One host: binomial (the steps' choice there for
 //          small vectors); one rank per host: automatic's flat algorithm.

@@ -16,9 +16,9 @@
 //          its receiver (an inner rank receives twice and sends once per segment); about
 //          3nβ + 2nγ for S ≫ log p, against log p·(nβ + nγ) for binomial and 2nβ + nγ plus
 //          2 log p latencies for rabenseifner (whose exchanges take 2nβ on this transport).
-// Transport: (2·⌊log p⌋ + 3(S − 1))·t(n/S) + 2(⌊log p⌋ + S − 1)·(n/S)γ, S = ⌈n / 32 KiB⌉ segments
-//          (p = 2: S·u(n/S) + nγ; p = 3: 2S·u(n/S) + 2nγ), on the library's blocking, ordered
-//          transport (bench/cost_model.cpp).
+// Transport: (2·⌊log p⌋ + 3(S − 1))·t(n/S) + 2(⌊log p⌋ + S − 1)·(n/S)γ, S = ⌈n / 32 KiB⌉ segments (p = 2:
+//          S·u(n/S) + nγ; p = 3: 2S·u(n/S) + 2nγ), on the library's transport, where an exchange of m ≤ E
+//          bytes costs one message, not two (bench/cost_model.cpp).
 // Order:   children by the tree, relative to the root: commutative ops only.
 // Limits:  none; any root. The segment is the pipeline's (core/segment.hpp:
 //          COLLECTIVES_PIPELINE_SEGMENT_BYTES; default 32 KiB, the chain's 64). A vector of one segment is a plain

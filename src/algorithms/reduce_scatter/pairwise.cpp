@@ -11,8 +11,8 @@
 //            k = 3: 0→3 x0[3]  1→0 x1[0]  2→1 x2[1]  3→2 x3[2]
 // Cost:    (p−1)·(α + nβ + nγ) (n = one block): like the ring, but every block goes straight
 //          from its source to its owner, so no partial sum depends on the previous step.
-// Transport: Xᵤ(1, 2, …, p−1; n/p) + (p−1)/p·nγ (n = all p blocks), on the library's blocking, ordered
-//          transport (bench/cost_model.cpp).
+// Transport: Xᵤ(1, 2, …, p−1; n/p) + (p−1)/p·nγ (n = all p blocks), on the library's transport, where an
+//          exchange of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
 // Order:   block r gathers its terms in the order r−1, r, r−2, r−3, …: commutative ops only.
 // Limits:  none.
 // Memory:  one block from p = 3 on, where the incoming blocks after the first land before they

@@ -12,8 +12,8 @@
 //            k = 3: 0→3 x0[3]  1→0 x1[0]  2→1 x2[1]  3→2 x3[2]
 // Cost:    (p−1)·(α + b·β + b·γ) at the rank with the largest block b: (p−1)/p·N(β + γ) for
 //          equal blocks (N = the whole vector), up to (p−1)·b_max·(β + γ) when one dominates.
-// Transport: Xᵤ(1, 2, …, p−1; n/p) + (p−1)/p·nγ (n = all p blocks), on the library's blocking, ordered
-//          transport (bench/cost_model.cpp).
+// Transport: Xᵤ(1, 2, …, p−1; n/p) + (p−1)/p·nγ (n = all p blocks), on the library's transport, where an
+//          exchange of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
 // Order:   block r gathers its terms in the order r−1, r, r−2, r−3, …: commutative ops only.
 // Limits:  none: any counts (empty blocks travel as empty messages).
 // Memory:  from p = 3 on, one block of this rank's size, where the incoming blocks after the first

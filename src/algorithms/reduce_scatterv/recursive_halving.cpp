@@ -16,7 +16,8 @@
 //          dominant block costs its size at each of the log p steps it still travels. Non-power-
 //          of-two: + 3α + N(β + γ) + b·β for the fold (b = the folded rank's block).
 // Transport: 2u(n/2) + 2Σᵢ t(n/2ⁱ) (i = 2…log p′) + (p′−1)/p′·nγ + n/p·δ; fold + 2u(n/2) + nγ + t(n/p) (n =
-//          all p blocks), on the library's blocking, ordered transport (bench/cost_model.cpp).
+//          all p blocks), on the library's transport, where an exchange of m ≤ E bytes costs one message, not
+//          two (bench/cost_model.cpp).
 // Order:   the halves are combined by distance, not rank order: commutative ops only.
 // Limits:  none: any counts (empty runs travel as empty messages).
 // Memory:  an N-element accumulator in which the reduced run shrinks, plus the landing of each

@@ -11,7 +11,7 @@
 // Cost:    (p−1)·α + (p−1)/p·N(β + γ) for equal blocks (N = the whole vector); every block
 //          passes through p−1 ranks, so a dominant block costs up to (p−1)·b_max·(β + γ).
 // Transport: 2u(n/p) + (R(p−1) − 2)·t(n/p) + (p−1)/p·nγ + n/p·δ (n = all p blocks), on the library's
-//          blocking, ordered transport (bench/cost_model.cpp).
+//          transport, where an exchange of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
 // Order:   the partial sums are folded in ring order, not rank order: commutative ops only.
 // Limits:  none: any counts (empty blocks travel as empty messages).
 // Memory:  an N-element accumulator where the partial sums pass (the equal-block ring's

@@ -15,8 +15,8 @@
 //          a partner below did so until a partner above does (then it moves to scratch).
 // Cost:    ⌈log p⌉·(α + nβ) + up to (2⌈log p⌉ − 1)·nγ (a rank whose partners are all below it
 //          folds every step into both buffers).
-// Transport: nδ + 2u(n) + 2(log p − 1)·t(n) + (2 log p − 1)·nγ, on the library's blocking, ordered transport
-//          (bench/cost_model.cpp).
+// Transport: nδ + 2u(n) + 2(log p − 1)·t(n) + (2 log p − 1)·nγ, on the library's transport, where an exchange
+//          of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
 // Order:   exact rank order: every operand is a contiguous run of ranks, the lower run on the
 //          left. Correct for non-commutative ops.
 // Limits:  none; any p. In place (send == recv): partial is recv itself until a partner above

@@ -9,8 +9,8 @@
 //            step 1: 1 → 0  b0     2 → 3  b3
 // Cost:    ⌈log p⌉·α + (p−1)·nβ at the root (n = one block): the root sends every block but its
 //          own once, and the tree is ⌈log p⌉ deep.
-// Transport: u(n/2) + Σᵢ t(n/2ⁱ) (i = 2…log p) + n/p·δ (n = all p blocks), on the library's blocking, ordered
-//          transport (bench/cost_model.cpp).
+// Transport: u(n/2) + Σᵢ t(n/2ⁱ) (i = 2…log p) + n/p·δ (n = all p blocks), on the library's transport, where
+//          an exchange of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
 // Order:   no reduction.
 // Limits:  none. Any root, with no rotation of the root's buffer: the classic tree over ranks
 //          relative to the root would make the subtree holding ranks p−1 and 0 wrap around the
