@@ -9,8 +9,10 @@
 //   100, 127, 128, 255, 256, 257, 1000 and 1024; counts 0, 1, p−1, p, p+1 and a large one (the
 //   v-variants: blocks uneven, empty, all empty, one rank holding all, random, large); roots
 //   0, p−1 and p/2 in turn; the node-aware algorithms on several host layouts; each call under
-//   no buffering (E = 0) and eager buffering (E = eager_bytes, recorded with the same E). Every
-//   send must meet a receive of its size and every rank finish. Prints how many calls it
+//   no buffering (E = 0) and eager buffering (recorded with the same E as the replay's: 1 KiB;
+//   up to p = 257 also an E between the call's own message sizes, so that within it some
+//   messages go eager and others take turns, and 1 KiB on a host with 64 KiB across two hosts, E
+//   per kind of peer as the library learns it). Every send must meet a receive of its size and every rank finish. Prints how many calls it
 //   replayed and how long it took. COLLECTIVES_SCHEDULE_MATRIX=small (the sanitizer build,
 //   instrumented and unoptimised, and MPICH's, whose schedules are Open MPI's) keeps p = 1-8,
 //   16, 17, 32, 33.
@@ -29,9 +31,11 @@
 #include <cstdlib>
 #include <mutex>
 #include <random>
+#include <span>
 #include <string>
 #include <string_view>
 #include <thread>
+#include <unordered_set>
 #include <vector>
 
 #include "core/collective_traits.hpp"
@@ -50,6 +54,8 @@ namespace detail = collectives::detail;
 // E for the eager model: 256 four-byte elements. Blocks of the small counts go eager, the large
 // count's do not, and the v-variants' uneven blocks fall on both sides within one step.
 constexpr std::size_t eager_bytes = 1024;
+// E between hosts where it differs (Open MPI over TCP: 65480 B; SimGrid SMPI: 65535 B).
+constexpr std::size_t eager_across = 65535;
 constexpr std::size_t vector_large = 100'000;  // the MPI tests' large count
 // The premise's, which moves real values: still more than one segment of the pipelines (64 KiB of
 // the chain, 32 KiB of the trees: core/segment.hpp).
@@ -185,17 +191,48 @@ std::vector<call_spec> calls_for(collective c, algorithm a, int p) {
 }
 
 struct tally {
-  std::atomic<std::uint64_t> calls{0}, rank_schedules{0}, messages{0};
+  std::atomic<std::uint64_t> calls{0}, rank_schedules{0}, messages{0}, straddled{0}, across{0};
   std::mutex mutex;
   std::vector<std::string> failures;
 };
 
-// Both models for one call: E = 0 recorded and replayed without buffering; E = eager_bytes
-// recorded (the transport's exchanges may send first below it) and replayed eager up to it.
-void check_both(call_spec spec, tally& t) {
-  for (const bool eager : {false, true}) {
-    spec.eager_bytes = eager ? eager_bytes : 0;
-    const verdict v = check(spec, eager ? model::eager(eager_bytes) : model::none());
+// An E between the call's own message sizes: the lower median of its distinct non-empty sizes, so
+// that its smaller messages go eager and its larger ones take turns (with a single size, all but
+// the empty ones take turns). 0 when it sends nothing larger than one byte.
+std::size_t straddling_e(std::span<const rank_schedule> ranks) {
+  std::unordered_set<std::uint64_t> seen;
+  for (const rank_schedule& s : ranks) {
+    std::uint64_t last = 0;
+    for (const step& x : s)
+      if (x.kind == op::send && x.bytes > 0 && x.bytes != last) seen.insert(last = x.bytes);
+  }
+  std::vector<std::uint64_t> sizes(seen.begin(), seen.end());
+  std::sort(sizes.begin(), sizes.end());
+  if (sizes.empty()) return 0;
+  if (sizes.size() == 1) return sizes[0] - 1;
+  return sizes[(sizes.size() - 1) / 2];
+}
+
+// The two E below run up to this p: at 1000 and 1024 they would double the test's time.
+constexpr int extra_models_up_to = 257;
+
+// One call under every model: E = 0 recorded and replayed without buffering; then recorded with E
+// given to the transport (whose exchanges send first up to it) and replayed eager up to E: for
+// E = eager_bytes, and up to p = 257 for an E between the call's own message sizes and for
+// E = eager_bytes on a host and eager_across between hosts (two hosts; the node-aware algorithms
+// keep their layout).
+void check_models(const call_spec& call, tally& t) {
+  thread_local std::vector<rank_schedule> all;
+  const auto run = [&](const call_spec& spec) {
+    verdict v;
+    try {
+      record_call_into(spec, {.locals = false}, false, all);
+      v = replay(std::span(all).first(static_cast<std::size_t>(spec.p)),
+                 spec.eager_bytes == 0 && !spec.eager_bytes_across ? model::none() : model::eager_as(spec));
+    } catch (const std::exception& error) {
+      v.ok = false;
+      v.problem = fmt::format("recording threw: {}", error.what());
+    }
     t.calls.fetch_add(1, std::memory_order_relaxed);
     t.rank_schedules.fetch_add(static_cast<std::uint64_t>(spec.p), std::memory_order_relaxed);
     t.messages.fetch_add(v.messages, std::memory_order_relaxed);
@@ -203,6 +240,26 @@ void check_both(call_spec spec, tally& t) {
       std::lock_guard lock(t.mutex);
       t.failures.push_back(fmt::format("{}: {}", describe(spec), v.problem));
     }
+    return v.ok;
+  };
+  call_spec spec = call;
+  spec.eager_bytes = 0;
+  if (!run(spec)) return;
+  const std::size_t straddle = straddling_e(std::span(all).first(static_cast<std::size_t>(spec.p)));
+  spec.eager_bytes = eager_bytes;
+  run(spec);
+  if (spec.p > extra_models_up_to) return;
+  if (straddle != 0 && straddle != eager_bytes) {
+    t.straddled.fetch_add(1, std::memory_order_relaxed);
+    spec.eager_bytes = straddle;
+    run(spec);
+  }
+  spec.eager_bytes = eager_bytes;
+  spec.eager_bytes_across = eager_across;
+  if (spec.alg != algorithm::hierarchical) spec.hosts = {2, false};
+  if (std::clamp(spec.hosts.hosts, 1, spec.p) > 1) {
+    t.across.fetch_add(1, std::memory_order_relaxed);
+    run(spec);
   }
 }
 
@@ -353,7 +410,7 @@ BOOST_AUTO_TEST_CASE(matrix_every_algorithm_every_p_both_models) {
   const auto worker = [&] {
     for (std::size_t i; (i = next.fetch_add(1)) < tasks.size();) {
       const auto [p, c, a] = tasks[i];
-      for (const call_spec& spec : calls_for(c, a, p)) check_both(spec, t);
+      for (const call_spec& spec : calls_for(c, a, p)) check_models(spec, t);
     }
   };
   const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 2u);
@@ -367,9 +424,12 @@ BOOST_AUTO_TEST_CASE(matrix_every_algorithm_every_p_both_models) {
   fmt::print(
       "schedules: {} calls replayed ({} rank schedules, {} messages matched) in {:.1f} s on {} thread{}: "
       "{} algorithms of {} collectives at {} process counts ({} … {}), counts 0, 1, p−1, p, p+1, large "
-      "and the v-variants' uneven and empty blocks, each with E = 0 and E = {} B\n",
+      "and the v-variants' uneven and empty blocks; each call with E = 0 and E = {} B; up to p = {}, {} "
+      "calls also with E between their own message sizes and {} with E = {} B on a host and {} B across "
+      "hosts\n",
       t.calls.load(), t.rank_schedules.load(), t.messages.load(), seconds, threads, threads == 1 ? "" : "s",
-      work.size(), collectives::all_collectives().size(), ps.size(), ps.front(), ps.back(), eager_bytes);
+      work.size(), collectives::all_collectives().size(), ps.size(), ps.front(), ps.back(), eager_bytes,
+      extra_models_up_to, t.straddled.load(), t.across.load(), eager_bytes, eager_across);
   for (std::size_t i = 0; i < t.failures.size() && i < 20; ++i) BOOST_ERROR(t.failures[i]);
   BOOST_TEST(t.failures.empty(), t.failures.size() << " calls failed");
 }
@@ -423,6 +483,21 @@ BOOST_AUTO_TEST_CASE(planted_cycle_of_sends_is_a_deadlock_without_buffering) {
   // Eager up to the message size it completes; one byte below, it hangs again.
   BOOST_TEST(replay(all, model::eager(2048)).ok);
   BOOST_TEST(!replay(all, model::eager(2047)).ok);
+}
+
+BOOST_AUTO_TEST_CASE(planted_cycle_across_hosts_follows_e_across) {
+  // The same ring at p = 2 on two hosts: only E across hosts counts.
+  call_spec spec = planted(2, 512);
+  spec.hosts = {2, false};
+  spec.eager_bytes = 4096;
+  const auto all = record_all(spec, &ring_relying_on_buffering);
+  spec.eager_bytes_across = 2047;
+  const verdict hangs = replay(all, model::eager_as(spec));
+  BOOST_TEST(!hangs.ok);
+  BOOST_TEST(hangs.problem.find("eager up to E = 4096 B on a host, 2047 B across hosts") != std::string::npos,
+             hangs.problem);
+  spec.eager_bytes_across = 2048;
+  BOOST_TEST(replay(all, model::eager_as(spec)).ok);
 }
 
 BOOST_AUTO_TEST_CASE(planted_swap_in_a_real_schedule_is_found) {

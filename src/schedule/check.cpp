@@ -99,8 +99,18 @@ std::string where(std::span<const rank_schedule> ranks, int r, std::size_t pc) {
 }  // namespace
 
 std::string describe(const model& m) {
-  return m.kind == model::buffering::none ? std::string("no buffering (every send waits for its receive)")
-                                          : fmt::format("eager up to E = {} B", m.eager_bytes);
+  if (m.kind == model::buffering::none) return "no buffering (every send waits for its receive)";
+  if (m.host_of.empty()) return fmt::format("eager up to E = {} B", m.eager_bytes);
+  return fmt::format("eager up to E = {} B on a host, {} B across hosts", m.eager_bytes, m.eager_across);
+}
+
+model model::eager_as(const call_spec& spec) {
+  model m = eager(spec.eager_bytes);
+  if (spec.eager_bytes_across) {
+    m.eager_across = *spec.eager_bytes_across;
+    for (int r = 0; r < spec.p; ++r) m.host_of.push_back(schedule::host_of(spec, r));
+  }
+  return m;
 }
 
 verdict replay(std::span<const rank_schedule> ranks, const model& m) {
@@ -154,7 +164,9 @@ verdict replay(std::span<const rank_schedule> ranks, const model& m) {
       const step& x = steps[s.pc];
       if (x.kind == op::send) {
         const std::size_t k = key(x, r, x.peer);
-        const bool eager = m.kind == model::buffering::eager && x.bytes <= m.eager_bytes;
+        // E = 0 for a pair: no buffering, not even of an empty message (the transport's E = 0).
+        const std::size_t e = m.kind == model::buffering::eager ? m.eager_between(r, x.peer) : 0;
+        const bool eager = e != 0 && x.bytes <= e;
         queues.push(k, {x.bytes, r, s.pc, -1, eager});
         if (state[static_cast<std::size_t>(x.peer)].waiting == k) wake(x.peer);
         if (!eager) {

@@ -27,10 +27,21 @@ namespace collectives::detail::schedule {
 
 struct model {
   enum class buffering { none, eager } kind = buffering::none;
-  std::size_t eager_bytes = 0;  ///< E, for eager
+  std::size_t eager_bytes = 0;  ///< E, for eager (0: this pair of ranks has no buffering)
+  /// Where E differs between ranks on one host and ranks on two: each rank's host, and E across.
+  std::vector<int> host_of;
+  std::size_t eager_across = 0;
 
   static model none() { return {}; }
-  static model eager(std::size_t e) { return {buffering::eager, e}; }
+  static model eager(std::size_t e) { return {buffering::eager, e, {}, 0}; }
+  /// Eager as `spec`'s transport assumes it: E on a host, and across hosts where the spec sets it.
+  static model eager_as(const call_spec& spec);
+  /// E of a message from `from` to `to`.
+  std::size_t eager_between(int from, int to) const {
+    return host_of.empty() || host_of[static_cast<std::size_t>(from)] == host_of[static_cast<std::size_t>(to)]
+               ? eager_bytes
+               : eager_across;
+  }
 };
 
 /// "no buffering (every send waits for its receive)" or "eager up to E = … B".

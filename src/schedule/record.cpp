@@ -88,6 +88,13 @@ block_layout packed(std::vector<std::size_t> counts) {
   return l;
 }
 
+// As COLLECTIVES_SIMULATED_HOSTS (core/hosts.cpp): consecutive ranks, or dealt round-robin. Hosts
+// are numbered by their lowest rank, which both rules already do.
+int host_of(int p, const host_spec& spec, int rank) {
+  const int H = std::clamp(spec.hosts, 1, p);
+  return spec.cyclic ? rank % H : static_cast<int>(static_cast<long long>(rank) * H / p);
+}
+
 // Which host every rank is on, the same for every rank of a call.
 struct shared_hosts {
   int p = 0, hosts = 0;
@@ -102,8 +109,7 @@ const shared_hosts& shared_hosts_of(int p, const host_spec& spec) {
   if (cached.p == p && cached.hosts == H && cached.cyclic == spec.cyclic) return cached;
   cached = {p, H, spec.cyclic, true, {}, {}, std::vector<std::vector<int>>(static_cast<std::size_t>(H))};
   for (int r = 0; r < p; ++r) {
-    // Hosts are numbered by their lowest rank, which both rules already do.
-    const int h = spec.cyclic ? r % H : static_cast<int>(static_cast<long long>(r) * H / p);
+    const int h = host_of(p, spec, r);
     std::vector<int>& on = cached.ranks_of[static_cast<std::size_t>(h)];
     cached.host_of.push_back(h);
     cached.local_rank_of.push_back(static_cast<int>(on.size()));
@@ -206,9 +212,9 @@ class recorder final : public recording {
     l.intra = stand_in(1);
     l.across = stand_in(2);
     l.leaders = l.local_rank == 0 ? stand_in(3) : MPI_COMM_NULL;
-    l.intra_eager.assign(members_[1].size(), spec_.eager_bytes);
-    l.across_eager.assign(members_[2].size(), spec_.eager_bytes);
-    l.leaders_eager.assign(members_[3].size(), spec_.eager_bytes);
+    // E to the members of each, as hosts.cpp's eager_in takes it from the call's communicator.
+    for (auto [table, kind] : {std::pair{&l.intra_eager, 1}, {&l.across_eager, 2}, {&l.leaders_eager, 3}})
+      for (int member : members_[kind]) table->push_back(eager_between(spec_, rank_, member));
     layout_built_ = true;
   }
 
@@ -351,7 +357,8 @@ void record_into(const call_spec& spec, int rank, const record_options& options,
 
   recorder rec(spec, rank, options, out);
   // E to every peer, as the library learns it from the MPI library (transport.hpp, eager_table).
-  const comm_info info{stand_in(0), rank, p, std::vector<std::size_t>(P, spec.eager_bytes)};
+  comm_info info{stand_in(0), rank, p, {}};
+  for (int q = 0; q < p; ++q) info.eager_to.push_back(eager_between(spec, rank, q));
   const transport net(info);
   const call c{net,
                with_send ? send.get() : nullptr,
@@ -468,6 +475,13 @@ bool learns_from_messages(collective c, algorithm a) {
   return learns;
 }
 
+int host_of(const call_spec& spec, int rank) { return host_of(spec.p, spec.hosts, rank); }
+
+std::size_t eager_between(const call_spec& spec, int from, int to) {
+  if (!spec.eager_bytes_across || host_of(spec, from) == host_of(spec, to)) return spec.eager_bytes;
+  return *spec.eager_bytes_across;
+}
+
 std::string describe(const call_spec& spec) {
   std::string s = fmt::format("{} {}, p {}", to_string(spec.coll), to_string(spec.alg), spec.p);
   if (is_v_variant(spec.coll)) {
@@ -479,10 +493,11 @@ std::string describe(const call_spec& spec) {
     s += fmt::format(", count {}", spec.count);
   }
   if (has_root(spec.coll)) s += fmt::format(", root {}", spec.root);
-  if (spec.alg == algorithm::hierarchical)
+  if (spec.alg == algorithm::hierarchical || spec.eager_bytes_across)
     s += fmt::format(", {} host{}{}", spec.hosts.hosts, spec.hosts.hosts == 1 ? "" : "s",
                      spec.hosts.cyclic ? " (round-robin)" : "");
   s += fmt::format(", {} B elements, E {}", spec.elem_size, spec.eager_bytes);
+  if (spec.eager_bytes_across) s += fmt::format(" ({} across hosts)", *spec.eager_bytes_across);
   return s;
 }
 

@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -70,7 +71,15 @@ struct call_spec {
   /// The eager size E the transport assumes for every peer (0: none), as it learns it from the
   /// MPI library (transport::eager_bytes): an exchange whose message is at most E sends first.
   std::size_t eager_bytes = 0;
+  /// E to ranks on other hosts (`hosts`), where it differs (Open MPI: shared memory on the host,
+  /// TCP across); unset: eager_bytes to every peer.
+  std::optional<std::size_t> eager_bytes_across;
 };
+
+/// The host of `rank` under `spec.hosts` (hosts are numbered by their lowest rank).
+int host_of(const call_spec& spec, int rank);
+/// E from `from` to `to` under `spec`: eager_bytes on one host, eager_bytes_across between two.
+std::size_t eager_between(const call_spec& spec, int from, int to);
 
 /// Payloads sent while recording, for the receives of ranks recorded later: what lets a rank that
 /// learns its peers' counts from a message (gatherv's and scatterv's binomial trees, where only
