@@ -100,7 +100,10 @@ std::vector<int> ranks_in(MPI_Comm part, MPI_Comm whole) {
 std::vector<std::size_t> eager_table(MPI_Comm comm, int size) {
   const eager_limits& limits = eager_limits_in_force();
   std::vector<std::size_t> table(static_cast<std::size_t>(size), limits.other_host);
-  if (limits.same_host == limits.other_host) return table;
+  // Whether to split is a collective decision, so it must not depend on what differs between
+  // processes: a rank alone on its host loads no shared-memory layer and sees equal limits on and
+  // across hosts where its neighbours do not. from_mpi is the same on every rank of one launch.
+  if (!limits.from_mpi || size == 1) return table;
   // The ranks of this host: the MPI library's own notion (shared memory), whatever
   // COLLECTIVES_SIMULATED_HOSTS makes the node-aware algorithms believe.
   MPI_Comm host;

@@ -69,7 +69,7 @@ struct comm_info {
 std::vector<int> ranks_in(MPI_Comm part, MPI_Comm whole);
 
 /// E to every rank of `comm` (of `size` ranks) from this process's eager limits: one
-/// MPI_Comm_split_type, a collective call, where the limits on and across hosts differ.
+/// MPI_Comm_split_type, a collective call, where the MPI library reported them.
 std::vector<std::size_t> eager_table(MPI_Comm comm, int size);
 
 /// The last communicator each thread ran on and its record: programs call collectives on one
