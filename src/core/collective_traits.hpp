@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-// What kind of call each collective is: one definition of each predicate, for the core (run.cpp),
-// the schedule recorder (src/schedule/), the benchmark and the tests. constexpr: run()'s fast path
+// What kind of call each collective is, and how many there are: one definition of each, for the
+// core (run.cpp, the registry), the drop-in, the schedule recorder (src/schedule/), the benchmark
+// and the tests. constexpr: run()'s fast path
 // instantiates its checks per collective, where they fold away.
+
+#include <cstddef>
 
 #include "collectives/algorithm.hpp"
 
 namespace collectives::detail {
+
+/// Every collective, for tables indexed by one (registry.cpp's, names.cpp's, the drop-in's plan).
+inline constexpr std::size_t collective_count = static_cast<std::size_t>(collective::reduce_scatterv) + 1;
 
 /// Root-only buffers (scatter's and scatterv's send, gather's, gatherv's and reduce's recv) are
 /// ignored on the other ranks: neither checked nor passed on.

@@ -7,6 +7,7 @@
 
 #include "collectives/algorithm.hpp"
 #include "core/call.hpp"
+#include "core/collective_traits.hpp"
 
 namespace collectives::detail {
 
@@ -21,8 +22,8 @@ struct algorithm_entry {
 
 std::span<const algorithm_entry> registry();
 
-inline constexpr std::size_t collective_count = static_cast<std::size_t>(collective::reduce_scatterv) + 1,
-                             algorithm_count = static_cast<std::size_t>(algorithm::scatter_recursive_doubling) + 1;
+inline constexpr std::size_t algorithm_count =
+    static_cast<std::size_t>(algorithm::scatter_recursive_doubling) + 1;
 
 /// Every entry indexed by (collective, algorithm), null where there is none; built by the compiler
 /// (registry.cpp), no initialisation at run time.

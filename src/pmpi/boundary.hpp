@@ -29,6 +29,7 @@
 
 #include "collectives/detail/request.hpp"
 #include "core/automatic.hpp"
+#include "core/collective_traits.hpp"
 #include "core/transport.hpp"
 #include "pmpi/datatypes.hpp"
 #include "pmpi/functions.hpp"
@@ -60,7 +61,7 @@ inline bool forward_at_once(mpi_function f) {
   return straight_to_mpi[static_cast<std::size_t>(f)].load(std::memory_order_relaxed) || inside_library();
 }
 
-inline constexpr std::size_t collective_count = static_cast<std::size_t>(collective::reduce_scatterv) + 1;
+using detail::collective_count;
 
 /// The settings as each call reads them: made once per process from current_settings() (which
 /// stops the job, as MPI_Init would have, when the selection is invalid).
