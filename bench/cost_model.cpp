@@ -146,16 +146,14 @@ std::vector<int> doublings(int p) {
 }
 
 // Σᵢ t(n/2ⁱ), i = first…last: the halving series of recursive halving, Rabenseifner and the
-// binomial trees' subtrees.
-double halves(const cost_input& x, double first, double last) {
+// binomial trees' subtrees. `exchanged`: each term an exchange both ways, 2t(n/2ⁱ), or t(n/2ⁱ)
+// when n/2ⁱ ≤ E.
+double halves(const cost_input& x, double first, double last, bool exchanged = false) {
   double s = 0;
-  for (double i = first; i <= last; ++i) s += t(x, x.n / std::exp2(i));
-  return s;
-}
-// The same series as exchanges, both ways: each term 2t(n/2ⁱ), or t(n/2ⁱ) when n/2ⁱ ≤ E.
-double exchanged_halves(const cost_input& x, double first, double last) {
-  double s = 0;
-  for (double i = first; i <= last; ++i) s += per_exchange(x, x.n / std::exp2(i)) * t(x, x.n / std::exp2(i));
+  for (double i = first; i <= last; ++i) {
+    const double m = x.n / std::exp2(i);
+    s += (exchanged ? per_exchange(x, m) : 1) * t(x, m);
+  }
   return s;
 }
 
@@ -260,7 +258,7 @@ double ring_reduce_scatter(const cost_input& x) {
 double rs_textbook(const cost_input& x) { return (x.p - 1) * x.a + (x.p - 1) / x.p * x.n * (x.b + x.g); }
 // The first halving step swaps halves of the input; the later ones swap sums.
 double halving_steps(const cost_input& x) {
-  return per_exchange(x, x.n / 2) * u(x, x.n / 2) + exchanged_halves(x, 2, x.lq);
+  return per_exchange(x, x.n / 2) * u(x, x.n / 2) + halves(x, 2, x.lq, true);
 }
 double halving_fold(const cost_input& x) { return 2 * u(x, x.n / 2) + x.n * x.g; }
 double halving_reduce_scatter(const cost_input& x) {
@@ -407,7 +405,7 @@ const cost_entry table[] = {
     {collective::allreduce, "rabenseifner",
      "2u(n/2) + 2t(n/2) + 4Σᵢ t(n/2ⁱ) (i = 2…log p′) + (p′−1)/p′·nγ; fold + 2u(n/2) + t(n) + nγ",
      [](const cost_input& x) {
-       return halving_steps(x) + exchanged_halves(x, 1, x.lq) + (x.q - 1) / x.q * x.n * x.g +
+       return halving_steps(x) + halves(x, 1, x.lq, true) + (x.q - 1) / x.q * x.n * x.g +
               (x.fold ? halving_fold(x) + t(x, x.n) : 0);
      },
      "2 log p·α + 2(p−1)/p·nβ + (p−1)/p·nγ; fold + 3α + 2nβ + nγ",

@@ -52,11 +52,6 @@ bool ranks_0_and_1_share_a_host(MPI_Comm comm) {
   return first_of_0 == first_of_1;
 }
 
-bool synchronous() {
-  const char* v = std::getenv("COLLECTIVES_SYNCHRONOUS_SENDS");
-  return v != nullptr && std::string_view(v) != "" && std::string_view(v) != "0";
-}
-
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(reported_size_is_the_mpi_library_own) {
@@ -64,7 +59,7 @@ BOOST_AUTO_TEST_CASE(reported_size_is_the_mpi_library_own) {
   BOOST_TEST(!e.source.empty());
   BOOST_TEST_MESSAGE("E = " << e.same_host << " B on this host, " << e.other_host << " B to other hosts: "
                             << e.source);
-  if (synchronous()) {
+  if (synchronous_sends()) {
     BOOST_TEST(e.same_host == 0u);
     BOOST_TEST(e.other_host == 0u);
     return;
@@ -108,7 +103,7 @@ BOOST_AUTO_TEST_CASE(exchanges_around_the_eager_size_complete) {
 // OMPI_MCA_btl_vader_eager_limit=L (eager_test.lowered_limit): E on this host follows it.
 BOOST_AUTO_TEST_CASE(follows_a_lowered_shared_memory_limit) {
   const char* v = std::getenv("OMPI_MCA_btl_vader_eager_limit");
-  if (v == nullptr || synchronous()) return;
+  if (v == nullptr || synchronous_sends()) return;
   std::size_t limit = 0;
   std::from_chars(v, v + std::string_view(v).size(), limit);
   const eager_limits& e = eager_limits_in_force();

@@ -8,11 +8,11 @@
 #include <boost/test/unit_test.hpp>
 #include <collectives/collectives.hpp>
 #include <algorithm>
-#include <cstdlib>
 #include <ostream>
 #include <string_view>
 #include <vector>
 
+#include "support/checks.hpp"
 #include "support/pmpi_counters.hpp"
 
 namespace {
@@ -37,12 +37,6 @@ std::vector<case_t> cases(bool vendor) {
       if ((a == algorithm::vendor) == vendor) all.push_back({c, a});
   }
   return all;
-}
-
-// The same reading of the variable as the library's transport.
-bool synchronous_sends() {
-  const char* v = std::getenv("COLLECTIVES_SYNCHRONOUS_SENDS");
-  return v != nullptr && std::string_view(v) != "" && std::string_view(v) != "0";
 }
 
 int world_rank() {
@@ -151,7 +145,7 @@ long count_of(const std::map<std::string_view, long>& calls, std::string_view na
 }  // namespace
 
 BOOST_DATA_TEST_CASE(moves_data_only_with_send_and_recv, boost::unit_test::data::make(cases(false)), k) {
-  const std::string_view send = synchronous_sends() ? "MPI_Ssend" : "MPI_Send";
+  const std::string_view send = testing::synchronous_sends() ? "MPI_Ssend" : "MPI_Send";
   const auto calls = counted_run(k);
   for (const auto& [name, n] : calls)
     BOOST_TEST((name == send || name == "MPI_Recv"), k << " called " << name << " " << n << " times (only "

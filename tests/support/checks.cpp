@@ -44,6 +44,11 @@ struct free_comms_before_finalize {
 
 BOOST_TEST_GLOBAL_FIXTURE(free_comms_before_finalize);
 
+bool synchronous_sends() {
+  const char* v = std::getenv("COLLECTIVES_SYNCHRONOUS_SENDS");
+  return v != nullptr && std::string_view(v) != "" && std::string_view(v) != "0";
+}
+
 bool scale_matrix() {
   static const bool scale = [] {
     const char* v = std::getenv("COLLECTIVES_TEST_MATRIX");

@@ -34,6 +34,10 @@ struct test_comm {
 /// for_each_moved_type), without the large counts.
 bool scale_matrix();
 
+/// COLLECTIVES_SYNCHRONOUS_SENDS, read as the library's transport reads it: every library send is
+/// an MPI_Ssend (and the eager size E is 0).
+bool synchronous_sends();
+
 /// At scale, a barrier on `comm` between cases of a test whose ranks may only send (a linear
 /// gather's leaves, a scan chain's head): such ranks would otherwise run ahead through the whole
 /// matrix with eager sends pending, and SimGrid 3.32 keeps every pending eager send in one list
