@@ -534,6 +534,40 @@ BOOST_AUTO_TEST_CASE(loading_while_other_threads_choose) {
 // Above 8 ranks the built-in rule follows the simulated fat trees (src/core/automatic.cpp):
 // broadcast's scatter + recursive doubling from 512 KiB when p is a power of two, the pipelined
 // tree when it is not (the fold would send the whole vector once more), binomial in between.
+// Without a table of yours, automatic follows the library's own, automatic-table.json, at every
+// process count it has a row for, inside every range (where the call allows the range's algorithm:
+// a commutative op, at least p elements), and the file is a table load_tuning accepts.
+BOOST_AUTO_TEST_CASE(without_a_table_automatic_follows_the_builtin_table) {
+  collectives::clear_tuning();
+  std::ifstream in(COLLECTIVES_BUILTIN_TABLE);
+  BOOST_REQUIRE_MESSAGE(in, "cannot read " COLLECTIVES_BUILTIN_TABLE);
+  const json table = json::parse(in);
+  collectives::load_tuning(COLLECTIVES_BUILTIN_TABLE);  // well-formed: throws otherwise
+  collectives::clear_tuning();
+  int checked = 0;
+  for (const auto& [name, by_p] : table.at("collectives").items()) {
+    const collective c = *collectives::parse_collective(name);
+    const bool p_blocks = c == collective::scatter || c == collective::gather || c == collective::allgather ||
+                          c == collective::reduce_scatter || c == collective::alltoall;
+    for (const auto& [key, ranges] : by_p.items()) {
+      const int p = std::stoi(key);
+      const auto step = static_cast<std::size_t>(p_blocks ? p : 1);
+      for (const json& r : ranges) {
+        const auto min = std::max(r.at("min_bytes").get<std::size_t>(), static_cast<std::size_t>(p));
+        const auto max = r.at("max_bytes").is_null() ? 4 * min : r.at("max_bytes").get<std::size_t>();
+        for (std::size_t probe : {(min + step - 1) / step * step, max / step * step}) {
+          if (probe < min || probe > max) continue;  // no call of p equal blocks has such a size
+          const call_shape s{.coll = c, .p = p, .bytes = probe, .elem_size = 1};
+          BOOST_TEST(to_string(collectives::automatic_choice(s)) == r.at("algorithm").get<std::string>(),
+                     name << " at p = " << p << ", " << probe << " bytes");
+          ++checked;
+        }
+      }
+    }
+  }
+  BOOST_TEST(checked > 1000);
+}
+
 BOOST_AUTO_TEST_CASE(builtin_rule_at_many_ranks_broadcast) {
   collectives::clear_tuning();
   const auto at = [](int p, std::size_t bytes) {

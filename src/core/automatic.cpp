@@ -1,68 +1,39 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The rule behind algorithm::automatic when no decision table is loaded (or the table has nothing
-// that fits a call; the table lookup is below, in choose_automatic). It chooses among the library's
-// own algorithms, never vendor, and never hierarchical: the hierarchical algorithms run their
-// steps with this rule. A non-commutative op always gets an order-keeping one. vendor_fastest,
-// at the end, reads the table's "fastest" section for the drop-in's `fastest` selection (and
-// collectives::fastest_choice); automatic never asks it.
+// How algorithm::automatic chooses: the table in force (COLLECTIVES_TUNING or load_tuning), else
+// the library's built-in table, else the fallback rule below. Both tables are data in the format
+// scripts/mpirun/tune.sh writes (docs/tuning.md); the built-in one is src/core/automatic-table.json,
+// compiled in and installed as share/collectives/automatic-table.json, with rows for every process
+// count to 12 and for larger powers of two and their halfway points (other counts take the nearest
+// of the same kind). Where each of its rows comes from — which machine, commit and command, tune
+// runs up to 4 ranks and simulated fat trees above 8 — is on its page,
+// docs/measurements/2026-11-28-automatic-default-table.md. automatic chooses among the library's
+// own algorithms, never vendor, and never hierarchical (the hierarchical algorithms run their steps
+// with automatic). vendor_fastest, at the end, reads the table's "fastest" section for the
+// drop-in's `fastest` selection (and collectives::fastest_choice); automatic never asks it.
 //
-// Where the thresholds come from: up to 4 ranks ("few ranks"), tune runs on a small machine
-// (scripts/mpirun/tune.sh 2 4, read beside compare.sh's run: a threshold kept where one algorithm
-// led over a band of sizes in both); beyond 4 ranks, MPICH's defaults and the cost lines in each
-// algorithm's header (latency-bound messages get the ⌈log p⌉-step algorithms, bandwidth-bound
-// ones those that move (p−1)/p of the data); above 8 ranks ("many ranks"), simulated runs on fat
-// trees (tune.sh --simulate, compare.sh --simulate). The measurements behind each threshold:
-// docs/measurements/2026-11-28-automatic-rule-provenance.md. One small machine is not yours: run
-// tune.sh there and load its table (COLLECTIVES_TUNING), which automatic follows before this rule.
+// A table speaks for a call of equal blocks whose size every rank knows alike, and only with an
+// algorithm the call allows: an order-keeping one for a non-commutative op, one that does not cut
+// the vector into p parts when there are fewer elements than ranks. The fallback rule takes the
+// rest, by what the tables cannot express:
+//   gatherv, scatterv  (counts known at the root only)  few ranks: naive;  otherwise binomial
+//   alltoallv          (counts differ between ranks)    pairwise
+//   allgatherv         skewed blocks (the largest more than twice the average, where each of the
+//                      ring's p−1 steps waits for it): recursive_doubling if p is a power of two,
+//                      else bruck
+//   reduce_scatterv    skewed, or a non-commutative op: naive if the op is not commutative, else
+//                      recursive_halving (never the ring, for the same reason)
+//   reduce_scatter     non-commutative: naive
+//   allreduce          non-commutative or fewer elements than ranks: recursive_doubling
+//   reduce             non-commutative or fewer elements than ranks: few ranks: naive; otherwise
+//                      binomial
+//   broadcast          fewer elements than ranks: binomial
+// and every other case, should a table lack a collective, by the same choices (allgather as
+// allgatherv, scatter and gather as their v-variants, alltoall pairwise, barrier dissemination, scan
+// and exscan recursive_doubling).
 //
 //   bytes: the size key, as collbench counts it (bench/metrics.hpp): the vector for broadcast,
 //   reduce, allreduce, scan, exscan; the whole p-block array for scatter, gather, allgather,
 //   reduce_scatter, alltoall; the whole result or vector for allgatherv, reduce_scatterv.
-//   "Cuttable": a commutative op and at least p elements.
-//
-//   collective      rule
-//   broadcast       few ranks: naive below 512 B and from 128 KiB, between binomial (pipeline at
-//                   p = 3);  many ranks: binomial below 4 KiB and from 64 to 128 KiB (where its
-//                   messages stop being eager and each has the link to itself),
-//                   scatter_recursive_doubling from 512 KiB if p is a power of two (its fold
-//                   costs the whole vector once more otherwise), pipelined_tree below p × 64 KiB,
-//                   else scatter_allgather;  < 12 KiB: binomial;  otherwise scatter_allgather
-//   scatter         few ranks: binomial from 2 to 64 KiB, else naive;  otherwise binomial
-//   gather          few ranks: naive;  otherwise binomial
-//   reduce          few ranks: naive, but Rabenseifner at p = 4 from 4 MiB if cuttable;
-//                   cuttable, ≥ 2 KiB: rabenseifner (many ranks: from 128 KiB);  otherwise binomial
-//   allgather       many ranks, result < p × 256 KiB: recursive_doubling if p is a power of two,
-//                   else bruck;  3–4 ranks up to 256 B: naive;  p = 3: recursive_doubling below
-//                   512 KiB, ring from there;  few ranks and p a power of two: recursive_doubling;
-//                   result < 80 KiB: recursive_doubling if p is a power of two, else bruck;
-//                   < 512 KiB and p a power of two: recursive_doubling;  otherwise ring
-//   reduce_scatter  non-commutative: naive;  p = 2: pairwise;  p = 3: naive up to 2 KiB,
-//                   recursive_halving below 128 KiB, pairwise from there;  p = 4: naive below
-//                   2 KiB, else recursive_halving;  many ranks: recursive_halving;  whole vector
-//                   < 2 MiB: recursive_halving;  otherwise ring
-//   alltoall        p ≥ 4 and whole array ≤ 4 KiB, or block ≤ 256 B and p ≥ 8 (many ranks: whole
-//                   array below p × 16 KiB): bruck;  otherwise pairwise
-//   allreduce       2–4 ranks: Rabenseifner if cuttable and, p a power of two, the vector is above
-//                   2 and up to 4 KiB (its halves stay eager where Open MPI's shared memory
-//                   sends 4 KiB by rendezvous), or from 256 KiB (p = 2, 3) / 128 KiB (p = 4);
-//                   else naive at 3–4 ranks below 512 B and at p = 3 when it cannot be cut,
-//                   recursive_doubling otherwise;  above 4 ranks: non-commutative, < 8 KiB (many
-//                   ranks: ≤ 32 KiB) or count < p: recursive_doubling;  p a power of two:
-//                   rabenseifner;  otherwise ring (no fold traffic)
-//   barrier         3–4 ranks: naive;  otherwise dissemination (⌈log p⌉ rounds for every p)
-//   scan, exscan    few ranks: naive (the chain of p−1 has fewer steps than it sounds at p ≤ 4);
-//                   otherwise recursive_doubling (⌈log p⌉ steps instead of a chain of p−1); both
-//                   keep rank order, so commutativity does not matter
-//
-// The v-variants choose only by what every rank knows alike (the counts of gatherv and scatterv
-// live at the root, those of alltoallv differ between ranks), so that all ranks agree. "Skewed":
-// the largest block is more than twice the average, where the ring's p−1 steps each wait for it.
-//   gatherv           few ranks: naive;  otherwise binomial
-//   scatterv          few ranks: naive (one choice for every size, since only the root knows
-//                     them);  otherwise binomial
-//   allgatherv        as allgather (skewed: recursive_doubling or bruck, never ring)
-//   alltoallv         pairwise
-//   reduce_scatterv   as reduce_scatter (skewed, above 4 ranks: recursive_halving, never ring)
 
 #include "core/automatic.hpp"
 
@@ -104,94 +75,40 @@ bool cuts_vector(collective c, algorithm a) {
          (c == collective::allreduce && (a == algorithm::ring || a == algorithm::rabenseifner));
 }
 
-// The built-in rule (see the top of this file); `bytes` is the size key.
-algorithm rule(collective c, int p, std::size_t bytes, bool fewer_elements_than_ranks, bool commutative,
-               bool skewed) {
-  constexpr std::size_t KiB = 1024, MiB = 1024 * KiB;
+// The fallback rule (see the top of this file).
+algorithm rule(collective c, int p, bool commutative) {
   const bool power_of_two = std::has_single_bit(static_cast<unsigned>(p));
-  const bool few_ranks = p <= 4;  // measured on this machine class; MPICH's thresholds above
-  const bool many_ranks = p > 8;  // simulated fat trees at p = 64, 256 and 1024 (see the top)
-  const bool cuttable = commutative && !fewer_elements_than_ranks;
-  const auto allgather = [&](bool skew) {
-    if (many_ranks && bytes < 256 * KiB * static_cast<std::size_t>(p))
-      return power_of_two ? algorithm::recursive_doubling : algorithm::bruck;
-    if (few_ranks && p > 2 && bytes <= 256) return algorithm::naive;
-    if (p == 3 && !skew) return bytes < 512 * KiB ? algorithm::recursive_doubling : algorithm::ring;
-    if ((few_ranks && power_of_two) || bytes < 80 * KiB || skew)
-      return power_of_two ? algorithm::recursive_doubling : algorithm::bruck;
-    return bytes < 512 * KiB && power_of_two ? algorithm::recursive_doubling : algorithm::ring;
-  };
-  const auto reduce_scatter = [&](bool skew) {
-    if (!commutative) return algorithm::naive;
-    if (p == 2) return algorithm::pairwise;
-    if (p == 3)
-      return bytes <= 2 * KiB    ? algorithm::naive
-             : bytes < 128 * KiB ? algorithm::recursive_halving
-                                 : algorithm::pairwise;
-    if (p == 4) return bytes < 2 * KiB ? algorithm::naive : algorithm::recursive_halving;
-    return bytes < 2 * MiB || skew || many_ranks ? algorithm::recursive_halving : algorithm::ring;
-  };
+  const bool few_ranks = p <= 4;
   switch (c) {
     case collective::broadcast:
-      if (few_ranks && (bytes < 512 || bytes >= 128 * KiB)) return algorithm::naive;
-      if (few_ranks) return p == 3 ? algorithm::pipeline : algorithm::binomial;
-      if (many_ranks) {
-        if (bytes < 4 * KiB || (bytes >= 64 * KiB && bytes < 128 * KiB)) return algorithm::binomial;
-        if (power_of_two && bytes >= 512 * KiB) return algorithm::scatter_recursive_doubling;
-        return bytes < 64 * KiB * static_cast<std::size_t>(p) ? algorithm::pipelined_tree
-                                                              : algorithm::scatter_allgather;
-      }
-      return bytes < 12 * KiB ? algorithm::binomial : algorithm::scatter_allgather;
-    case collective::scatter:
-      if (few_ranks) return bytes >= 2 * KiB && bytes <= 64 * KiB ? algorithm::binomial : algorithm::naive;
       return algorithm::binomial;
+    case collective::scatter:
     case collective::gather:
-      return few_ranks ? algorithm::naive : algorithm::binomial;
-    case collective::reduce:
-      if (few_ranks)
-        return p == 4 && cuttable && bytes >= 4 * MiB ? algorithm::rabenseifner : algorithm::naive;
-      return cuttable && bytes >= (many_ranks ? 128 : 2) * KiB ? algorithm::rabenseifner
-                                                               : algorithm::binomial;
-    case collective::allgather:
-      return allgather(false);
-    case collective::reduce_scatter:
-      return reduce_scatter(false);
-    case collective::alltoall:
-      return (p >= 4 && bytes <= 4 * KiB) || (p >= 8 && bytes <= 256 * static_cast<std::size_t>(p)) ||
-                     (many_ranks && bytes < 16 * KiB * static_cast<std::size_t>(p))
-                 ? algorithm::bruck
-                 : algorithm::pairwise;
-    case collective::allreduce:
-      if (few_ranks && p > 1) {
-        // A vector just above Open MPI's 4 KiB eager limit: Rabenseifner's halves stay below it.
-        const bool just_above_eager = power_of_two && bytes > 2 * KiB && bytes <= 4 * KiB;
-        if (cuttable && (just_above_eager || bytes >= (p == 4 ? 128 : 256) * KiB))
-          return algorithm::rabenseifner;
-        return (p > 2 && bytes < 512) || (p == 3 && !cuttable) ? algorithm::naive
-                                                               : algorithm::recursive_doubling;
-      }
-      if (!commutative || (many_ranks ? bytes <= 32 * KiB : bytes < 8 * KiB) || fewer_elements_than_ranks)
-        return algorithm::recursive_doubling;
-      return power_of_two ? algorithm::rabenseifner : algorithm::ring;
-    case collective::barrier:
-      return few_ranks && p > 2 ? algorithm::naive : algorithm::dissemination;
-    case collective::scan:
-    case collective::exscan:
-      return few_ranks ? algorithm::naive : algorithm::recursive_doubling;
     case collective::gatherv:
     case collective::scatterv:
+    case collective::reduce:
       return few_ranks ? algorithm::naive : algorithm::binomial;
+    case collective::allgather:
     case collective::allgatherv:
-      return allgather(skewed);
+      return power_of_two ? algorithm::recursive_doubling : algorithm::bruck;
+    case collective::reduce_scatter:
+    case collective::reduce_scatterv:
+      return commutative ? algorithm::recursive_halving : algorithm::naive;
+    case collective::alltoall:
     case collective::alltoallv:
       return algorithm::pairwise;
-    case collective::reduce_scatterv:
-      return reduce_scatter(skewed);
+    case collective::allreduce:
+    case collective::scan:
+    case collective::exscan:
+      return algorithm::recursive_doubling;
+    case collective::barrier:
+      return algorithm::dissemination;
   }
   return algorithm::naive;
 }
 
-// The choice itself: the table where it speaks for the call, else the rule.
+// The choice itself: the table in force where it speaks for the call, else the built-in table, else
+// the fallback rule.
 algorithm choose_uncached(collective c, int p, std::size_t bytes, std::size_t count, bool commutative,
                           std::size_t largest_block) {
   const std::size_t key = size_key(c, p, bytes);
@@ -199,13 +116,14 @@ algorithm choose_uncached(collective c, int p, std::size_t bytes, std::size_t co
   // v-variants: bytes is the whole; "skewed", the largest block is more than twice the average.
   const bool skewed = largest_block * static_cast<std::size_t>(p) > 2 * bytes;
   if (size_known_alike(c) && !skewed) {
-    if (const auto& table = active_tuning()) {
-      const std::optional<algorithm> a = table->lookup(c, p, key);
-      if (a && (commutative || keeps_rank_order(c, *a)) && !(fewer_elements_than_ranks && cuts_vector(c, *a)))
-        return *a;
-    }
+    const auto allowed = [&](std::optional<algorithm> a) {
+      return a && (commutative || keeps_rank_order(c, *a)) && !(fewer_elements_than_ranks && cuts_vector(c, *a));
+    };
+    if (const auto& table = active_tuning())
+      if (const std::optional<algorithm> a = table->lookup(c, p, key); allowed(a)) return *a;
+    if (const std::optional<algorithm> a = builtin_tuning().lookup(c, p, key); allowed(a)) return *a;
   }
-  return rule(c, p, key, fewer_elements_than_ranks, commutative, skewed);
+  return rule(c, p, commutative);
 }
 
 }  // namespace

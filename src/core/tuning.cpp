@@ -229,6 +229,13 @@ std::optional<bool> tuning_table::vendor_fastest(collective c, int p, std::size_
   return std::nullopt;
 }
 
+extern const std::string_view builtin_tuning_text;  // generated from automatic-table.json
+
+const tuning_table& builtin_tuning() {
+  static const tuning_table table = parse_tuning(builtin_tuning_text, "the built-in table (automatic-table.json)");
+  return table;
+}
+
 // Bumped at every change of the table in force; a thread's copy starts at 0: its first call copies.
 constinit std::atomic<std::uint64_t> tuning_generation_counter{1};
 

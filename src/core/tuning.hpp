@@ -56,7 +56,12 @@ struct tuning_table {
 /// file, the entry and the problem.
 tuning_table parse_tuning(std::string_view text, const std::string& file);
 
-/// The table in force, or nullptr for the built-in rule. The first call reads COLLECTIVES_TUNING
+/// The library's own table, automatic's defaults between the table in force and the fallback rule:
+/// src/core/automatic-table.json, compiled in (installed as share/collectives/automatic-table.json
+/// for people to read and copy), parsed at its first use.
+const tuning_table& builtin_tuning();
+
+/// The table in force, or nullptr for the built-in table and rule. The first call reads COLLECTIVES_TUNING
 /// unless load_tuning or clear_tuning came first; a bad file there throws (and is tried again on
 /// the next call). Takes no lock (one atomic load) unless the table changed since this thread's
 /// previous call. The reference is this thread's own copy: it, and the table it points to, stay

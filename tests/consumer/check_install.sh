@@ -46,6 +46,11 @@ case $mode in
       echo "check_install: the install wrote no pkgconfig/collectives.pc under $prefix" >&2
       exit 1
     fi
+    # automatic's built-in table, for people to read and start their own from (docs/tuning.md).
+    if ! cmp -s "$source_dir/src/core/automatic-table.json" "$prefix/share/collectives/automatic-table.json"; then
+      echo "check_install: the install wrote no share/collectives/automatic-table.json equal to the source's" >&2
+      exit 1
+    fi
     export PKG_CONFIG_PATH=$(dirname "$pc")${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
     # The .pc must describe the prefix it was installed into, wherever that is.
     libdir=$(realpath "$(pkg-config --variable=libdir collectives)")
