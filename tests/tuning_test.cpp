@@ -531,7 +531,7 @@ BOOST_AUTO_TEST_CASE(loading_while_other_threads_choose) {
   BOOST_TEST(collectives::automatic_choice(s) == by_rule);
 }
 
-// Above 8 ranks the built-in rule follows the simulated fat trees (src/core/automatic.cpp):
+// Above 8 ranks the built-in rule follows the simulated fat trees (src/core/automatic-table.json):
 // broadcast's scatter + recursive doubling from 512 KiB when p is a power of two, the pipelined
 // tree when it is not (the fold would send the whole vector once more), binomial in between.
 // Without a table of yours, automatic follows the library's own, automatic-table.json, at every
