@@ -139,7 +139,7 @@ double eager_bytes(const run_info& info) {
 
 std::optional<double> model_us(collectives::collective c, std::string_view algorithm, const run_info& info,
                                std::size_t bytes, std::size_t count) {
-  if (!info.model || info.ranks < 2) return std::nullopt;
+  if (info.ranks < 2) return std::nullopt;
   const std::size_t elem_size = count > 0 ? bytes / count : 4;
   const std::size_t call_count = counts_whole_array(c) ? count / static_cast<std::size_t>(info.ranks) : count;
   const auto priced = [&](const schedule::platform& net) -> std::optional<double> {
@@ -153,6 +153,7 @@ std::optional<double> model_us(collectives::collective c, std::string_view algor
     static const schedule::platform simulated = simgrid_platform(file);
     return priced(simulated);
   }
+  if (!info.model) return std::nullopt;
   const machine& m = *info.model;
   if (info.hosts && info.hosts->layout.hosts > 1 && info.hosts->layout.ranks_per_host != 1) {
     // Across hosts one α-β pair does not describe the links: the model across hosts does, or nothing.
