@@ -64,7 +64,9 @@ schedule::platform simgrid_platform(const std::string& file) {
   const std::string cluster = m.str();
   schedule::platform net;
   net.name = attribute(cluster, "id");
-  const std::string core = attribute(cluster, "core");
+  const std::string core = attribute(cluster, "core"), radical = attribute(cluster, "radical");
+  if (const std::size_t dash = radical.find('-'); dash != std::string::npos)
+    net.hosts = std::stoi(radical.substr(dash + 1)) - std::stoi(radical.substr(0, dash)) + 1;
   net.ranks_per_host = core.empty() ? 1 : std::stoi(core);
   net.link_latency = si_value(attribute(cluster, "lat"), file);
   net.link_byte = 1 / si_value(attribute(cluster, "bw"), file);

@@ -361,7 +361,8 @@ std::string now_utc() {
 // and size, every algorithm automatic may choose is recorded and priced on the platform, and the
 // least priced is chosen. No vendor section: the MPI library's collectives have no schedule here.
 struct model_options {
-  std::string platform, out, command;
+  std::vector<std::string> platforms;
+  std::string out, command;
   std::vector<int> ranks;
   std::size_t min_bytes = 8, max_bytes = std::size_t{16} << 20, step = 2;
   std::vector<std::string> collectives;
@@ -370,7 +371,17 @@ struct model_options {
 
 int run_model(const model_options& o) {
   const auto start = std::chrono::steady_clock::now();
-  const schedule::platform net = simgrid_platform(o.platform);
+  // Each process count on the smallest platform it fits (as scripts/mpirun/simulate chooses).
+  std::vector<schedule::platform> nets;
+  for (const std::string& file : o.platforms) nets.push_back(simgrid_platform(file));
+  std::sort(nets.begin(), nets.end(), [](const auto& a, const auto& b) {
+    return static_cast<long long>(a.hosts) * a.ranks_per_host < static_cast<long long>(b.hosts) * b.ranks_per_host;
+  });
+  const auto net_for = [&](int p) -> const schedule::platform& {
+    for (const schedule::platform& net : nets)
+      if (net.hosts == 0 || p <= static_cast<long long>(net.hosts) * net.ranks_per_host) return net;
+    throw std::runtime_error(fmt::format("{} ranks fit none of the platforms given", p));
+  };
   const std::size_t elem_size = 4;  // float sum, as collbench's default
   struct job {
     collectives::collective c;
@@ -385,6 +396,7 @@ int run_model(const model_options& o) {
                                                            name) == o.collectives.end()))
       continue;
     for (int p : o.ranks) {
+      net_for(p);
       std::set<std::size_t> seen;
       for (std::size_t bytes = o.min_bytes; bytes <= o.max_bytes; bytes *= o.step)
         if (const auto m = shape(c, bytes, elem_size, p); m && seen.insert(m->bytes).second)
@@ -402,7 +414,7 @@ int run_model(const model_options& o) {
         const std::string label(to_string(a));
         if (!tabled(label)) continue;
         try {
-          const auto s = priced_seconds(j.c, label, j.p, j.m.call_count, elem_size, 0, 0, net);
+          const auto s = priced_seconds(j.c, label, j.p, j.m.call_count, elem_size, 0, 0, net_for(j.p));
           if (s) j.us[label] = *s * 1e6, ++priced;
         } catch (const std::exception& e) {
           const std::lock_guard lock(failure_mutex);
@@ -446,12 +458,14 @@ int run_model(const model_options& o) {
     first = last;
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::vector<std::string> names, models;
+  for (const schedule::platform& net : nets) names.push_back(net.name), models.push_back(describe(net));
   json table = {
       {"format", "collectives-tuning/1"},
       {"provenance",
-       {{"host", net.name},
+       {{"host", fmt::format("{}", fmt::join(names, ", "))},
         {"mpi_library", "model (colltune --model): priced schedules, no MPI"},
-        {"model", describe(net)},
+        {"model", models},
         {"date", now_utc()},
         {"command", o.command},
         {"type", "float"},
@@ -466,7 +480,7 @@ int run_model(const model_options& o) {
       {"collectives", colls}};
   std::ofstream(o.out) << table.dump(1) << '\n';
   fmt::print(stderr, "colltune --model: {}: {} ranges, {} calls priced on {} in {:.1f} s\n", o.out, ranges,
-             priced.load(), net.name, seconds);
+             priced.load(), fmt::join(names, ", "), seconds);
   collectives::load_tuning(o.out);
   collectives::clear_tuning();
   return 0;
@@ -481,9 +495,11 @@ int run(int argc, char** argv) {
   app.add_option("--options", options, "The collbench options of the runs, recorded in the table");
   app.add_option("--command", command, "The command that made the runs, recorded in the table");
   model_options model;
-  app.add_option("--model", model.platform,
-                 "No runs: price every algorithm's schedule on this SimGrid platform file "
-                 "(scripts/mpirun/platforms/) and choose the least priced");
+  app.add_option("--model", model.platforms,
+                 "No runs: price every algorithm's schedule on these SimGrid platform files "
+                 "(scripts/mpirun/platforms/; each process count on the smallest that fits it) and choose "
+                 "the least priced")
+      ->delimiter(',');
   app.add_option("--np", model.ranks, "--model: the process counts")->expected(1, -1);
   app.add_option("--min-bytes", model.min_bytes, "--model: the least size in bytes");
   app.add_option("--max-bytes", model.max_bytes, "--model: the largest size in bytes");
@@ -495,7 +511,7 @@ int run(int argc, char** argv) {
       "collbench --format json files: repeated runs, any process counts, any timings (at least one "
       "synchronized); none with --model");
   CLI11_PARSE(app, argc, argv);
-  if (!model.platform.empty()) {
+  if (!model.platforms.empty()) {
     if (model.ranks.empty()) model.ranks = {16, 32, 64, 128, 256, 512, 1024};
     model.out = out;
     model.command = command;

@@ -82,6 +82,9 @@ double price(std::span<const rank_schedule> ranks, const platform& net, std::siz
 }
 
 double price(const call_spec& spec, const platform& net) {
+  if (net.hosts > 0 && spec.p > static_cast<long long>(net.hosts) * std::max(net.ranks_per_host, 1))
+    throw error(fmt::format("schedule: {} ranks do not fit {} ({} hosts of {} ranks)", spec.p, net.name, net.hosts,
+                            net.ranks_per_host));
   call_spec as_run = spec;
   as_run.eager_bytes = net.eager_bytes;
   as_run.eager_bytes_across.reset();

@@ -32,6 +32,7 @@ namespace collectives::detail::schedule {
 struct platform {
   std::string name;
   int ranks_per_host = 1;    ///< consecutive ranks share a host (as scripts/mpirun/simulate fills them)
+  int hosts = 0;             ///< hosts the platform has (0: as many as a call needs)
   int hosts_per_switch = 0;  ///< a fat tree: hosts under one leaf switch (0: every host on one switch)
   std::vector<int> torus;    ///< a torus of hosts: its dimensions (empty: a fat tree)
   double link_latency = 0;   ///< s per link crossed between hosts
