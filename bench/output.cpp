@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "cost_model.hpp"
 #include "metrics.hpp"
 #include "options.hpp"
 #include "price.hpp"
@@ -165,7 +166,8 @@ std::optional<double> model_us(collectives::collective c, std::string_view algor
   }
   // One host, or one rank per host (a cluster without its platform file): one α-β pair for every
   // message, the ping-pong's.
-  return priced(measured_platform(m, static_cast<std::size_t>(eager_bytes(info))));
+  return priced(measured_platform(m, static_cast<std::size_t>(eager_bytes(info)), c, info.ranks,
+                                  static_cast<double>(bytes)));
 }
 
 void write_csv(std::ostream& os, std::span<const row> rows, bool header) {

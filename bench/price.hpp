@@ -27,9 +27,13 @@ namespace schedule = collectives::detail::schedule;
 /// on a file it cannot read.
 schedule::platform simgrid_platform(const std::string& file);
 
-/// The platform of a run on this machine: α, β, γ and memcpy as collbench --model measured them,
-/// every rank on one host, eager messages moving when sent.
-schedule::platform measured_platform(const machine& m, std::size_t eager_bytes);
+/// The platform of a run on this machine, every rank on one host, eager messages moving when sent,
+/// for a call of `bytes` bytes (collbench's) on `p` ranks: a message costs the forward ping-pong's
+/// one-way time at its size, at the speed per byte it has where it touches as many bytes as the
+/// call (cost_model.hpp: message_seconds, call_footprint); γ and δ are the reduction's and the
+/// copy's time per byte measured at the call's size (in the caches or in memory).
+schedule::platform measured_platform(const machine& m, std::size_t eager_bytes, collectives::collective c,
+                                     int p, double bytes);
 
 /// Seconds of one call of a library algorithm (not vendor, not automatic): `call_count` elements as
 /// the library call takes them (message::call_count), `elem_size`-byte elements, the v-variants'
