@@ -164,10 +164,19 @@ std::optional<double> model_us(collectives::collective c, std::string_view algor
     if (predicted) return predicted->total() * 1e6;
     return std::nullopt;
   }
-  // One host, or one rank per host (a cluster without its platform file): one α-β pair for every
-  // message, the ping-pong's.
-  return priced(measured_platform(m, static_cast<std::size_t>(eager_bytes(info)), c, info.ranks,
-                                  static_cast<double>(bytes)));
+  // One host, or one rank per host (a cluster without its platform file): every message priced by
+  // the ping-pong's.
+  if (const auto us = priced(measured_platform(m, static_cast<std::size_t>(eager_bytes(info)), c, info.ranks,
+                                               static_cast<double>(bytes))))
+    return us;
+  // The vendor internals that run a schedule of the library's (vendor:binomial, …) keep their
+  // textbook line: the MPI library exchanges with a concurrent send-receive, not our transport.
+  const auto predicted =
+      predict_seconds(c, algorithm, {info.ranks, info.root, static_cast<double>(bytes), count},
+                      {m.alpha, m.beta, m.gamma, m.memcpy_bandwidth > 0 ? 1 / m.memcpy_bandwidth : 0.0,
+                       m.beta_clean, m.pingpong, m.pingpong_clean, m.copy, m.reduce, eager_bytes(info)});
+  if (!predicted) return std::nullopt;
+  return *predicted * 1e6;
 }
 
 void write_csv(std::ostream& os, std::span<const row> rows, bool header) {
