@@ -141,36 +141,30 @@ double eager_bytes(const run_info& info) {
 std::optional<double> model_us(collectives::collective c, std::string_view algorithm, const run_info& info,
                                std::size_t bytes, std::size_t count) {
   if (info.ranks < 2) return std::nullopt;
-  const std::size_t elem_size = count > 0 ? bytes / count : 4;
-  const std::size_t call_count = counts_whole_array(c) ? count / static_cast<std::size_t>(info.ranks) : count;
-  const auto priced = [&](const schedule::platform& net) -> std::optional<double> {
-    const auto seconds =
-        priced_seconds(c, algorithm, info.ranks, call_count, elem_size, info.root, info.skew, net);
-    if (seconds) return *seconds * 1e6;
-    return std::nullopt;
-  };
-  // A simulated cluster: the platform the simulation runs on (scripts/mpirun/simulate names it).
+  // A simulated cluster: the row's schedule priced on the platform the simulation runs on
+  // (scripts/mpirun/simulate names it); the vendor rows have no schedule.
   if (const char* file = std::getenv("COLLBENCH_PLATFORM"); file != nullptr && *file != '\0') {
     static const schedule::platform simulated = simgrid_platform(file);
-    return priced(simulated);
+    const std::size_t elem_size = count > 0 ? bytes / count : 4;
+    const std::size_t call_count =
+        counts_whole_array(c) ? count / static_cast<std::size_t>(info.ranks) : count;
+    const auto seconds =
+        priced_seconds(c, algorithm, info.ranks, call_count, elem_size, info.root, info.skew, simulated);
+    if (seconds) return *seconds * 1e6;
+    return std::nullopt;
   }
   if (!info.model) return std::nullopt;
   const machine& m = *info.model;
-  if (info.hosts && info.hosts->layout.hosts > 1 && info.hosts->layout.ranks_per_host != 1) {
+  if (info.hosts && info.hosts->layout.hosts > 1) {
     // Across hosts one α-β pair does not describe the links: the model across hosts does, or nothing.
     if (info.root != 0) return std::nullopt;
     const auto predicted =
         predict_across_hosts(c, algorithm, *info.hosts, static_cast<double>(bytes), m.gamma);
     if (predicted) return predicted->total() * 1e6;
-    return std::nullopt;
+    // Except with one rank per host (a simulated cluster): every message then crosses a link, as
+    // the ping-pongs' did, so their one pair prices what the model across hosts has no line for.
+    if (info.hosts->layout.ranks_per_host != 1) return std::nullopt;
   }
-  // One host, or one rank per host (a cluster without its platform file): every message priced by
-  // the ping-pong's.
-  if (const auto us = priced(measured_platform(m, static_cast<std::size_t>(eager_bytes(info)), c, info.ranks,
-                                               static_cast<double>(bytes))))
-    return us;
-  // The vendor internals that run a schedule of the library's (vendor:binomial, …) keep their
-  // textbook line: the MPI library exchanges with a concurrent send-receive, not our transport.
   const auto predicted =
       predict_seconds(c, algorithm, {info.ranks, info.root, static_cast<double>(bytes), count},
                       {m.alpha, m.beta, m.gamma, m.memcpy_bandwidth > 0 ? 1 / m.memcpy_bandwidth : 0.0,

@@ -9,7 +9,6 @@
 #include <sstream>
 
 #include "core/collective_traits.hpp"
-#include "cost_model.hpp"
 #include "metrics.hpp"
 
 namespace collbench {
@@ -90,27 +89,6 @@ schedule::platform simgrid_platform(const std::string& file) {
   net.recv_overhead = small_message_value(property(text, "smpi/or"));
   const std::string detached = property(text, "smpi/send-is-detached-thresh");
   net.eager_bytes = (detached.empty() ? 65536 : std::stoul(detached)) - 1;
-  net.eager_moves_at_match = true;
-  return net;
-}
-
-schedule::platform measured_platform(const machine& m, std::size_t eager_bytes, collectives::collective c,
-                                     int p, double bytes) {
-  schedule::platform net;
-  net.name = "measured";
-  net.ranks_per_host = 1 << 30;
-  net.host_latency = m.alpha;
-  net.host_byte = m.beta;
-  const cost_params params{m.alpha, m.beta, m.gamma, 0, m.beta_clean, m.pingpong, m.pingpong_clean};
-  const double footprint = call_footprint(c, p, bytes);
-  if (m.pingpong.size() >= 2)
-    net.host_message = [params, footprint](std::uint64_t size) {
-      return message_seconds(params, static_cast<double>(size), false, footprint);
-    };
-  net.gamma = measured_per_byte(m.reduce, bytes, m.gamma);
-  net.delta = measured_per_byte(m.copy, bytes, m.memcpy_bandwidth > 0 ? 1 / m.memcpy_bandwidth : 0);
-  net.eager_bytes = eager_bytes;
-  // The receiver copies an eager message out of the shared segment: it pays for it on arrival.
   net.eager_moves_at_match = true;
   return net;
 }

@@ -2,8 +2,8 @@
 #pragma once
 
 // The model column from the schedules themselves (src/schedule/price.hpp): a row's call recorded
-// as the library runs it and priced on a platform — a SimGrid platform file as
-// scripts/mpirun/simulate runs it, or the machine collbench --model measured.
+// as the library runs it and priced on a platform, a SimGrid platform file as
+// scripts/mpirun/simulate runs it.
 
 #include <collectives/algorithm.hpp>
 #include <cstddef>
@@ -11,7 +11,6 @@
 #include <string>
 #include <string_view>
 
-#include "model.hpp"
 #include "schedule/price.hpp"
 
 namespace collbench {
@@ -26,14 +25,6 @@ namespace schedule = collectives::detail::schedule;
 /// and no time for reductions and copies (smpi/simulate-computation:no). Throws collectives::error
 /// on a file it cannot read.
 schedule::platform simgrid_platform(const std::string& file);
-
-/// The platform of a run on this machine, every rank on one host, eager messages moving when sent,
-/// for a call of `bytes` bytes (collbench's) on `p` ranks: a message costs the forward ping-pong's
-/// one-way time at its size, at the speed per byte it has where it touches as many bytes as the
-/// call (cost_model.hpp: message_seconds, call_footprint); γ and δ are the reduction's and the
-/// copy's time per byte measured at the call's size (in the caches or in memory).
-schedule::platform measured_platform(const machine& m, std::size_t eager_bytes, collectives::collective c,
-                                     int p, double bytes);
 
 /// Seconds of one call of a library algorithm (not vendor, not automatic): `call_count` elements as
 /// the library call takes them (message::call_count), `elem_size`-byte elements, the v-variants'

@@ -30,8 +30,7 @@ int platform::links(int from, int to) const {
 double platform::wire(int from, int to, std::uint64_t bytes) const {
   const int n = links(from, to);
   const auto m = static_cast<double>(bytes);
-  if (n > 0) return n * link_latency + m * link_byte;
-  return host_message ? host_message(bytes) : host_latency + m * host_byte;
+  return n == 0 ? host_latency + m * host_byte : n * link_latency + m * link_byte;
 }
 
 std::string describe(const platform& net) {

@@ -19,7 +19,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -40,9 +39,6 @@ struct platform {
   double link_byte = 0;      ///< s per byte between hosts (the route's slowest link)
   double host_latency = 0;   ///< s, two ranks on one host
   double host_byte = 0;      ///< s per byte, two ranks on one host
-  /// Where set, the wire time of a message on one host by its size (a measured ping-pong's) instead
-  /// of host_latency + m·host_byte.
-  std::function<double(std::uint64_t bytes)> host_message;
   double send_overhead = 0;  ///< o_s: processor time of an eager send
   double recv_overhead = 0;  ///< o_r: processor time of receiving an eager message
   double gamma = 0;          ///< s per byte reduced
