@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The price of recorded schedules (src/schedule/price.hpp), without MPI: calls whose time is known
 // by hand — a ping-pong with and without eager sends, the ring all-gather at p = 4, a message by
-// the distance between its ranks, reductions and copies — and the price of a deadlock refused.
+// the distance between its ranks, recursive doubling across a fat tree's spine, reductions and
+// copies — and the price of a deadlock refused.
 
 #define BOOST_TEST_MODULE schedule_price
 #include <boost/test/unit_test.hpp>
@@ -122,4 +123,24 @@ BOOST_AUTO_TEST_CASE(a_deadlock_has_no_price) {
   const platform net = test_platform();
   const std::vector<rank_schedule> cycle{{send(1, 8), recv(1, 8)}, {send(0, 8), recv(0, 8)}};
   BOOST_CHECK_THROW(price(cycle, net, 1), collectives::error);
+}
+
+BOOST_AUTO_TEST_CASE(recursive_doubling_crosses_the_spine_in_its_last_steps) {
+  // fat-tree-256's parameters: 16 hosts a leaf switch, 0.5 µs a link, o_s = o_r = 0.5 µs, E below
+  // 64 KiB. An 8-byte all-reduce by recursive doubling at p = 256 is 8 eager exchanges: partners
+  // 1, 2, 4 and 8 ranks away share the leaf (2 links), those 16 … 128 away go through the spine (4).
+  platform net;
+  net.hosts_per_switch = 16;
+  net.link_latency = 0.5e-6;
+  net.link_byte = 1 / 12.5e9;
+  net.send_overhead = net.recv_overhead = 0.5e-6;
+  net.eager_bytes = 65535;
+  net.eager_moves_at_match = true;
+  call_spec spec;
+  spec.coll = collective::allreduce;
+  spec.alg = algorithm::recursive_doubling;
+  spec.p = 256;
+  spec.count = 2;
+  const double step = 1e-6 + 8 / 12.5e9;  // o_s + o_r and the bytes
+  BOOST_TEST(price(spec, net) == 4 * (step + 1e-6) + 4 * (step + 2e-6), boost::test_tools::tolerance(1e-9));
 }
