@@ -144,3 +144,19 @@ BOOST_AUTO_TEST_CASE(recursive_doubling_crosses_the_spine_in_its_last_steps) {
   const double step = 1e-6 + 8 / 12.5e9;  // o_s + o_r and the bytes
   BOOST_TEST(price(spec, net) == 4 * (step + 1e-6) + 4 * (step + 2e-6), boost::test_tools::tolerance(1e-9));
 }
+
+BOOST_AUTO_TEST_CASE(eager_messages_leave_one_rank_one_after_another) {
+  // A naive broadcast at p = 4 of 1000 bytes, every send eager: the root's three messages share
+  // its link, so the last leaves 2·mβ after the first and ends o_s + α + 3·mβ + o_r from the start.
+  platform net = test_platform();
+  net.ranks_per_host = 4;
+  net.eager_bytes = 4096;
+  net.send_overhead = 0.3e-6;
+  net.recv_overhead = 0.2e-6;
+  call_spec spec;
+  spec.coll = collective::broadcast;
+  spec.alg = algorithm::naive;
+  spec.p = 4;
+  spec.count = 250;
+  BOOST_TEST(price(spec, net) == 0.3e-6 + 1e-6 + 3 * 1000 * 1e-9 + 0.2e-6, boost::test_tools::tolerance(1e-12));
+}

@@ -49,10 +49,14 @@ std::string describe(const platform& net) {
       net.eager_moves_at_match ? " (eager messages move at the match)" : "");
 }
 
-double rank_clocks::send(int rank, const step&, bool eager) {
-  double& t = t_[static_cast<std::size_t>(rank)];
-  if (eager) t += net_.send_overhead;
-  return t;
+double rank_clocks::send(int rank, const step& s, bool eager) {
+  const auto r = static_cast<std::size_t>(rank);
+  if (eager) t_[r] += net_.send_overhead;
+  // The rank's own link sends its messages one after another: this one leaves once those it sent
+  // before have left (as if each left when sent: their receivers are usually there first).
+  const double leaves = std::max(t_[r], out_free_[r]);
+  out_free_[r] = leaves + net_.wire(rank, s.peer, s.bytes) - net_.wire(rank, s.peer, 0);
+  return leaves;
 }
 
 void rank_clocks::match(int rank, const step& s, int sender, bool eager, double posted_at) {

@@ -12,10 +12,12 @@
 //     receive is posted (SimGrid's SMPI), after both — and pays o_r;
 //   - a larger send waits for its receive (rendezvous): both ranks finish α + m·β after the later
 //     of the two was posted;
+//   - a rank's own link sends one message's bytes at a time (LogGP's G): messages a rank sends
+//     eagerly one after another leave one after another, m·β apart;
 //   - a reduction costs γ per byte, a local copy δ per byte, on the rank that does it.
 //
-// Shared links are not modelled: every message has its links to itself (contention-free). The
-// price of a call is the time from a common start to the last rank's end.
+// The network's shared links are not modelled: beyond the sender's own link, every message has its
+// route to itself. The price of a call is the time from a common start to the last rank's end.
 
 #include <cstddef>
 #include <cstdint>
@@ -60,8 +62,11 @@ std::string describe(const platform& net);
 class rank_clocks {
  public:
   rank_clocks(const platform& net, std::size_t elem_size) : net_(net), elem_size_(elem_size) {}
-  void start(std::size_t p) { t_.assign(p, 0.0); }
-  /// Returns the sender's clock when the message is out.
+  void start(std::size_t p) {
+    t_.assign(p, 0.0);
+    out_free_.assign(p, 0.0);
+  }
+  /// Returns when the message may leave: the sender's clock, or later while its link is busy.
   double send(int rank, const step& s, bool eager);
   /// `rank`'s receive `s` takes the message `sender` posted at `posted_at`.
   void match(int rank, const step& s, int sender, bool eager, double posted_at);
@@ -72,6 +77,7 @@ class rank_clocks {
   const platform& net_;
   std::size_t elem_size_;
   std::vector<double> t_;
+  std::vector<double> out_free_;  ///< when each rank's link has sent what it was given
 };
 
 /// The checker's replay (check.hpp) with the clocks moved by every step.
