@@ -196,7 +196,7 @@ std::vector<row> make_rows(collective c, int ranks, const message& m, const opti
     r.shm_copy = info.shm_copy.path;
     r.timing = info.timing_mode;
     r.batch = s.batch;
-    r.model_us = model_us(c, r.algorithm, info, m.bytes, m.count);
+    if (info.model) r.model_us = model_us(c, r.algorithm, info, m.bytes, m.count);
     if (model && model->memcpy_bandwidth > 0)
       r.busbw_of_memcpy = r.busbw_GBps * 1e9 / model->memcpy_bandwidth;
     rows.push_back(std::move(r));

@@ -4,11 +4,14 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
 #include "cost_model.hpp"
+#include "metrics.hpp"
 #include "options.hpp"
+#include "price.hpp"
 
 namespace collbench {
 namespace {
@@ -137,6 +140,19 @@ double eager_bytes(const run_info& info) {
 
 std::optional<double> model_us(collectives::collective c, std::string_view algorithm, const run_info& info,
                                std::size_t bytes, std::size_t count) {
+  if (info.ranks < 2) return std::nullopt;
+  // A simulated cluster: the row's schedule priced on the platform the simulation runs on
+  // (scripts/mpirun/simulate names it); the vendor rows have no schedule.
+  if (const char* file = std::getenv("COLLBENCH_PLATFORM"); file != nullptr && *file != '\0') {
+    static const schedule::platform simulated = simgrid_platform(file);
+    const std::size_t elem_size = count > 0 ? bytes / count : 4;
+    const std::size_t call_count =
+        counts_whole_array(c) ? count / static_cast<std::size_t>(info.ranks) : count;
+    const auto seconds =
+        priced_seconds(c, algorithm, info.ranks, call_count, elem_size, info.root, info.skew, simulated);
+    if (seconds) return *seconds * 1e6;
+    return std::nullopt;
+  }
   if (!info.model) return std::nullopt;
   const machine& m = *info.model;
   if (info.hosts && info.hosts->layout.hosts > 1) {
@@ -149,7 +165,6 @@ std::optional<double> model_us(collectives::collective c, std::string_view algor
     // the ping-pongs' did, so their one pair prices what the model across hosts has no line for.
     if (info.hosts->layout.ranks_per_host != 1) return std::nullopt;
   }
-  if (info.ranks < 2) return std::nullopt;
   const auto predicted =
       predict_seconds(c, algorithm, {info.ranks, info.root, static_cast<double>(bytes), count},
                       {m.alpha, m.beta, m.gamma, m.memcpy_bandwidth > 0 ? 1 / m.memcpy_bandwidth : 0.0,

@@ -82,10 +82,12 @@ inline constexpr std::string_view csv_header =
 /// One sentence for the table's header and the report.
 std::string describe_start(const start_info& s);
 
-/// The model's time in µs for a row of `bytes` (`count` elements) of a run described by `info`:
-/// with ranks on several hosts the model across hosts (host_model.hpp; root 0 only), else the
-/// line of cost_model.hpp priced with the run's machine; none without a measured model, without a
-/// line or on one rank. collbench fills model_us with it; collreport --reprice recomputes it.
+/// The model's time in µs for a row of `bytes` (`count` elements) of a run described by `info`: on a
+/// simulated cluster (COLLBENCH_PLATFORM, which scripts/mpirun/simulate sets) the row's schedule
+/// recorded and priced on that platform (price.hpp; library rows only); else, with the run's
+/// measured machine, with ranks on several hosts the model across hosts (host_model.hpp; root 0
+/// only), else the line of cost_model.hpp. None without a line or a measured model, or on one
+/// rank. collbench fills model_us with it (--model); collreport --reprice recomputes it.
 std::optional<double> model_us(collectives::collective c, std::string_view algorithm, const run_info& info,
                                std::size_t bytes, std::size_t count);
 

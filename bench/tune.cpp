@@ -39,11 +39,14 @@
 //
 // Usage: colltune --out table.json [--options "collbench options"] [--command "how it was run"]
 //                 run1.json run2.json ...   (synchronized, back-to-back and imb runs, in any order)
+//        colltune --out table.json --model PLATFORM.xml [--np 16 32 …] [--min-bytes 8]
+//                 [--max-bytes 16777216] [--step 2] [-c allreduce,…]   (no runs: priced schedules)
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <collectives/tuning.hpp>
@@ -51,13 +54,17 @@
 #include <functional>
 #include <iostream>
 #include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
+#include <thread>
 #include <tuple>
 
 #include "cli11.hpp"
+#include "metrics.hpp"
 #include "output.hpp"
+#include "price.hpp"
 #include "types.hpp"
 
 namespace collbench {
@@ -350,6 +357,135 @@ std::string now_utc() {
   return buf;
 }
 
+// --model: the table from priced schedules instead of runs (bench/price.hpp): at every process count
+// and size, every algorithm automatic may choose is recorded and priced on the platform, and the
+// least priced is chosen. No vendor section: the MPI library's collectives have no schedule here.
+struct model_options {
+  std::vector<std::string> platforms;
+  std::string out, command;
+  std::vector<int> ranks;
+  std::size_t min_bytes = 8, max_bytes = std::size_t{16} << 20, step = 2;
+  std::vector<std::string> collectives;
+  unsigned threads = 2;
+};
+
+int run_model(const model_options& o) {
+  const auto start = std::chrono::steady_clock::now();
+  // Each process count on the smallest platform it fits (as scripts/mpirun/simulate chooses).
+  std::vector<schedule::platform> nets;
+  for (const std::string& file : o.platforms) nets.push_back(simgrid_platform(file));
+  std::sort(nets.begin(), nets.end(), [](const auto& a, const auto& b) {
+    return static_cast<long long>(a.hosts) * a.ranks_per_host < static_cast<long long>(b.hosts) * b.ranks_per_host;
+  });
+  const auto net_for = [&](int p) -> const schedule::platform& {
+    for (const schedule::platform& net : nets)
+      if (net.hosts == 0 || p <= static_cast<long long>(net.hosts) * net.ranks_per_host) return net;
+    throw std::runtime_error(fmt::format("{} ranks fit none of the platforms given", p));
+  };
+  const std::size_t elem_size = 4;  // float sum, as collbench's default
+  struct job {
+    collectives::collective c;
+    int p;
+    message m;
+    std::map<std::string, double> us;  // by algorithm
+  };
+  std::vector<job> jobs;
+  for (collectives::collective c : collectives::all_collectives()) {
+    const std::string name(to_string(c));
+    if (!by_size(c) || (!o.collectives.empty() && std::find(o.collectives.begin(), o.collectives.end(),
+                                                           name) == o.collectives.end()))
+      continue;
+    for (int p : o.ranks) {
+      net_for(p);
+      std::set<std::size_t> seen;
+      for (std::size_t bytes = o.min_bytes; bytes <= o.max_bytes; bytes *= o.step)
+        if (const auto m = shape(c, bytes, elem_size, p); m && seen.insert(m->bytes).second)
+          jobs.push_back({c, p, *m, {}});
+    }
+  }
+  // The calls priced on a few threads (recording and replay keep their state per thread).
+  std::atomic<std::size_t> next{0}, priced{0};
+  std::string failure;
+  std::mutex failure_mutex;
+  const auto work = [&] {
+    for (std::size_t i; (i = next++) < jobs.size();) {
+      job& j = jobs[i];
+      for (collectives::algorithm a : collectives::algorithms_for(j.c)) {
+        const std::string label(to_string(a));
+        if (!tabled(label)) continue;
+        try {
+          const auto s = priced_seconds(j.c, label, j.p, j.m.call_count, elem_size, 0, 0, net_for(j.p));
+          if (s) j.us[label] = *s * 1e6, ++priced;
+        } catch (const std::exception& e) {
+          const std::lock_guard lock(failure_mutex);
+          failure = fmt::format("{} {} at p {}, {} B: {}", to_string(j.c), label, j.p, j.m.bytes, e.what());
+        }
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 0; t < std::max(o.threads, 1U); ++t) threads.emplace_back(work);
+  for (std::thread& t : threads) t.join();
+  if (!failure.empty()) throw std::runtime_error(failure);
+
+  json colls = json::object();
+  std::size_t ranges = 0;
+  for (std::size_t first = 0; first < jobs.size();) {
+    std::size_t last = first;
+    while (last < jobs.size() && jobs[last].c == jobs[first].c && jobs[last].p == jobs[first].p) ++last;
+    std::vector<std::size_t> bytes;
+    std::vector<std::string> chosen, whys;
+    std::vector<json> points;
+    for (std::size_t i = first; i < last; ++i) {
+      const job& j = jobs[i];
+      if (j.us.empty()) continue;
+      std::vector<std::pair<double, std::string>> order;
+      for (const auto& [label, us] : j.us) order.emplace_back(us, label);
+      std::sort(order.begin(), order.end());
+      json pt = {{"bytes", j.m.bytes}, {"median_us", order[0].first}, {"by", "model: the least priced"}};
+      if (order.size() > 1)
+        pt.update({{"runner_up", order[1].second},
+                   {"runner_up_us", order[1].first},
+                   {"margin", order[1].first / order[0].first - 1}});
+      bytes.push_back(j.m.bytes);
+      chosen.push_back(order[0].second);
+      whys.emplace_back("model: the least priced of the algorithms automatic may choose");
+      points.push_back(std::move(pt));
+    }
+    json r = ranges_json(bytes, chosen, whys, "algorithm", points);
+    ranges += r.size();
+    colls[std::string(to_string(jobs[first].c))][std::to_string(jobs[first].p)] = std::move(r);
+    first = last;
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::vector<std::string> names, models;
+  for (const schedule::platform& net : nets) names.push_back(net.name), models.push_back(describe(net));
+  json table = {
+      {"format", "collectives-tuning/1"},
+      {"provenance",
+       {{"host", fmt::format("{}", fmt::join(names, ", "))},
+        {"mpi_library", "model (colltune --model): priced schedules, no MPI"},
+        {"model", models},
+        {"date", now_utc()},
+        {"command", o.command},
+        {"type", "float"},
+        {"op", "sum"},
+        {"timing", "model: the last rank's end, every rank starting together"},
+        {"size_key",
+         "bytes as collbench counts them: the vector (broadcast, reduce, allreduce, scan, exscan), the whole "
+         "p-block array (scatter, gather, allgather, reduce_scatter, alltoall), the whole result or vector "
+         "(allgatherv, reduce_scatterv), 0 (barrier)"},
+        {"calls_priced", priced.load()},
+        {"seconds", seconds}}},
+      {"collectives", colls}};
+  std::ofstream(o.out) << table.dump(1) << '\n';
+  fmt::print(stderr, "colltune --model: {}: {} ranges, {} calls priced on {} in {:.1f} s\n", o.out, ranges,
+             priced.load(), fmt::join(names, ", "), seconds);
+  collectives::load_tuning(o.out);
+  collectives::clear_tuning();
+  return 0;
+}
+
 int run(int argc, char** argv) {
   CLI::App app{"colltune: the decision table of algorithm::automatic from repeated collbench JSON runs",
                "colltune"};
@@ -358,12 +494,30 @@ int run(int argc, char** argv) {
   app.add_option("--out", out, "Where to write the table (JSON)")->required();
   app.add_option("--options", options, "The collbench options of the runs, recorded in the table");
   app.add_option("--command", command, "The command that made the runs, recorded in the table");
+  model_options model;
+  app.add_option("--model", model.platforms,
+                 "No runs: price every algorithm's schedule on these SimGrid platform files "
+                 "(scripts/mpirun/platforms/; each process count on the smallest that fits it) and choose "
+                 "the least priced")
+      ->delimiter(',');
+  app.add_option("--np", model.ranks, "--model: the process counts")->expected(1, -1);
+  app.add_option("--min-bytes", model.min_bytes, "--model: the least size in bytes");
+  app.add_option("--max-bytes", model.max_bytes, "--model: the largest size in bytes");
+  app.add_option("--step", model.step, "--model: the factor between sizes")->check(CLI::Range(2, 1 << 20));
+  app.add_option("-c,--collective", model.collectives, "--model: these collectives only")->delimiter(',');
+  app.add_option("--threads", model.threads, "--model: threads pricing at once");
   app.add_option(
-         "inputs", inputs,
-         "collbench --format json files: repeated runs, any process counts, any timings (at least one "
-         "synchronized)")
-      ->required();
+      "inputs", inputs,
+      "collbench --format json files: repeated runs, any process counts, any timings (at least one "
+      "synchronized); none with --model");
   CLI11_PARSE(app, argc, argv);
+  if (!model.platforms.empty()) {
+    if (model.ranks.empty()) model.ranks = {16, 32, 64, 128, 256, 512, 1024};
+    model.out = out;
+    model.command = command;
+    return run_model(model);
+  }
+  if (inputs.empty()) throw std::runtime_error("no runs given (collbench JSON files), and no --model");
 
   // The built-in rule's choice is what the verdict rule keeps: never a table's.
   collectives::clear_tuning();

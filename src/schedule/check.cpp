@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The replay of p recorded schedules (check.hpp): an event loop over the ranks, each run until it
-// blocks, woken by the step that unblocks it; every step is visited once.
+// blocks, woken by the step that unblocks it; every step is visited once. The same loop prices a
+// call (price.hpp): a clock policy sees every send, match and local step.
 
 #include "schedule/check.hpp"
 
@@ -8,6 +9,8 @@
 
 #include <algorithm>
 #include <exception>
+
+#include "schedule/price.hpp"
 
 namespace collectives::detail::schedule {
 namespace {
@@ -21,6 +24,7 @@ struct posted {
   std::uint32_t step;  ///< the sender's step
   int next;            ///< the next message on the same channel, or in the free list
   bool eager;          ///< completed at once; otherwise the sender waits for this receive
+  double posted_at;    ///< the sender's clock when it posted the message (pricing)
 };
 
 constexpr std::size_t no_key = ~std::size_t{0};
@@ -96,6 +100,14 @@ std::string where(std::span<const rank_schedule> ranks, int r, std::size_t pc) {
   return fmt::format("rank {}, step {} of {}", r, pc, ranks[static_cast<std::size_t>(r)].size());
 }
 
+// The checker's clock: no time at all.
+struct no_clock {
+  void start(std::size_t) {}
+  double send(int, const step&, bool) { return 0; }
+  void match(int, const step&, int, bool, double) {}
+  void local(int, const step&) {}
+};
+
 }  // namespace
 
 std::string describe(const model& m) {
@@ -113,7 +125,10 @@ model model::eager_as(const call_spec& spec) {
   return m;
 }
 
-verdict replay(std::span<const rank_schedule> ranks, const model& m) {
+namespace {
+
+template <class Clock>
+verdict replay_with(std::span<const rank_schedule> ranks, const model& m, Clock& clock) {
   const int p = static_cast<int>(ranks.size());
   const std::size_t P = ranks.size();
   verdict out;
@@ -129,6 +144,7 @@ verdict replay(std::span<const rank_schedule> ranks, const model& m) {
     }
   thread_local channels queues;
   queues.reset(static_cast<std::size_t>(comms) * P * P);
+  clock.start(P);
   const auto key = [&](const step& x, int from, int to) {
     const auto distance = static_cast<std::size_t>(to >= from ? to - from : to - from + p);
     return (static_cast<std::size_t>(x.comm) * P + distance) * P + static_cast<std::size_t>(from);
@@ -167,7 +183,7 @@ verdict replay(std::span<const rank_schedule> ranks, const model& m) {
         // E = 0 for a pair: no buffering, not even of an empty message (the transport's E = 0).
         const std::size_t e = m.kind == model::buffering::eager ? m.eager_between(r, x.peer) : 0;
         const bool eager = e != 0 && x.bytes <= e;
-        queues.push(k, {x.bytes, r, s.pc, -1, eager});
+        queues.push(k, {x.bytes, r, s.pc, -1, eager, clock.send(r, x, eager)});
         if (state[static_cast<std::size_t>(x.peer)].waiting == k) wake(x.peer);
         if (!eager) {
           s.rendezvous = true;  // until the receive takes it
@@ -189,6 +205,7 @@ verdict replay(std::span<const rank_schedule> ranks, const model& m) {
               describe(ranks[static_cast<std::size_t>(msg->sender)][msg->step]));
           return out;
         }
+        clock.match(r, x, msg->sender, msg->eager, msg->posted_at);
         if (!msg->eager) {
           rank_state& sender = state[static_cast<std::size_t>(msg->sender)];
           sender.rendezvous = false;
@@ -197,6 +214,8 @@ verdict replay(std::span<const rank_schedule> ranks, const model& m) {
         }
         queues.pop(k);
         ++out.messages;
+      } else {
+        clock.local(r, x);
       }
       ++s.pc;
     }
@@ -262,6 +281,17 @@ verdict replay(std::span<const rank_schedule> ranks, const model& m) {
         return out;
       }
   return out;
+}
+
+}  // namespace
+
+verdict replay_timed(std::span<const rank_schedule> ranks, const model& m, rank_clocks& clock) {
+  return replay_with(ranks, m, clock);
+}
+
+verdict replay(std::span<const rank_schedule> ranks, const model& m) {
+  no_clock clock;
+  return replay_with(ranks, m, clock);
 }
 
 verdict check(const call_spec& spec, const model& m) {

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The price of a recorded schedule (price.hpp): the checker's replay with a clock per rank.
+
+#include "schedule/price.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "collectives/error.hpp"
+
+namespace collectives::detail::schedule {
+
+int platform::links(int from, int to) const {
+  const int a = from / std::max(ranks_per_host, 1), b = to / std::max(ranks_per_host, 1);
+  if (a == b) return 0;
+  if (torus.empty()) return hosts_per_switch == 0 || a / hosts_per_switch == b / hosts_per_switch ? 2 : 4;
+  // A torus: the hops along each dimension, the short way round (the first dimension varies fastest).
+  int hops = 0, x = a, y = b;
+  for (const int d : torus) {
+    const int along = std::abs(x % d - y % d);
+    hops += std::min(along, d - along);
+    x /= d, y /= d;
+  }
+  return hops;
+}
+
+double platform::wire(int from, int to, std::uint64_t bytes) const {
+  const int n = links(from, to);
+  const auto m = static_cast<double>(bytes);
+  return n == 0 ? host_latency + m * host_byte : n * link_latency + m * link_byte;
+}
+
+std::string describe(const platform& net) {
+  std::string where =
+      net.torus.empty()
+          ? (net.hosts_per_switch > 0 ? fmt::format("fat tree of {} hosts per leaf switch", net.hosts_per_switch)
+                                      : std::string("one switch"))
+          : fmt::format("torus {}", fmt::join(net.torus, "×"));
+  return fmt::format(
+      "{}: {} rank{} per host, {}; link {:.3g} µs, {:.4g} GB/s; on a host {:.3g} µs, {:.4g} GB/s; "
+      "o_s {:.3g} µs, o_r {:.3g} µs; γ {:.4g} GB/s, δ {:.4g} GB/s; E {} B{}",
+      net.name, net.ranks_per_host, net.ranks_per_host == 1 ? "" : "s", where, net.link_latency * 1e6,
+      net.link_byte > 0 ? 1e-9 / net.link_byte : 0.0, net.host_latency * 1e6,
+      net.host_byte > 0 ? 1e-9 / net.host_byte : 0.0, net.send_overhead * 1e6, net.recv_overhead * 1e6,
+      net.gamma > 0 ? 1e-9 / net.gamma : 0.0, net.delta > 0 ? 1e-9 / net.delta : 0.0, net.eager_bytes,
+      net.eager_moves_at_match ? " (eager messages move at the match)" : "");
+}
+
+double rank_clocks::send(int rank, const step& s, bool eager) {
+  const auto r = static_cast<std::size_t>(rank);
+  if (eager) t_[r] += net_.send_overhead;
+  // The rank's own link sends its messages one after another: this one leaves once those it sent
+  // before have left (as if each left when sent: their receivers are usually there first).
+  const double leaves = std::max(t_[r], out_free_[r]);
+  out_free_[r] = leaves + net_.wire(rank, s.peer, s.bytes) - net_.wire(rank, s.peer, 0);
+  return leaves;
+}
+
+void rank_clocks::match(int rank, const step& s, int sender, bool eager, double posted_at) {
+  double& t = t_[static_cast<std::size_t>(rank)];
+  const double wire = net_.wire(sender, rank, s.bytes);
+  if (eager) {
+    const double arrival = (net_.eager_moves_at_match ? std::max(posted_at, t) : posted_at) + wire;
+    t = std::max(t, arrival) + net_.recv_overhead;
+  } else {
+    // The sender has waited since it posted: both end when the message is through.
+    t = std::max(posted_at, t) + wire;
+    t_[static_cast<std::size_t>(sender)] = t;
+  }
+}
+
+void rank_clocks::local(int rank, const step& s) {
+  const double per_byte = s.kind == op::reduce ? net_.gamma * static_cast<double>(elem_size_) : net_.delta;
+  t_[static_cast<std::size_t>(rank)] += per_byte * static_cast<double>(s.bytes);
+}
+
+double price(std::span<const rank_schedule> ranks, const platform& net, std::size_t elem_size) {
+  rank_clocks clocks(net, elem_size);
+  const verdict v = replay_timed(ranks, net.eager_bytes == 0 ? model::none() : model::eager(net.eager_bytes), clocks);
+  if (!v.ok) throw error(fmt::format("schedule: cannot price a call that does not run: {}", v.problem));
+  const std::span<const double> t = clocks.clocks();
+  return t.empty() ? 0.0 : *std::max_element(t.begin(), t.end());
+}
+
+double price(const call_spec& spec, const platform& net) {
+  if (net.hosts > 0 && spec.p > static_cast<long long>(net.hosts) * std::max(net.ranks_per_host, 1))
+    throw error(fmt::format("schedule: {} ranks do not fit {} ({} hosts of {} ranks)", spec.p, net.name, net.hosts,
+                            net.ranks_per_host));
+  call_spec as_run = spec;
+  as_run.eager_bytes = net.eager_bytes;
+  as_run.eager_bytes_across.reset();
+  const int per_host = std::max(net.ranks_per_host, 1);
+  as_run.hosts = {(spec.p + per_host - 1) / per_host, false};
+  // Kept per thread: a tuner pricing many calls reuses the schedules' memory.
+  thread_local std::vector<rank_schedule> all;
+  record_call_into(as_run, {}, false, all);
+  return price(std::span(all).first(static_cast<std::size_t>(spec.p)), net, spec.elem_size);
+}
+
+}  // namespace collectives::detail::schedule

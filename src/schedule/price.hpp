@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+
+// The price of a recorded schedule: the p schedules of one call replayed together (the checker's
+// event loop, check.cpp) with a clock per rank, each message timed LogGP-style on a platform:
+//
+//   - wire time α + m·β by where the two ranks sit: on one host (α_host, β_host), or across the
+//     network, α = links crossed × each link's latency (a fat tree: 2 within a leaf switch, 4
+//     through its spine; a torus: the hops), β one link's seconds per byte;
+//   - an eager send (m ≤ E, E ≠ 0) costs its sender o_s and returns; its receiver has the message
+//     α + m·β after it was sent — or, where the MPI library moves an eager message only once its
+//     receive is posted (SimGrid's SMPI), after both — and pays o_r;
+//   - a larger send waits for its receive (rendezvous): both ranks finish α + m·β after the later
+//     of the two was posted;
+//   - a rank's own link sends one message's bytes at a time (LogGP's G): messages a rank sends
+//     eagerly one after another leave one after another, m·β apart;
+//   - a reduction costs γ per byte, a local copy δ per byte, on the rank that does it.
+//
+// The network's shared links are not modelled: beyond the sender's own link, every message has its
+// route to itself. The price of a call is the time from a common start to the last rank's end.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "schedule/check.hpp"
+#include "schedule/schedule.hpp"
+
+namespace collectives::detail::schedule {
+
+/// Where ranks sit and what a message costs between two of them.
+struct platform {
+  std::string name;
+  int ranks_per_host = 1;    ///< consecutive ranks share a host (as scripts/mpirun/simulate fills them)
+  int hosts = 0;             ///< hosts the platform has (0: as many as a call needs)
+  int hosts_per_switch = 0;  ///< a fat tree: hosts under one leaf switch (0: every host on one switch)
+  std::vector<int> torus;    ///< a torus of hosts: its dimensions (empty: a fat tree)
+  double link_latency = 0;   ///< s per link crossed between hosts
+  double link_byte = 0;      ///< s per byte between hosts (the route's slowest link)
+  double host_latency = 0;   ///< s, two ranks on one host
+  double host_byte = 0;      ///< s per byte, two ranks on one host
+  double send_overhead = 0;  ///< o_s: processor time of an eager send
+  double recv_overhead = 0;  ///< o_r: processor time of receiving an eager message
+  double gamma = 0;          ///< s per byte reduced
+  double delta = 0;          ///< s per byte copied locally
+  std::size_t eager_bytes = 0;  ///< E (0: every send waits for its receive)
+  /// An eager message starts to move when its receive is posted (SMPI), not when it is sent.
+  bool eager_moves_at_match = false;
+
+  /// Links a message from rank `from` to rank `to` crosses (0: one host).
+  int links(int from, int to) const;
+  /// Seconds on the wire of a message of `bytes` bytes, α + m·β.
+  double wire(int from, int to, std::uint64_t bytes) const;
+};
+
+/// "fat-tree-256: 256 hosts per …": the parameters in one line.
+std::string describe(const platform& net);
+
+/// The clocks of a priced replay: one per rank, moved by every step as the header says.
+class rank_clocks {
+ public:
+  rank_clocks(const platform& net, std::size_t elem_size) : net_(net), elem_size_(elem_size) {}
+  void start(std::size_t p) {
+    t_.assign(p, 0.0);
+    out_free_.assign(p, 0.0);
+  }
+  /// Returns when the message may leave: the sender's clock, or later while its link is busy.
+  double send(int rank, const step& s, bool eager);
+  /// `rank`'s receive `s` takes the message `sender` posted at `posted_at`.
+  void match(int rank, const step& s, int sender, bool eager, double posted_at);
+  void local(int rank, const step& s);
+  std::span<const double> clocks() const { return t_; }
+
+ private:
+  const platform& net_;
+  std::size_t elem_size_;
+  std::vector<double> t_;
+  std::vector<double> out_free_;  ///< when each rank's link has sent what it was given
+};
+
+/// The checker's replay (check.hpp) with the clocks moved by every step.
+verdict replay_timed(std::span<const rank_schedule> ranks, const model& m, rank_clocks& clock);
+
+/// The seconds of one call: `spec` recorded (with the platform's E and hosts, whatever `spec`
+/// says of them) and replayed on `net`. Throws collectives::error when the schedules do not run
+/// (a deadlock, a mismatch: the checker's verdict).
+double price(const call_spec& spec, const platform& net);
+
+/// The same for schedules already recorded (with reductions and copies, `elem_size`-byte elements).
+double price(std::span<const rank_schedule> ranks, const platform& net, std::size_t elem_size);
+
+}  // namespace collectives::detail::schedule

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The price of recorded schedules (src/schedule/price.hpp), without MPI: calls whose time is known
+// by hand — a ping-pong with and without eager sends, the ring all-gather at p = 4, a message by
+// the distance between its ranks, recursive doubling across a fat tree's spine, reductions and
+// copies — and the price of a deadlock refused.
+
+#define BOOST_TEST_MODULE schedule_price
+#include <boost/test/unit_test.hpp>
+#include <collectives/algorithm.hpp>
+#include <collectives/error.hpp>
+#include <vector>
+
+#include "schedule/price.hpp"
+#include "schedule/schedule.hpp"
+
+namespace {
+
+using collectives::algorithm;
+using collectives::collective;
+using namespace collectives::detail::schedule;
+
+// α 1 µs + 1 ns per byte on one host; the network: 0.5 µs a link, 0.1 ns per byte.
+platform test_platform() {
+  platform net;
+  net.name = "test";
+  net.ranks_per_host = 2;
+  net.hosts_per_switch = 2;
+  net.host_latency = 1e-6;
+  net.host_byte = 1e-9;
+  net.link_latency = 0.5e-6;
+  net.link_byte = 0.1e-9;
+  return net;
+}
+
+step send(int to, std::uint64_t bytes) { return {op::send, false, 0, to, bytes}; }
+step recv(int from, std::uint64_t bytes) { return {op::recv, false, 0, from, bytes}; }
+
+std::vector<rank_schedule> ping_pong(std::uint64_t bytes) {
+  return {{send(1, bytes), recv(1, bytes)}, {recv(0, bytes), send(0, bytes)}};
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(ping_pong_is_two_messages) {
+  platform net = test_platform();
+  const double wire = 1e-6 + 1000 * 1e-9;
+  // Rendezvous (E = 0): each message takes its wire time once both sides are there.
+  BOOST_TEST(price(ping_pong(1000), net, 1) == 2 * wire, boost::test_tools::tolerance(1e-12));
+  // Eager: each side pays its overheads around the wire time, whether or not the message waits for
+  // its receive to be posted (here the receive is always posted first).
+  net.eager_bytes = 1000;
+  net.send_overhead = 0.3e-6;
+  net.recv_overhead = 0.2e-6;
+  const double eager = 2 * (0.3e-6 + wire + 0.2e-6);
+  BOOST_TEST(price(ping_pong(1000), net, 1) == eager, boost::test_tools::tolerance(1e-12));
+  net.eager_moves_at_match = true;
+  BOOST_TEST(price(ping_pong(1000), net, 1) == eager, boost::test_tools::tolerance(1e-12));
+  // One byte over E: rendezvous again, no overheads.
+  BOOST_TEST(price(ping_pong(1001), net, 1) == 2 * (1e-6 + 1001 * 1e-9), boost::test_tools::tolerance(1e-12));
+}
+
+BOOST_AUTO_TEST_CASE(an_eager_message_moves_at_its_send_or_at_its_match) {
+  // Rank 1 works 5 µs (a copy) before it receives a 1000-byte eager message sent at 0.
+  platform net = test_platform();
+  net.eager_bytes = 4096;
+  net.delta = 5e-6 / 1000;
+  const std::vector<rank_schedule> late{{send(1, 1000)}, {{op::copy, false, 0, -1, 1000}, recv(0, 1000)}};
+  const double wire = 1e-6 + 1000 * 1e-9;
+  // Sent at once, the message is there before the receive: the receive costs nothing more.
+  BOOST_TEST(price(late, net, 1) == 5e-6, boost::test_tools::tolerance(1e-12));
+  net.eager_moves_at_match = true;
+  BOOST_TEST(price(late, net, 1) == 5e-6 + wire, boost::test_tools::tolerance(1e-12));
+}
+
+BOOST_AUTO_TEST_CASE(alpha_follows_the_distance) {
+  const platform net = test_platform();  // 2 ranks a host, 2 hosts a leaf switch
+  BOOST_TEST(net.links(0, 1) == 0);      // one host
+  BOOST_TEST(net.links(0, 2) == 2);      // one switch
+  BOOST_TEST(net.links(0, 4) == 4);      // through the spine
+  BOOST_TEST(net.wire(1, 3, 0) == 1e-6, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(net.wire(5, 0, 1000) == 2e-6 + 1000 * 0.1e-9, boost::test_tools::tolerance(1e-12));
+  platform torus = net;
+  torus.ranks_per_host = 1;
+  torus.torus = {4, 4};
+  BOOST_TEST(torus.links(0, 3) == 1);   // around the ring of the first dimension
+  BOOST_TEST(torus.links(0, 10) == 4);  // (0, 0) to (2, 2)
+}
+
+BOOST_AUTO_TEST_CASE(ring_allgather_at_p4_costs_its_steps) {
+  // p − 1 = 3 steps of one block each way. Without buffering every step is an ordered exchange,
+  // one side sends and then the other: 2 messages a step. Eager, both sides send first: one.
+  platform net = test_platform();
+  net.ranks_per_host = 4;  // one host: every message costs the same
+  call_spec spec;
+  spec.coll = collective::allgather;
+  spec.alg = algorithm::ring;
+  spec.p = 4;
+  spec.count = 250;  // 1000-byte blocks
+  const double wire = 1e-6 + 1000 * 1e-9;
+  BOOST_TEST(price(spec, net) == 3 * 2 * wire, boost::test_tools::tolerance(1e-12));
+  net.eager_bytes = 1000;
+  net.send_overhead = 0.3e-6;
+  net.recv_overhead = 0.2e-6;
+  BOOST_TEST(price(spec, net) == 3 * (0.3e-6 + wire + 0.2e-6), boost::test_tools::tolerance(1e-12));
+}
+
+BOOST_AUTO_TEST_CASE(reductions_and_copies_cost_gamma_and_delta) {
+  // Reduce at p = 2: rank 1 sends its vector, the root reduces it into its own (γ per byte).
+  platform net = test_platform();
+  net.gamma = 2e-9;
+  call_spec spec;
+  spec.coll = collective::reduce;
+  spec.alg = algorithm::binomial;
+  spec.p = 2;
+  spec.count = 1000;  // 4000 bytes
+  const double wire = 1e-6 + 4000 * 1e-9;
+  BOOST_TEST(price(spec, net) >= wire + 4000 * 2e-9 - 1e-12);
+  net.gamma = 0;
+  BOOST_TEST(price(spec, net) < wire + 4000 * 2e-9);
+}
+
+BOOST_AUTO_TEST_CASE(a_deadlock_has_no_price) {
+  const platform net = test_platform();
+  const std::vector<rank_schedule> cycle{{send(1, 8), recv(1, 8)}, {send(0, 8), recv(0, 8)}};
+  BOOST_CHECK_THROW(price(cycle, net, 1), collectives::error);
+}
+
+BOOST_AUTO_TEST_CASE(recursive_doubling_crosses_the_spine_in_its_last_steps) {
+  // fat-tree-256's parameters: 16 hosts a leaf switch, 0.5 µs a link, o_s = o_r = 0.5 µs, E below
+  // 64 KiB. An 8-byte all-reduce by recursive doubling at p = 256 is 8 eager exchanges: partners
+  // 1, 2, 4 and 8 ranks away share the leaf (2 links), those 16 … 128 away go through the spine (4).
+  platform net;
+  net.hosts_per_switch = 16;
+  net.link_latency = 0.5e-6;
+  net.link_byte = 1 / 12.5e9;
+  net.send_overhead = net.recv_overhead = 0.5e-6;
+  net.eager_bytes = 65535;
+  net.eager_moves_at_match = true;
+  call_spec spec;
+  spec.coll = collective::allreduce;
+  spec.alg = algorithm::recursive_doubling;
+  spec.p = 256;
+  spec.count = 2;
+  const double step = 1e-6 + 8 / 12.5e9;  // o_s + o_r and the bytes
+  BOOST_TEST(price(spec, net) == 4 * (step + 1e-6) + 4 * (step + 2e-6), boost::test_tools::tolerance(1e-9));
+}
+
+BOOST_AUTO_TEST_CASE(eager_messages_leave_one_rank_one_after_another) {
+  // A naive broadcast at p = 4 of 1000 bytes, every send eager: the root's three messages share
+  // its link, so the last leaves 2·mβ after the first and ends o_s + α + 3·mβ + o_r from the start.
+  platform net = test_platform();
+  net.ranks_per_host = 4;
+  net.eager_bytes = 4096;
+  net.send_overhead = 0.3e-6;
+  net.recv_overhead = 0.2e-6;
+  call_spec spec;
+  spec.coll = collective::broadcast;
+  spec.alg = algorithm::naive;
+  spec.p = 4;
+  spec.count = 250;
+  BOOST_TEST(price(spec, net) == 0.3e-6 + 1e-6 + 3 * 1000 * 1e-9 + 0.2e-6, boost::test_tools::tolerance(1e-12));
+}
