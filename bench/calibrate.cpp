@@ -51,7 +51,6 @@
 #include <vector>
 
 #include "cli11.hpp"
-#include "options.hpp"
 
 namespace {
 
@@ -740,11 +739,14 @@ int main(int argc, char** argv) {
   for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
 
   auto* measure_cmd = app.add_subcommand("measure", "measure between ranks 0 and 1 (launch with 2 ranks)");
-  std::string min_bytes = "0", max_bytes = "16M", out = "calibration.json";
+  std::size_t min_bytes = 0, max_bytes = std::size_t{16} << 20;
+  std::string out = "calibration.json";
   std::size_t step = 2;
   double budget = 0.2;
-  measure_cmd->add_option("-b,--min-bytes", min_bytes, "smallest size (K, M suffixes)")->capture_default_str();
-  measure_cmd->add_option("-e,--max-bytes", max_bytes, "largest size")->capture_default_str();
+  measure_cmd->add_option("-b,--min-bytes", min_bytes, "smallest size (K, M suffixes)")
+      ->transform(CLI::AsSizeValue(false))
+      ->capture_default_str();
+  measure_cmd->add_option("-e,--max-bytes", max_bytes, "largest size")->transform(CLI::AsSizeValue(false))->capture_default_str();
   measure_cmd->add_option("--step", step, "size factor between sizes")->capture_default_str()->check(CLI::Range(2, 1024));
   measure_cmd->add_option("--time-per-size", budget, "seconds per size and measurement")
       ->capture_default_str()
@@ -782,14 +784,10 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   try {
     if (*measure_cmd) {
-      const auto first_size = collbench::parse_size(min_bytes), last_size = collbench::parse_size(max_bytes);
-      if (!first_size) throw std::runtime_error(fmt::format("--min-bytes: '{}' is not a size (e.g. 0, 4K, 16M)", min_bytes));
-      if (!last_size) throw std::runtime_error(fmt::format("--max-bytes: '{}' is not a size (e.g. 8, 4K, 16M)", max_bytes));
-      const std::size_t first = *first_size, last = *last_size;
-      if (last < std::max<std::size_t>(first, 1))
-        throw std::runtime_error(fmt::format("--max-bytes {} is below --min-bytes {}", max_bytes, min_bytes));
-      if (last > static_cast<std::size_t>(INT32_MAX)) throw std::runtime_error("--max-bytes must fit an int");
-      return measure(argc, argv, sweep_sizes(first, last, step), budget, out, command);
+      if (max_bytes < std::max<std::size_t>(min_bytes, 1))
+        throw std::runtime_error(fmt::format("--max-bytes {} is below --min-bytes {} (or 0)", max_bytes, min_bytes));
+      if (max_bytes > static_cast<std::size_t>(INT32_MAX)) throw std::runtime_error("--max-bytes must fit an int");
+      return measure(argc, argv, sweep_sizes(min_bytes, max_bytes, step), budget, out, command);
     }
     if (*compare_cmd) return compare_platforms(first_platform, second_platform, measurement_path, within);
     return write_platform(measurement_path, on_node, spec, cores, tolerance, platform, command);
