@@ -292,14 +292,16 @@ int measure(int argc, char** argv, const std::vector<std::size_t>& sweep, double
 struct piece {
   std::size_t first = 0, last = 0;
   double intercept = 0, slope = 0;
-  double worst = 0;  // the largest |fit ÷ measured − 1| over its points
+  double worst = 0;  // the largest |fit − measured| over its points, relative to the scale
 };
 
-// Least squares on the relative error (sizes span seven decades), intercept and slope kept ≥ 0.
-piece fit_affine(const std::vector<double>& x, const std::vector<double>& y, std::size_t from, std::size_t to) {
+// Least squares on the error relative to `scale` (sizes span seven decades; the transfer is measured
+// against the whole time it is part of), intercept and slope kept ≥ 0.
+piece fit_affine(const std::vector<double>& x, const std::vector<double>& y, const std::vector<double>& scale,
+                 std::size_t from, std::size_t to) {
   double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
   for (std::size_t i = from; i <= to; ++i) {
-    const double w = 1 / std::max(y[i] * y[i], 1e-30);
+    const double w = 1 / std::max(scale[i] * scale[i], 1e-30);
     sw += w, sx += w * x[i], sy += w * y[i], sxx += w * x[i] * x[i], sxy += w * x[i] * y[i];
   }
   piece p;
@@ -313,23 +315,24 @@ piece fit_affine(const std::vector<double>& x, const std::vector<double>& y, std
   if (p.slope < 0) p.slope = 0, p.intercept = sy / sw;
   if (p.intercept < 0) p.intercept = 0, p.slope = sxx > 0 ? sxy / sxx : 0;
   for (std::size_t i = from; i <= to; ++i)
-    p.worst = std::max(p.worst, std::abs((p.intercept + p.slope * x[i]) / y[i] - 1));
+    p.worst = std::max(p.worst, std::abs(p.intercept + p.slope * x[i] - y[i]) / scale[i]);
   return p;
 }
 
 // Pieces over points [from, to]: each as long as its fit stays within the tolerance, and a new one
 // at every size of `breaks`.
 std::vector<piece> fit_pieces(const std::vector<std::size_t>& bytes, const std::vector<double>& x,
-                              const std::vector<double>& y, std::size_t from, std::size_t to, double tolerance,
+                              const std::vector<double>& y, const std::vector<double>& scale, std::size_t from, std::size_t to,
+                              double tolerance,
                               const std::vector<std::size_t>& breaks = {}) {
   auto forced = [&](std::size_t i) { return std::find(breaks.begin(), breaks.end(), bytes[i]) != breaks.end(); };
   std::vector<piece> pieces;
   std::size_t start = from;
   while (start <= to) {
     std::size_t end = start;
-    piece best = fit_affine(x, y, start, end);
+    piece best = fit_affine(x, y, scale, start, end);
     while (end < to && !forced(end + 1)) {
-      const piece longer = fit_affine(x, y, start, end + 1);
+      const piece longer = fit_affine(x, y, scale, start, end + 1);
       if (longer.worst > tolerance && end > start) break;
       best = longer, ++end;
     }
@@ -474,12 +477,12 @@ fitted fit(const measurement& m, double tolerance) {
   fitted f;
   f.eager_limit = m.eager_limit;
   if (eager_end > 0) {
-    f.os = fit_pieces(bytes, x, send, 0, eager_end - 1, tolerance);
-    f.or_ = fit_pieces(bytes, x, recv, 0, eager_end - 1, tolerance);
-    f.ois = fit_pieces(bytes, x, isend, 0, eager_end - 1, tolerance);
+    f.os = fit_pieces(bytes, x, send, send, 0, eager_end - 1, tolerance);
+    f.or_ = fit_pieces(bytes, x, recv, recv, 0, eager_end - 1, tolerance);
+    f.ois = fit_pieces(bytes, x, isend, isend, 0, eager_end - 1, tolerance);
   }
   if (eager_end < n) {
-    const auto large = fit_pieces(bytes, x, isend, eager_end, n - 1, tolerance);
+    const auto large = fit_pieces(bytes, x, isend, isend, eager_end, n - 1, tolerance);
     f.ois.insert(f.ois.end(), large.begin(), large.end());
   }
   auto value = [](const std::vector<piece>& pieces, std::size_t s) {
@@ -491,15 +494,16 @@ fitted fit(const measurement& m, double tolerance) {
   std::vector<std::size_t> breaks;
   for (const auto* pieces : {&f.os, &f.or_})
     for (const piece& p : *pieces) breaks.push_back(p.first);
-  std::vector<double> xw(n);
+  std::vector<double> xw(n), total(n);
   for (std::size_t i = 0; i < n; ++i) {
     xw[i] = x[i] + envelope;
-    wire[i] = i < eager_end ? pts[i].ping_pong - value(f.os, bytes[i]) - value(f.or_, bytes[i]) : pts[i].stream;
+    total[i] = i < eager_end ? pts[i].ping_pong : pts[i].stream;
+    wire[i] = i < eager_end ? total[i] - value(f.os, bytes[i]) - value(f.or_, bytes[i]) : total[i];
     wire[i] = std::max(wire[i], 1e-9);
   }
-  if (eager_end > 0) f.wire = fit_pieces(bytes, xw, wire, 0, eager_end - 1, tolerance, breaks);
+  if (eager_end > 0) f.wire = fit_pieces(bytes, xw, wire, total, 0, eager_end - 1, tolerance, breaks);
   if (eager_end < n) {
-    const auto large = fit_pieces(bytes, xw, wire, eager_end, n - 1, tolerance);
+    const auto large = fit_pieces(bytes, xw, wire, total, eager_end, n - 1, tolerance);
     f.wire.insert(f.wire.end(), large.begin(), large.end());
   }
   // L: the first piece's latency; B: the last piece's bandwidth (pieces without a slope, latency
