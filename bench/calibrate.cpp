@@ -24,14 +24,18 @@
 //   found to the byte by bisection;
 // - recv: how long MPI_Recv takes when the message was sent D before;
 // - isend: how long MPI_Isend takes (the receiver late);
-// - stream: back-to-back sends of one size, per message (the rate a link sustains).
-// The fit: smpi/send-is-detached-thresh is the eager limit; os, or and ois are piecewise affine fits
+// - stream: back-to-back sends of one size, per message (the rate a link sustains);
+// - duplex: streams both ways at once, per message (what each direction keeps when both are busy).
+// The fit: smpi/send-is-detached-thresh is the eager limit, and smpi/async-small-thresh too (below it
+// SMPI moves a message at once, to a receiver not there yet, as an eager MPI does); os, or and ois are piecewise affine fits
 // of send, recv and isend over the eager sizes (isend over all); the transfer is the ping-pong less
 // both overheads (eager) or the stream's time per message (rendezvous: messages one after the other
-// on a busy link, as a collective sends them), fitted piecewise affine; each piece's intercept and
+// on a busy link, as a collective sends them; --rendezvous-transfer ping-pong: a link at rest),
+// fitted piecewise affine, each piece within --tolerance of the time it is part of; each piece's intercept and
 // slope give the latency and bandwidth factors against the link's L and B, which are the first
 // piece's latency and the last piece's bandwidth. A piece ends where the protocol changes or where
-// the next size would leave the fit more than --tolerance off.
+// the next size would leave the fit more than --tolerance off. Where the duplex stream keeps
+// clearly less than B per direction, the nodes get SimGrid's limiter link (both directions share it).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <mpi.h>
@@ -42,8 +46,8 @@
 #include <ctime>
 #include <fstream>
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <regex>
 #include <stdexcept>
@@ -71,7 +75,7 @@ void wait_for(double seconds) {
 
 struct point {
   std::size_t bytes = 0;
-  double ping_pong = 0, send = 0, recv = 0, isend = 0, stream = 0;
+  double ping_pong = 0, send = 0, recv = 0, isend = 0, stream = 0, duplex = 0;
   bool rendezvous = false;
 };
 
@@ -160,6 +164,26 @@ class prober {
     return shared(median(times));
   }
 
+  // Both ranks stream to each other at once (MPI_Isend and MPI_Recv, then MPI_Wait), per message:
+  // what one direction sustains while the other is busy too.
+  double duplex(std::size_t bytes, int messages, int repetitions) {
+    std::vector<double> times;
+    if (incoming_.size() < bytes) incoming_.resize(bytes);
+    const int peer = 1 - rank_;
+    for (int i = 0; i < repetitions; ++i) {
+      MPI_Barrier(comm_);
+      const double start = MPI_Wtime();
+      for (int m = 0; m < messages; ++m) {
+        MPI_Request request;
+        MPI_Isend(buffer(bytes), count(bytes), MPI_BYTE, peer, 2, comm_, &request);
+        MPI_Recv(incoming_.data(), count(bytes), MPI_BYTE, peer, 2, comm_, MPI_STATUS_IGNORE);
+        MPI_Wait(&request, MPI_STATUS_IGNORE);
+      }
+      times.push_back((MPI_Wtime() - start) / messages);
+    }
+    return shared(median(times));
+  }
+
   // Repetitions that fit the budget for a measurement whose one repetition takes `each`.
   int repetitions(double each, int least) const {
     const double fit = each > 0 ? budget_ / each : 1e6;
@@ -183,20 +207,21 @@ class prober {
   MPI_Comm comm_;
   double budget_;
   int rank_ = 0;
-  std::vector<char> data_;
+  std::vector<char> data_, incoming_;
 };
 
 // How late the receiver comes: well after an eager message of this size would have arrived.
 double lateness(double one_way) { return std::max(200e-6, 4 * one_way); }
 
-int measure(int argc, char** argv, const std::vector<std::size_t>& sweep, double budget, const std::string& out,
-            const std::string& command) {
+int measure(int argc, char** argv, const std::vector<std::size_t>& sweep, double budget,
+            const std::string& out, const std::string& command) {
   MPI_Init(&argc, &argv);
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (size != 2) {
-    if (rank == 0) fmt::print(stderr, "collcalibrate measure: needs exactly 2 ranks, launched with {}\n", size);
+    if (rank == 0)
+      fmt::print(stderr, "collcalibrate measure: needs exactly 2 ranks, launched with {}\n", size);
     MPI_Finalize();
     return 2;
   }
@@ -251,11 +276,14 @@ int measure(int argc, char** argv, const std::vector<std::size_t>& sweep, double
     p.isend = probe.send(bytes, delay, late, true);
     const int messages = static_cast<int>(std::clamp(budget / 4 / std::max(p.ping_pong, 1e-9), 4.0, 64.0));
     p.stream = probe.stream(bytes, messages, probe.repetitions(messages * p.ping_pong, 3));
+    p.duplex = probe.duplex(bytes, messages, probe.repetitions(messages * p.ping_pong, 3));
     points.push_back(p);
     if (rank == 0)
-      fmt::print(stderr, "collcalibrate: {:>9} B  ping-pong {:.2f} us  send {:.2f}  recv {:.2f}  isend {:.2f}  stream {:.2f}{}\n",
+      fmt::print(stderr,
+                 "collcalibrate: {:>9} B  ping-pong {:.2f} us  send {:.2f}  recv {:.2f}  isend {:.2f}  "
+                 "stream {:.2f}  duplex {:.2f}{}\n",
                  bytes, p.ping_pong * 1e6, p.send * 1e6, p.recv * 1e6, p.isend * 1e6, p.stream * 1e6,
-                 p.rendezvous ? "  (rendezvous)" : "");
+                 p.duplex * 1e6, p.rendezvous ? "  (rendezvous)" : "");
   }
 
   if (rank == 0) {
@@ -272,6 +300,7 @@ int measure(int argc, char** argv, const std::vector<std::size_t>& sweep, double
                              {"recv", p.recv},
                              {"isend", p.isend},
                              {"stream", p.stream},
+                             {"duplex", p.duplex},
                              {"rendezvous", p.rendezvous}});
     std::ofstream file(out);
     if (!file) {
@@ -279,8 +308,9 @@ int measure(int argc, char** argv, const std::vector<std::size_t>& sweep, double
       MPI_Abort(MPI_COMM_WORLD, 2);
     }
     file << j.dump(1) << '\n';
-    fmt::print(stderr, "collcalibrate: {} ({} and {}; eager limit {})\n", out, j["hosts"][0].get<std::string>(),
-               j["hosts"][1].get<std::string>(), eager_limit ? fmt::format("{} B", *eager_limit) : "none found");
+    fmt::print(stderr, "collcalibrate: {} ({} and {}; eager limit {})\n", out,
+               j["hosts"][0].get<std::string>(), j["hosts"][1].get<std::string>(),
+               eager_limit ? fmt::format("{} B", *eager_limit) : "none found");
   }
   MPI_Finalize();
   return 0;
@@ -322,10 +352,12 @@ piece fit_affine(const std::vector<double>& x, const std::vector<double>& y, con
 // Pieces over points [from, to]: each as long as its fit stays within the tolerance, and a new one
 // at every size of `breaks`.
 std::vector<piece> fit_pieces(const std::vector<std::size_t>& bytes, const std::vector<double>& x,
-                              const std::vector<double>& y, const std::vector<double>& scale, std::size_t from, std::size_t to,
-                              double tolerance,
+                              const std::vector<double>& y, const std::vector<double>& scale,
+                              std::size_t from, std::size_t to, double tolerance,
                               const std::vector<std::size_t>& breaks = {}) {
-  auto forced = [&](std::size_t i) { return std::find(breaks.begin(), breaks.end(), bytes[i]) != breaks.end(); };
+  auto forced = [&](std::size_t i) {
+    return std::find(breaks.begin(), breaks.end(), bytes[i]) != breaks.end();
+  };
   std::vector<piece> pieces;
   std::size_t start = from;
   while (start <= to) {
@@ -368,7 +400,7 @@ measurement read_measurement(const std::string& path) {
   for (const auto& p : j["points"])
     m.points.push_back({p["bytes"].get<std::size_t>(), p["ping_pong"].get<double>(), p["send"].get<double>(),
                         p["recv"].get<double>(), p["isend"].get<double>(), p["stream"].get<double>(),
-                        p["rendezvous"].get<bool>()});
+                        p["duplex"].get<double>(), p["rendezvous"].get<bool>()});
   if (m.points.size() < 4) throw std::runtime_error(fmt::format("{}: fewer than 4 sizes measured", path));
   return m;
 }
@@ -414,7 +446,8 @@ std::vector<std::string> split(const std::string& text, char by) {
 // dragonfly:G,GL;C,CL;R,RL;N (SimGrid's topo_parameters).
 topology parse_topology(const std::string& spec) {
   const auto colon = spec.find(':');
-  const std::string kind = spec.substr(0, colon), shape = colon == std::string::npos ? "" : spec.substr(colon + 1);
+  const std::string kind = spec.substr(0, colon),
+                    shape = colon == std::string::npos ? "" : spec.substr(colon + 1);
   topology t;
   if (kind == "fat-tree" && !shape.empty()) {
     const auto dims = split(shape, 'x');
@@ -436,18 +469,21 @@ topology parse_topology(const std::string& spec) {
     t.kind = "TORUS", t.parameters = fmt::format("{}", fmt::join(dims, ","));
   } else if (kind == "dragonfly" && !shape.empty()) {
     const auto levels = split(shape, ';');
-    if (levels.size() != 4) throw std::runtime_error(fmt::format("--topology {}: dragonfly:G,GL;C,CL;R,RL;N", spec));
+    if (levels.size() != 4)
+      throw std::runtime_error(fmt::format("--topology {}: dragonfly:G,GL;C,CL;R,RL;N", spec));
     t.nodes = positive(levels[3], spec);
     for (int l = 0; l < 3; ++l) {
       const auto pair = split(levels[l], ',');
-      if (pair.size() != 2) throw std::runtime_error(fmt::format("--topology {}: dragonfly:G,GL;C,CL;R,RL;N", spec));
+      if (pair.size() != 2)
+        throw std::runtime_error(fmt::format("--topology {}: dragonfly:G,GL;C,CL;R,RL;N", spec));
       t.nodes *= positive(pair[0], spec);
       positive(pair[1], spec);
     }
     t.kind = "DRAGONFLY", t.parameters = shape;
   } else {
     throw std::runtime_error(fmt::format(
-        "--topology '{}': expected fat-tree:N, fat-tree:KxM, torus:AxBxC or dragonfly:G,GL;C,CL;R,RL;N", spec));
+        "--topology '{}': expected fat-tree:N, fat-tree:KxM, torus:AxBxC or dragonfly:G,GL;C,CL;R,RL;N",
+        spec));
   }
   t.name = fmt::format("calibrated-{}-{}", kind, t.nodes);
   return t;
@@ -457,13 +493,16 @@ struct fitted {
   std::optional<std::size_t> eager_limit;
   std::vector<piece> os, or_, ois, wire;
   double latency = 0, bandwidth = 0;  // the route's: L and B
+  double limiter = 0;                 // what a node moves both ways at once, if less than 2 B (else 0)
   std::vector<std::pair<std::size_t, double>> lat_factor, bw_factor;
 };
 
 // The payload SMPI prices: the message and its 16-byte envelope.
 constexpr double envelope = 16;
+// A duplex stream slower than this fraction of the one-way bandwidth (per direction) gets a limiter.
+constexpr double duplex_shortfall = 0.9;
 
-fitted fit(const measurement& m, double tolerance) {
+fitted fit(const measurement& m, double tolerance, bool rendezvous_streamed) {
   const auto& pts = m.points;
   const std::size_t n = pts.size();
   std::vector<std::size_t> bytes(n);
@@ -497,7 +536,7 @@ fitted fit(const measurement& m, double tolerance) {
   std::vector<double> xw(n), total(n);
   for (std::size_t i = 0; i < n; ++i) {
     xw[i] = x[i] + envelope;
-    total[i] = i < eager_end ? pts[i].ping_pong : pts[i].stream;
+    total[i] = i < eager_end || !rendezvous_streamed ? pts[i].ping_pong : pts[i].stream;
     wire[i] = i < eager_end ? total[i] - value(f.os, bytes[i]) - value(f.or_, bytes[i]) : total[i];
     wire[i] = std::max(wire[i], 1e-9);
   }
@@ -511,15 +550,27 @@ fitted fit(const measurement& m, double tolerance) {
   f.latency = std::max(f.wire.front().intercept, 1e-9);
   double last_slope = 0;
   for (auto p = f.wire.rbegin(); p != f.wire.rend() && last_slope <= 0; ++p) last_slope = p->slope;
-  if (last_slope <= 0) throw std::runtime_error("the measurement shows no cost per byte: measure larger sizes");
+  if (last_slope <= 0)
+    throw std::runtime_error("the measurement shows no cost per byte: measure larger sizes");
   f.bandwidth = 1 / last_slope;
+  // Both ways at once: where each direction of the rendezvous sizes' duplex stream sustains clearly less
+  // than B, each node gets a limiter link (SimGrid's cluster limiter_link: one link both directions
+  // share) of twice that rate.
+  if (eager_end + 1 < n) {
+    std::vector<double> duplex(n);
+    for (std::size_t i = 0; i < n; ++i) duplex[i] = pts[i].duplex;
+    const piece both = fit_affine(xw, duplex, duplex, eager_end, n - 1);
+    if (both.slope > 0 && 1 / both.slope < duplex_shortfall * f.bandwidth) f.limiter = 2 / both.slope;
+  }
   double slope = last_slope;
   std::vector<double> slopes(f.wire.size());
-  for (std::size_t i = f.wire.size(); i-- > 0;) slopes[i] = slope = f.wire[i].slope > 0 ? f.wire[i].slope : slope;
+  for (std::size_t i = f.wire.size(); i-- > 0;)
+    slopes[i] = slope = f.wire[i].slope > 0 ? f.wire[i].slope : slope;
   for (std::size_t i = 0; i < f.wire.size(); ++i) {
     // SMPI's factor applies above its threshold: the piece starting at `first` bytes prices payloads
     // of first + 16 bytes and more.
-    const std::size_t threshold = static_cast<std::size_t>(static_cast<double>(f.wire[i].first) + envelope) - 1;
+    const std::size_t threshold =
+        static_cast<std::size_t>(static_cast<double>(f.wire[i].first) + envelope) - 1;
     f.lat_factor.emplace_back(i == 0 ? 0 : threshold, f.wire[i].intercept / f.latency);
     f.bw_factor.emplace_back(i == 0 ? 0 : threshold, 1 / (slopes[i] * f.bandwidth));
   }
@@ -535,15 +586,16 @@ std::string factor_setting(const std::vector<std::pair<std::size_t, double>>& fa
 std::string pieces_text(const char* name, const std::vector<piece>& pieces, const char* unit) {
   std::string text;
   for (const piece& p : pieces)
-    text += fmt::format("       {:<5} {:>9} – {:>9} B: {:.3f} us + {:.4g} {} (worst {:.1f}%)\n", name, p.first, p.last,
-                        p.intercept * 1e6, p.slope * 1e6, unit, 100 * p.worst);
+    text += fmt::format("       {:<5} {:>9} – {:>9} B: {:.3f} us + {:.4g} {} (worst {:.1f}%)\n", name,
+                        p.first, p.last, p.intercept * 1e6, p.slope * 1e6, unit, 100 * p.worst);
   return text;
 }
 
-int write_platform(const std::string& path, const std::string& on_node_path, const std::string& spec, int cores,
-                   double tolerance, const std::string& out, const std::string& command) {
+int write_platform(const std::string& path, const std::string& on_node_path, const std::string& spec,
+                   int cores, double tolerance, bool rendezvous_streamed, const std::string& out,
+                   const std::string& command) {
   const measurement m = read_measurement(path);
-  const fitted f = fit(m, tolerance);
+  const fitted f = fit(m, tolerance, rendezvous_streamed);
   const topology t = parse_topology(spec);
   // The two measured nodes are a route of two links (node → switch → node): each link carries half
   // the latency.
@@ -552,27 +604,29 @@ int write_platform(const std::string& path, const std::string& on_node_path, con
   std::string on_node_text;
   if (!on_node_path.empty()) {
     const measurement local = read_measurement(on_node_path);
-    const fitted lf = fit(local, tolerance);
+    const fitted lf = fit(local, tolerance, rendezvous_streamed);
     loopback = fmt::format(" loopback_bw=\"{:.6g}Bps\" loopback_lat=\"{:.6g}s\"", lf.bandwidth, lf.latency);
-    on_node_text = fmt::format("     On one node ({}): {}, fitted L = {:.3f} us, B = {:.4g} MB/s.\n", on_node_path,
-                               local.command, lf.latency * 1e6, lf.bandwidth / 1e6);
+    on_node_text = fmt::format("     On one node ({}): {}, fitted L = {:.3f} us, B = {:.4g} MB/s.\n",
+                               on_node_path, local.command, lf.latency * 1e6, lf.bandwidth / 1e6);
   }
   std::string table;
   for (const point& p : m.points)
-    table += fmt::format("     {:>9}  {:>10.2f} {:>9.2f} {:>9.2f} {:>9.2f} {:>10.2f}  {}\n", p.bytes, p.ping_pong * 1e6,
-                         p.send * 1e6, p.recv * 1e6, p.isend * 1e6, p.stream * 1e6, p.rendezvous ? "rendezvous" : "eager");
+    table += fmt::format("     {:>9}  {:>10.2f} {:>9.2f} {:>9.2f} {:>9.2f} {:>10.2f} {:>10.2f}  {}\n",
+                         p.bytes, p.ping_pong * 1e6, p.send * 1e6, p.recv * 1e6, p.isend * 1e6,
+                         p.stream * 1e6, p.duplex * 1e6, p.rendezvous ? "rendezvous" : "eager");
   std::string text = fmt::format(
       R"(<?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
 <!-- {name}: {nodes} nodes of {cores} core(s), {kind} ({params}), calibrated by collcalibrate from two
      nodes ({host0}, {host1}). Written by: {command}
      Measured ({measure_command}); microseconds, ping-pong one way, MPI_Send's, MPI_Recv's and
-     MPI_Isend's own time with the receiver late (recv: the message there first), stream per message:
-         bytes   ping-pong      send      recv     isend     stream  protocol
+     MPI_Isend's own time with the receiver late (recv: the message there first), per message of a stream
+     one way and of streams both ways at once:
+         bytes   ping-pong      send      recv     isend     stream     duplex  protocol
 {table}     Eager limit: {eager}.
 {on_node}     Fit (pieces of at most {tolerance:.0f}% error; transfer = ping-pong - send - recv when eager,
-     the stream's time per message for a rendezvous; sizes + 16 B of envelope):
-{os}{or_}{ois}{wire}     Link: L = {latency:.3f} us end to end (two links of {half:.3f} us), B = {bandwidth:.4g} MB/s. -->
+     the {rendezvous} for a rendezvous; sizes + 16 B of envelope):
+{os}{or_}{ois}{wire}     Link: L = {latency:.3f} us end to end (two links of {half:.3f} us), B = {bandwidth:.4g} MB/s{limiter_text}. -->
 <platform version="4.1">
   <config>
     <prop id="smpi/send-is-detached-thresh" value="{detached}"/>
@@ -584,31 +638,44 @@ int write_platform(const std::string& path, const std::string& on_node_path, con
     <prop id="smpi/bw-factor" value="{bw_factor}"/>
   </config>
   <cluster id="{name}" prefix="node-" suffix="" radical="0-{last}" speed="1Gf" core="{cores}"
-           bw="{bandwidth_bps:.6g}Bps" lat="{half_s:.6g}s" topology="{kind}" topo_parameters="{params}"{loopback}/>
+           bw="{bandwidth_bps:.6g}Bps" lat="{half_s:.6g}s" topology="{kind}" topo_parameters="{params}"{loopback}{limiter}/>
 </platform>
 )",
-      fmt::arg("name", t.name), fmt::arg("nodes", t.nodes), fmt::arg("cores", cores), fmt::arg("kind", t.kind),
-      fmt::arg("params", t.parameters), fmt::arg("host0", m.hosts.size() > 0 ? m.hosts[0] : "?"),
+      fmt::arg("name", t.name), fmt::arg("nodes", t.nodes), fmt::arg("cores", cores),
+      fmt::arg("kind", t.kind), fmt::arg("params", t.parameters),
+      fmt::arg("host0", m.hosts.size() > 0 ? m.hosts[0] : "?"),
       fmt::arg("host1", m.hosts.size() > 1 ? m.hosts[1] : "?"), fmt::arg("command", command),
       fmt::arg("measure_command", m.command), fmt::arg("table", table),
-      fmt::arg("eager", f.eager_limit ? fmt::format("{} B (a send of this size waits for its receiver)", *f.eager_limit)
-                                      : std::string("none (every size measured went eagerly)")),
+      fmt::arg("eager", f.eager_limit
+                            ? fmt::format("{} B (a send of this size waits for its receiver)", *f.eager_limit)
+                            : std::string("none (every size measured went eagerly)")),
       fmt::arg("on_node", on_node_text), fmt::arg("tolerance", 100 * tolerance),
       fmt::arg("os", pieces_text("os", f.os, "us/MB")), fmt::arg("or_", pieces_text("or", f.or_, "us/MB")),
-      fmt::arg("ois", pieces_text("ois", f.ois, "us/MB")), fmt::arg("wire", pieces_text("wire", f.wire, "us/MB")),
-      fmt::arg("latency", f.latency * 1e6), fmt::arg("half", link_latency * 1e6),
-      fmt::arg("bandwidth", f.bandwidth / 1e6),
+      fmt::arg("ois", pieces_text("ois", f.ois, "us/MB")),
+      fmt::arg("wire", pieces_text("wire", f.wire, "us/MB")), fmt::arg("latency", f.latency * 1e6),
+      fmt::arg("half", link_latency * 1e6), fmt::arg("bandwidth", f.bandwidth / 1e6),
       fmt::arg("detached", f.eager_limit ? *f.eager_limit : static_cast<std::size_t>(INT32_MAX)),
       fmt::arg("os_value", f.os.empty() ? "0:0:0" : overhead_setting(f.os)),
       fmt::arg("or_value", f.or_.empty() ? "0:0:0" : overhead_setting(f.or_)),
       fmt::arg("ois_value", overhead_setting(f.ois)), fmt::arg("lat_factor", factor_setting(f.lat_factor)),
       fmt::arg("bw_factor", factor_setting(f.bw_factor)), fmt::arg("last", t.nodes - 1),
-      fmt::arg("bandwidth_bps", f.bandwidth), fmt::arg("half_s", link_latency), fmt::arg("loopback", loopback));
+      fmt::arg("bandwidth_bps", f.bandwidth), fmt::arg("half_s", link_latency),
+      fmt::arg("loopback", loopback),
+      fmt::arg("rendezvous", rendezvous_streamed ? "stream's time per message" : "ping-pong"),
+      fmt::arg("limiter", f.limiter > 0 ? fmt::format(" limiter_link=\"{:.6g}Bps\"", f.limiter) : ""),
+      fmt::arg(
+          "limiter_text",
+          f.limiter > 0
+              ? fmt::format(
+                    "; both ways at once {:.4g} MB/s per direction: a limiter link of {:.4g} MB/s per node",
+                    f.limiter / 2e6, f.limiter / 1e6)
+              : ""));
   std::ofstream file(out);
   if (!file) throw std::runtime_error(fmt::format("cannot write {}", out));
   file << text;
-  fmt::print(stderr, "collcalibrate: {} ({} nodes; L = {:.3f} us, B = {:.4g} MB/s, eager limit {})\n", out, t.nodes,
-             f.latency * 1e6, f.bandwidth / 1e6, f.eager_limit ? fmt::format("{} B", *f.eager_limit) : "none");
+  fmt::print(stderr, "collcalibrate: {} ({} nodes; L = {:.3f} us, B = {:.4g} MB/s, eager limit {})\n", out,
+             t.nodes, f.latency * 1e6, f.bandwidth / 1e6,
+             f.eager_limit ? fmt::format("{} B", *f.eager_limit) : "none");
   return 0;
 }
 
@@ -631,20 +698,24 @@ double with_unit(const std::string& text, bool rate, const std::string& path) {
     used = 0;
   }
   const std::string unit = text.substr(used);
-  static const std::vector<std::pair<std::string, double>> times{{"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}},
-      rates{{"Bps", 1},      {"kBps", 1e3},       {"KBps", 1e3},       {"MBps", 1e6},       {"GBps", 1e9},
-            {"TBps", 1e12},  {"KiBps", 1024.},    {"MiBps", 1048576.}, {"GiBps", 1073741824.},
-            {"bps", 1 / 8.}, {"kbps", 1e3 / 8},   {"Mbps", 1e6 / 8},   {"Gbps", 1e9 / 8}};
+  static const std::vector<std::pair<std::string, double>> times{
+      {"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}},
+      rates{
+          {"Bps", 1},        {"kBps", 1e3},     {"KBps", 1e3},       {"MBps", 1e6},          {"GBps", 1e9},
+          {"TBps", 1e12},    {"KiBps", 1024.},  {"MiBps", 1048576.}, {"GiBps", 1073741824.}, {"bps", 1 / 8.},
+          {"kbps", 1e3 / 8}, {"Mbps", 1e6 / 8}, {"Gbps", 1e9 / 8}};
   if (used > 0)
     for (const auto& [name, scale] : rate ? rates : times)
       if (unit == name) return value * scale;
-  throw std::runtime_error(fmt::format("{}: '{}' is not a {} SimGrid reads", path, text, rate ? "bandwidth" : "latency"));
+  throw std::runtime_error(
+      fmt::format("{}: '{}' is not a {} SimGrid reads", path, text, rate ? "bandwidth" : "latency"));
 }
 
 std::string attribute(const std::string& text, const std::string& pattern, const std::string& path) {
   std::smatch match;
   if (!std::regex_search(text, match, std::regex(pattern)))
-    throw std::runtime_error(fmt::format("{}: no {} (a platform of collcalibrate fit's form)", path, pattern));
+    throw std::runtime_error(
+        fmt::format("{}: no {} (a platform of collcalibrate fit's form)", path, pattern));
   return match[1];
 }
 
@@ -688,8 +759,8 @@ double smpi_value(const std::string& setting, double s, bool factor) {
   return current;
 }
 
-int compare_platforms(const std::string& first_path, const std::string& second_path, const std::string& sizes_path,
-                      double within) {
+int compare_platforms(const std::string& first_path, const std::string& second_path,
+                      const std::string& sizes_path, double within) {
   const priced a = read_platform(first_path), b = read_platform(second_path);
   const measurement m = read_measurement(sizes_path);
   struct row {
@@ -702,10 +773,13 @@ int compare_platforms(const std::string& first_path, const std::string& second_p
     const double s = static_cast<double>(p.bytes), payload = s + envelope;
     const bool eager = !a.eager_limit || p.bytes < *a.eager_limit;
     const std::vector<std::optional<std::pair<double, double>>> values{
-        eager ? std::optional(std::pair(smpi_value(a.os, s, false), smpi_value(b.os, s, false))) : std::nullopt,
-        eager ? std::optional(std::pair(smpi_value(a.or_, s, false), smpi_value(b.or_, s, false))) : std::nullopt,
+        eager ? std::optional(std::pair(smpi_value(a.os, s, false), smpi_value(b.os, s, false)))
+              : std::nullopt,
+        eager ? std::optional(std::pair(smpi_value(a.or_, s, false), smpi_value(b.or_, s, false)))
+              : std::nullopt,
         std::pair(smpi_value(a.ois, s, false), smpi_value(b.ois, s, false)),
-        std::pair(a.latency * smpi_value(a.lat_factor, payload, true), b.latency * smpi_value(b.lat_factor, payload, true)),
+        std::pair(a.latency * smpi_value(a.lat_factor, payload, true),
+                  b.latency * smpi_value(b.lat_factor, payload, true)),
         std::pair(a.bandwidth * smpi_value(a.bw_factor, payload, true),
                   b.bandwidth * smpi_value(b.bw_factor, payload, true))};
     for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -722,8 +796,8 @@ int compare_platforms(const std::string& first_path, const std::string& second_p
     held = held && r.worst <= within;
     fmt::print("{:<10} largest difference {:6.2f}% (at {} B)\n", r.name, 100 * r.worst, r.at);
   }
-  fmt::print("{} within {:.1f}% at the {} sizes of {}\n", held ? "all" : "NOT all", 100 * within, m.points.size(),
-             sizes_path);
+  fmt::print("{} within {:.1f}% at the {} sizes of {}\n", held ? "all" : "NOT all", 100 * within,
+             m.points.size(), sizes_path);
   return held ? 0 : 1;
 }
 
@@ -750,8 +824,12 @@ int main(int argc, char** argv) {
   measure_cmd->add_option("-b,--min-bytes", min_bytes, "smallest size (K, M suffixes)")
       ->transform(CLI::AsSizeValue(false))
       ->capture_default_str();
-  measure_cmd->add_option("-e,--max-bytes", max_bytes, "largest size")->transform(CLI::AsSizeValue(false))->capture_default_str();
-  measure_cmd->add_option("--step", step, "size factor between sizes")->capture_default_str()->check(CLI::Range(2, 1024));
+  measure_cmd->add_option("-e,--max-bytes", max_bytes, "largest size")
+      ->transform(CLI::AsSizeValue(false))
+      ->capture_default_str();
+  measure_cmd->add_option("--step", step, "size factor between sizes")
+      ->capture_default_str()
+      ->check(CLI::Range(2, 1024));
   measure_cmd->add_option("--time-per-size", budget, "seconds per size and measurement")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
@@ -764,21 +842,34 @@ int main(int argc, char** argv) {
   fit_cmd->add_option("measurement", measurement_path, "collcalibrate measure's JSON (two nodes)")
       ->required()
       ->check(CLI::ExistingFile);
-  fit_cmd->add_option("--topology", spec, "fat-tree:N | fat-tree:KxM | torus:AxBxC | dragonfly:G,GL;C,CL;R,RL;N")
+  fit_cmd
+      ->add_option("--topology", spec, "fat-tree:N | fat-tree:KxM | torus:AxBxC | dragonfly:G,GL;C,CL;R,RL;N")
       ->required();
-  fit_cmd->add_option("--cores-per-node", cores, "ranks per node")->capture_default_str()->check(CLI::Range(1, 4096));
+  fit_cmd->add_option("--cores-per-node", cores, "ranks per node")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 4096));
   fit_cmd->add_option("--on-node", on_node, "a measurement between two ranks of one node (the loopback link)")
       ->check(CLI::ExistingFile);
   fit_cmd->add_option("--tolerance", tolerance, "largest relative error of a fitted piece")
       ->capture_default_str()
       ->check(CLI::Range(0.001, 1.0));
   fit_cmd->add_option("-o,--output", platform, "the SimGrid platform")->capture_default_str();
+  std::string transfer = "stream";
+  fit_cmd
+      ->add_option(
+          "--rendezvous-transfer", transfer,
+          "what a rendezvous transfer costs: the stream's time per message (a busy link) or the ping-pong's")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"stream", "ping-pong"}));
 
-  auto* compare_cmd = app.add_subcommand(
-      "compare", "set two platforms' parameters side by side at a measurement's sizes (exit 1 if any differ by more than --within)");
+  auto* compare_cmd = app.add_subcommand("compare",
+                                         "set two platforms' parameters side by side at a measurement's "
+                                         "sizes (exit 1 if any differ by more than --within)");
   std::string first_platform, second_platform;
   double within = 0.05;
-  compare_cmd->add_option("first", first_platform, "a platform (collcalibrate fit's form)")->required()->check(CLI::ExistingFile);
+  compare_cmd->add_option("first", first_platform, "a platform (collcalibrate fit's form)")
+      ->required()
+      ->check(CLI::ExistingFile);
   compare_cmd->add_option("second", second_platform, "another")->required()->check(CLI::ExistingFile);
   compare_cmd->add_option("--sizes", measurement_path, "a measurement whose sizes to compare at")
       ->required()
@@ -789,12 +880,15 @@ int main(int argc, char** argv) {
   try {
     if (*measure_cmd) {
       if (max_bytes < std::max<std::size_t>(min_bytes, 1))
-        throw std::runtime_error(fmt::format("--max-bytes {} is below --min-bytes {} (or 0)", max_bytes, min_bytes));
-      if (max_bytes > static_cast<std::size_t>(INT32_MAX)) throw std::runtime_error("--max-bytes must fit an int");
+        throw std::runtime_error(
+            fmt::format("--max-bytes {} is below --min-bytes {} (or 0)", max_bytes, min_bytes));
+      if (max_bytes > static_cast<std::size_t>(INT32_MAX))
+        throw std::runtime_error("--max-bytes must fit an int");
       return measure(argc, argv, sweep_sizes(min_bytes, max_bytes, step), budget, out, command);
     }
     if (*compare_cmd) return compare_platforms(first_platform, second_platform, measurement_path, within);
-    return write_platform(measurement_path, on_node, spec, cores, tolerance, platform, command);
+    return write_platform(measurement_path, on_node, spec, cores, tolerance, transfer == "stream", platform,
+                          command);
   } catch (const std::exception& e) {
     fmt::print(stderr, "collcalibrate: {}\n", e.what());
     return 2;

@@ -39,7 +39,8 @@ timings read_run(const std::string& path, const std::string& vendor_row) {
   } catch (const json::exception& e) {
     throw std::runtime_error(fmt::format("{}: not JSON ({})", path, e.what()));
   }
-  if (!j.contains("results")) throw std::runtime_error(fmt::format("{}: not collbench's JSON (no results)", path));
+  if (!j.contains("results"))
+    throw std::runtime_error(fmt::format("{}: not collbench's JSON (no results)", path));
   timings t;
   for (const auto& r : j["results"]) {
     std::string algorithm = r.at("algorithm").get<std::string>();
@@ -103,7 +104,9 @@ int main(int argc, char** argv) {
     std::set<std::string> collectives;
     for (const auto& run : runs)
       for (const auto& [key, time] : run.real) collectives.insert(std::get<0>(key));
-    summary += "| collective | layout | points | median \\|sim ÷ real − 1\\| | sim ÷ real, least – most | fastest agree |\n";
+    summary +=
+        "| collective | layout | points | median \\|sim ÷ real − 1\\| | sim ÷ real, least – most | fastest "
+        "agree |\n";
     summary += "| --- | --- | ---: | ---: | ---: | ---: |\n";
     for (const std::string& c : collectives) {
       for (const auto& run : runs) {
@@ -139,29 +142,35 @@ int main(int argc, char** argv) {
             details += fmt::format(" {:.2f} |", ratio);
           }
           auto fastest = [&](bool simulated) {
-            return std::min_element(row.begin(), row.end(), [&](const auto& x, const auto& y) {
-                     return simulated ? x.second.second < y.second.second : x.second.first < y.second.first;
-                   })->first;
+            return std::min_element(row.begin(), row.end(),
+                                    [&](const auto& x, const auto& y) {
+                                      return simulated ? x.second.second < y.second.second
+                                                       : x.second.first < y.second.first;
+                                    })
+                ->first;
           };
           const std::string real_best = fastest(false), sim_best = fastest(true);
           const bool ok = row.at(sim_best).first <= (1 + margin) * row.at(real_best).first;
           agree += ok;
-          details += fmt::format(" {} | {}{} |\n", real_best, sim_best,
-                                 ok ? (sim_best == real_best ? "" : fmt::format(" (within {:.0f}%)", 100 * margin))
-                                    : fmt::format(" (real: {:.2f}× the fastest)",
-                                                  row.at(sim_best).first / row.at(real_best).first));
+          details +=
+              fmt::format(" {} | {}{} |\n", real_best, sim_best,
+                          ok ? (sim_best == real_best ? "" : fmt::format(" (within {:.0f}%)", 100 * margin))
+                             : fmt::format(" (real: {:.2f}× the fastest)",
+                                           row.at(sim_best).first / row.at(real_best).first));
         }
         all_errors.insert(all_errors.end(), errors.begin(), errors.end());
         all_points += static_cast<int>(table.size()), all_agree += agree;
-        summary += fmt::format("| {} | {} | {} | {:.1f}% | {:.2f} – {:.2f} | {} of {} |\n", c, run.name, ratios.size(),
-                               100 * median(errors), *std::min_element(ratios.begin(), ratios.end()),
-                               *std::max_element(ratios.begin(), ratios.end()), agree, table.size());
+        summary +=
+            fmt::format("| {} | {} | {} | {:.1f}% | {:.2f} – {:.2f} | {} of {} |\n", c, run.name,
+                        ratios.size(), 100 * median(errors), *std::min_element(ratios.begin(), ratios.end()),
+                        *std::max_element(ratios.begin(), ratios.end()), agree, table.size());
       }
     }
     if (all_errors.empty()) throw std::runtime_error("no point measured both for real and in simulation");
     std::string report = fmt::format(
         "Simulated ÷ real median time per call; the simulated row {} stands for the real vendor row. "
-        "Fastest: the algorithm the simulation finds fastest is the real fastest, or within {:.0f}% of it.\n\n"
+        "Fastest: the algorithm the simulation finds fastest is the real fastest, or within {:.0f}% of "
+        "it.\n\n"
         "Over all {} points: median |sim ÷ real − 1| = {:.1f}%; the fastest agree at {} of {} "
         "(collective, layout, size) points ({:.0f}%).\n\n{}\n## Per size (simulated ÷ real)\n{}",
         vendor_row, 100 * margin, all_errors.size(), 100 * median(all_errors), all_agree, all_points,
