@@ -400,7 +400,7 @@ measurement read_measurement(const std::string& path) {
   for (const auto& p : j["points"])
     m.points.push_back({p["bytes"].get<std::size_t>(), p["ping_pong"].get<double>(), p["send"].get<double>(),
                         p["recv"].get<double>(), p["isend"].get<double>(), p["stream"].get<double>(),
-                        p["duplex"].get<double>(), p["rendezvous"].get<bool>()});
+                        p.value("duplex", 0.0), p["rendezvous"].get<bool>()});
   if (m.points.size() < 4) throw std::runtime_error(fmt::format("{}: fewer than 4 sizes measured", path));
   return m;
 }
@@ -556,7 +556,8 @@ fitted fit(const measurement& m, double tolerance, bool rendezvous_streamed) {
   // Both ways at once: where each direction of the rendezvous sizes' duplex stream sustains clearly less
   // than B, each node gets a limiter link (SimGrid's cluster limiter_link: one link both directions
   // share) of twice that rate.
-  if (eager_end + 1 < n) {
+  const bool duplex_measured = std::all_of(pts.begin(), pts.end(), [](const point& p) { return p.duplex > 0; });
+  if (eager_end + 1 < n && duplex_measured) {
     std::vector<double> duplex(n);
     for (std::size_t i = 0; i < n; ++i) duplex[i] = pts[i].duplex;
     const piece both = fit_affine(xw, duplex, duplex, eager_end, n - 1);

@@ -8,7 +8,7 @@
 # comment. tune.sh --simulate PLATFORM then makes the cluster's decision table (docs/simulation.md).
 #
 # Usage: scripts/mpirun/calibrate.sh --launch "COMMAND" --topology T [--cores-per-node K]
-#                                    [--on-node "COMMAND"] [-o FILE] [--quick] [--build-dir DIR]
+#                                    [--on-node "COMMAND"] [-o FILE] [--quick] [--transfer T] [--build-dir DIR]
 #                                    [--from FILE [--on-node-from FILE]] [-- MEASURE OPTIONS]
 #   --launch "COMMAND"     how to start 2 ranks on two nodes, one each: the command before `-n 2
 #                          program`, e.g. "mpiexec --hostfile hosts --map-by node" (two nodes in it),
@@ -22,6 +22,8 @@
 #                          measurements go beside it, FILE without .xml plus -two-nodes.json and
 #                          -on-node.json
 #   --quick                8 B … 16 MiB by ×8, 0.05 s per size (default: 0 B … 16 MiB by ×2, 0.2 s)
+#   --transfer stream|ping-pong  what a rendezvous transfer costs in the fit: the stream's time per
+#                          message (default: a busy link, as a collective keeps it) or the ping-pong's
 #   --from FILE            fit an earlier measurement instead of measuring (--on-node-from for the
 #                          one-node one)
 #   --build-dir DIR        the CMake build directory (default build/); with COLLECTIVES_MPI=smpi,
@@ -42,7 +44,7 @@ die() {
   exit 2
 }
 
-launch= on_node= topology= cores=1 out= quick=0 from= on_node_from= build= extra=()
+launch= on_node= topology= cores=1 out= quick=0 from= on_node_from= build= transfer=stream extra=()
 while (($#)); do
   case $1 in
     --launch) launch=${2:?--launch needs a command}; shift ;;
@@ -51,6 +53,7 @@ while (($#)); do
     --cores-per-node) cores=${2:?--cores-per-node needs a number}; shift ;;
     -o | --out) out=${2:?-o needs a file}; shift ;;
     --quick) quick=1 ;;
+    --transfer) transfer=${2:?--transfer needs stream or ping-pong}; shift ;;
     --from) from=${2:?--from needs a file}; shift ;;
     --on-node-from) on_node_from=${2:?--on-node-from needs a file}; shift ;;
     --build-dir) build=${2:?--build-dir needs a directory}; shift
@@ -110,5 +113,5 @@ if [[ -z $on_node_from && -n $on_node ]]; then
   measure "$on_node" "$on_node_from"
 fi
 "${fitter[@]}" fit "$from" ${on_node_from:+--on-node "$on_node_from"} --topology "$topology" \
-  --cores-per-node "$cores" --output "$out"
+  --cores-per-node "$cores" --rendezvous-transfer "$transfer" --output "$out"
 echo "$self: $out; simulate with scripts/mpirun/simulate --platform $out, tune with scripts/mpirun/tune.sh … --simulate $out" >&2
