@@ -814,6 +814,8 @@ std::vector<std::size_t> sweep_sizes(std::size_t first, std::size_t last, std::s
 int main(int argc, char** argv) {
   CLI::App app{"collcalibrate: measure two nodes' point-to-point costs, fit SimGrid SMPI's parameters"};
   app.require_subcommand(1);
+  // An option given twice takes the last: calibrate.sh's options after -- override its --quick.
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   std::string command;
   for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
 
