@@ -420,17 +420,22 @@ struct topology {
   std::string name;
 };
 
-long positive(const std::string& text, const std::string& spec) {
-  std::size_t used = 0;
-  long value = 0;
+// The number `text` starts with, and how many of its characters it takes (0: none).
+std::pair<double, std::size_t> leading_number(const std::string& text) {
   try {
-    value = std::stol(text, &used);
+    std::size_t used = 0;
+    const double value = std::stod(text, &used);
+    return {value, used};
   } catch (const std::exception&) {
-    used = 0;
+    return {0, 0};
   }
-  if (used != text.size() || value < 1)
+}
+
+long positive(const std::string& text, const std::string& spec) {
+  const auto [value, used] = leading_number(text);
+  if (used != text.size() || value < 1 || value != std::floor(value) || value > 1e9)
     throw std::runtime_error(fmt::format("--topology {}: '{}' is not a positive number", spec, text));
-  return value;
+  return static_cast<long>(value);
 }
 
 std::vector<std::string> split(const std::string& text, char by) {
@@ -556,7 +561,8 @@ fitted fit(const measurement& m, double tolerance, bool rendezvous_streamed) {
   // Both ways at once: where each direction of the rendezvous sizes' duplex stream sustains clearly less
   // than B, each node gets a limiter link (SimGrid's cluster limiter_link: one link both directions
   // share) of twice that rate.
-  const bool duplex_measured = std::all_of(pts.begin(), pts.end(), [](const point& p) { return p.duplex > 0; });
+  const bool duplex_measured =
+      std::all_of(pts.begin(), pts.end(), [](const point& p) { return p.duplex > 0; });
   if (eager_end + 1 < n && duplex_measured) {
     std::vector<double> duplex(n);
     for (std::size_t i = 0; i < n; ++i) duplex[i] = pts[i].duplex;
@@ -691,13 +697,7 @@ struct priced {
 
 // SimGrid's units, as its platform files spell them: seconds, or bytes (bits) per second.
 double with_unit(const std::string& text, bool rate, const std::string& path) {
-  std::size_t used = 0;
-  double value = 0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
+  const auto [value, used] = leading_number(text);
   const std::string unit = text.substr(used);
   static const std::vector<std::pair<std::string, double>> times{
       {"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}},

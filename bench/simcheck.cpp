@@ -15,7 +15,6 @@
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -23,34 +22,30 @@
 #include <vector>
 
 #include "cli11.hpp"
+#include "output.hpp"
 
 namespace {
 
-using json = nlohmann::json;
 // (collective, bytes, algorithm) → median µs
 using timings = std::map<std::tuple<std::string, std::size_t, std::string>, double>;
 
 timings read_run(const std::string& path, const std::string& vendor_row) {
   std::ifstream file(path);
   if (!file) throw std::runtime_error(fmt::format("cannot read {}", path));
-  json j;
+  collbench::run_results run;
   try {
-    file >> j;
-  } catch (const json::exception& e) {
-    throw std::runtime_error(fmt::format("{}: not JSON ({})", path, e.what()));
+    run = collbench::read_json(file);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(fmt::format("{}: {}", path, e.what()));
   }
-  if (!j.contains("results"))
-    throw std::runtime_error(fmt::format("{}: not collbench's JSON (no results)", path));
   timings t;
-  for (const auto& r : j["results"]) {
-    std::string algorithm = r.at("algorithm").get<std::string>();
+  for (const collbench::row& r : run.rows) {
+    std::string algorithm = r.algorithm;
     if (!vendor_row.empty()) {
       if (algorithm == "vendor") continue;
       if (algorithm == vendor_row) algorithm = "vendor";
     }
-    if (r.at("median_us").is_null()) continue;
-    t[{r.at("collective").get<std::string>(), r.at("bytes").get<std::size_t>(), algorithm}] =
-        r.at("median_us").get<double>();
+    if (r.median_us > 0) t[{r.collective, r.bytes, algorithm}] = r.median_us;
   }
   return t;
 }
