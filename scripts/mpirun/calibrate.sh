@@ -44,7 +44,7 @@ die() {
   exit 2
 }
 
-launch= on_node= topology= cores=1 out= quick=0 from= on_node_from= build= transfer=stream extra=()
+launch='' on_node='' topology='' cores=1 out='' quick=0 from='' on_node_from='' build='' transfer=stream extra=()
 while (($#)); do
   case $1 in
     --launch) launch=${2:?--launch needs a command}; shift ;;

@@ -33,7 +33,7 @@ die() {
   exit 2
 }
 
-layouts="2x1 2x2 4x1" rate=1gbit out= per_size=0.3 transfer=stream reuse= extra=()
+layouts="2x1 2x2 4x1" rate=1gbit out='' per_size=0.3 transfer=stream reuse='' extra=()
 while (($#)); do
   case $1 in
     --layouts) layouts=${2:?--layouts needs a list}; shift ;;
@@ -48,7 +48,7 @@ while (($#)); do
   esac
   shift
 done
-((${#extra[@]})) || extra=(-c allreduce,allgather,broadcast,reduce_scatter,alltoall -b 8 -e 16M --step 8)
+((${#extra[@]})) || extra=(-c "allreduce,allgather,broadcast,reduce_scatter,alltoall" -b 8 -e 16M --step 8)
 hosts=0 slots=1
 for layout in $layouts; do
   [[ $layout =~ ^([1-9][0-9]*)x([1-9][0-9]*)$ ]] || die "--layouts: '$layout' is not H×R (e.g. 2x2)"
@@ -64,7 +64,7 @@ out=$(cd "$out" && pwd)
 for pair in "build openmpi" "build-smpi smpi"; do
   read -r dir mpi <<< "$pair"
   [[ -f $root/$dir/CMakeCache.txt ]] ||
-    cmake -S "$root" -B "$root/$dir" -DCOLLECTIVES_BUILD_BENCH=ON -DCOLLECTIVES_MPI=$mpi > /dev/null
+    cmake -S "$root" -B "$root/$dir" -DCOLLECTIVES_BUILD_BENCH=ON -DCOLLECTIVES_MPI="$mpi" > /dev/null
   cmake --build "$root/$dir" --target collbench collcalibrate -j "$(nproc)" > /dev/null
 done
 cmake --build "$root/build" --target collsimcheck -j "$(nproc)" > /dev/null
