@@ -33,8 +33,9 @@
 // on a busy link, as a collective sends them; --rendezvous-transfer ping-pong: a link at rest),
 // fitted piecewise affine, each piece within --tolerance of the time it is part of; each piece's intercept and
 // slope give the latency and bandwidth factors against the link's L and B, which are the first
-// piece's latency and the last piece's bandwidth. A piece ends where the protocol changes or where
-// the next size would leave the fit more than --tolerance off. Where the duplex stream keeps
+// piece's latency and the last piece's bandwidth. A piece ends at the eager limit, where a piece of os
+// or or ends (for the transfer), or where the next size would leave the fit more than --tolerance
+// off (a piece keeps at least three sizes). Where the duplex stream keeps
 // clearly less than B per direction, the nodes get SimGrid's limiter link (both directions share it).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -349,12 +350,14 @@ piece fit_affine(const std::vector<double>& x, const std::vector<double>& y, con
   return p;
 }
 
-// Pieces over points [from, to]: each as long as its fit stays within the tolerance, and a new one
-// at every size of `breaks`.
+// Pieces over points [from, to]: each as long as its fit stays within the tolerance, and of at least
+// `least_points` points (where the range has them), so that one noisy size does not make a piece; and
+// a new one at every size of `breaks`.
 std::vector<piece> fit_pieces(const std::vector<std::size_t>& bytes, const std::vector<double>& x,
                               const std::vector<double>& y, const std::vector<double>& scale,
                               std::size_t from, std::size_t to, double tolerance,
                               const std::vector<std::size_t>& breaks = {}) {
+  constexpr std::size_t least_points = 3;
   auto forced = [&](std::size_t i) {
     return std::find(breaks.begin(), breaks.end(), bytes[i]) != breaks.end();
   };
@@ -365,7 +368,8 @@ std::vector<piece> fit_pieces(const std::vector<std::size_t>& bytes, const std::
     piece best = fit_affine(x, y, scale, start, end);
     while (end < to && !forced(end + 1)) {
       const piece longer = fit_affine(x, y, scale, start, end + 1);
-      if (longer.worst > tolerance && end > start) break;
+      const bool room = end + 1 - start >= least_points && to - end >= least_points;
+      if (longer.worst > tolerance && room) break;
       best = longer, ++end;
     }
     best.first = bytes[start], best.last = bytes[end];
@@ -506,6 +510,8 @@ struct fitted {
 constexpr double envelope = 16;
 // A duplex stream slower than this fraction of the one-way bandwidth (per direction) gets a limiter.
 constexpr double duplex_shortfall = 0.9;
+// A piece whose time hardly grows with the size (latency alone) gets at most this bandwidth factor.
+constexpr double largest_bw_factor = 100;
 
 fitted fit(const measurement& m, double tolerance, bool rendezvous_streamed) {
   const auto& pts = m.points;
@@ -579,7 +585,7 @@ fitted fit(const measurement& m, double tolerance, bool rendezvous_streamed) {
     const std::size_t threshold =
         static_cast<std::size_t>(static_cast<double>(f.wire[i].first) + envelope) - 1;
     f.lat_factor.emplace_back(i == 0 ? 0 : threshold, f.wire[i].intercept / f.latency);
-    f.bw_factor.emplace_back(i == 0 ? 0 : threshold, 1 / (slopes[i] * f.bandwidth));
+    f.bw_factor.emplace_back(i == 0 ? 0 : threshold, std::min(1 / (slopes[i] * f.bandwidth), largest_bw_factor));
   }
   return f;
 }
