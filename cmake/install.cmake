@@ -98,7 +98,7 @@ install(FILES ${PROJECT_BINARY_DIR}/collectives.pc DESTINATION ${CMAKE_INSTALL_L
 
 # The launcher with this project's settings (scripts/mpirun/run) as collectives-run, and the
 # shared-memory probe it compiles on first use, which the installed copy finds in
-# share/collectives. collbench, colltune and the tuner (collectives-tune) are installed by
-# bench/CMakeLists.txt when the benchmark is built.
+# share/collectives. collbench, colltune, the tuner (collectives-tune), collcalibrate and the
+# calibrator (collectives-calibrate) are installed by bench/CMakeLists.txt when the benchmark is built.
 install(PROGRAMS scripts/mpirun/run DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME collectives-run)
 install(FILES scripts/mpirun/cma_probe.c DESTINATION ${CMAKE_INSTALL_DATADIR}/collectives)

@@ -20,7 +20,8 @@
 #                                                  sends on SimGrid's default contexts, synchronous
 #                                                  ones at 17 and 64 on threads), and the
 #                                                  node-aware ones on
-#                                                  multi-core nodes (label smpi).
+#                                                  multi-core nodes, and the fit of collcalibrate
+#                                                  on a platform of known parameters (label smpi).
 #   COLLECTIVES_SANITIZE=1 bash scripts/test.sh    AddressSanitizer + UndefinedBehaviorSanitizer
 #                                                  (build-sanitize/, Open MPI, no benchmark): the
 #                                                  library's tests and the drop-in's at np 1-4

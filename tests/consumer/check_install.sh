@@ -118,8 +118,9 @@ fi
 
 # The installed tools (cmake/install.cmake, bench/CMakeLists.txt), run from outside the source
 # tree with the prefix's bin/ first on PATH: collectives-run compiles its shared-memory probe from
-# share/collectives (a fresh cache forces it), collbench lists and measures, and collectives-tune
-# writes a table with the collbench and colltune beside it.
+# share/collectives (a fresh cache forces it), collbench lists and measures, collectives-tune
+# writes a table with the collbench and colltune beside it, and collectives-calibrate measures two
+# ranks with the collcalibrate beside it and writes a platform.
 if [[ $mode == find_package && -x $prefix/bin/collbench ]]; then
   (
     tools=$work_dir/tools
@@ -128,7 +129,7 @@ if [[ $mode == find_package && -x $prefix/bin/collbench ]]; then
     export PATH=$prefix/bin:$PATH XDG_CACHE_HOME=$tools/cache COLLECTIVES_SHM_COPY_VERBOSE=1
     unset COLLECTIVES_SHM_COPY OMPI_MCA_btl_vader_single_copy_mechanism LD_LIBRARY_PATH
     tool_fail() { echo "check_install: installed tools: $*" >&2; exit 1; }
-    for t in collectives-run collectives-tune collbench colltune; do
+    for t in collectives-run collectives-tune collectives-calibrate collbench colltune collcalibrate; do
       [[ $(command -v $t) == "$prefix/bin/$t" ]] || tool_fail "$t is not installed in $prefix/bin"
     done
     [[ -f $prefix/share/collectives/cma_probe.c ]] || tool_fail "no share/collectives/cma_probe.c"
@@ -145,6 +146,11 @@ if [[ $mode == find_package && -x $prefix/bin/collbench ]]; then
       { cat tune.txt >&2; tool_fail "collectives-tune failed"; }
     grep -q '"allreduce"' tuning.json || tool_fail "collectives-tune wrote no allreduce table"
     grep -q '"command": "collectives-tune 2 --quick' tuning.json || tool_fail "the table does not name collectives-tune"
+    collectives-calibrate --launch collectives-run --topology torus:2x2x2 --quick -o platform.xml -- -e 4K \
+      --time-per-size 0.01 2>calibrate.txt || { cat calibrate.txt >&2; tool_fail "collectives-calibrate failed"; }
+    grep -q '<cluster id="calibrated-torus-8" .*radical="0-7"' platform.xml ||
+      { cat platform.xml >&2; tool_fail "collectives-calibrate wrote no torus of 8 nodes"; }
+    grep -q '<prop id="smpi/os" value="[0-9]' platform.xml || tool_fail "the platform has no fitted smpi/os"
     echo "check_install: installed tools run from $tools"
   )
 fi

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Checks a calibrated simulation against real runs on the emulated cluster (cluster.sh; root, Open
+# MPI and SimGrid's SMPI): calibrates a platform from 2 hosts (calibrate.sh: one rank on each, then
+# two ranks on one), then for each layout H×R runs collbench for real across H hosts of R ranks and
+# in simulation on the platform (same collectives and sizes, every library algorithm and the vendor
+# row; SMPI's reproduction of Open MPI's selection, vendor:ompi, stands for the real vendor row),
+# and writes collsimcheck's report: per point simulated ÷ real, and whether both name the same
+# fastest algorithm.
+#
+# Usage: scripts/mpirun/simulation-check.sh [--layouts "2x1 2x2 4x1"] [--rate 1gbit] [--out DIR]
+#                                           [--time-per-size S] [--transfer T] [--reuse DIR]
+#                                           [-- OPTIONS]
+#   --layouts "LIST"   H×R layouts (default "2x1 2x2 4x1"); R ranks per host, in rank order
+#   --rate RATE        the emulated links' bandwidth, as tc spells it (default 1gbit)
+#   --out DIR          where to write (default results/<date>-simulation-check)
+#   --time-per-size S  collbench's bound per size in the real runs (default 0.3; at least 3 calls)
+#   --transfer T       the fit's rendezvous transfer: stream (default) or ping-pong (calibrate.sh)
+#   --reuse DIR        no cluster: the measurements and real runs of an earlier check in DIR, fitted
+#                      and simulated again (e.g. with another --transfer)
+#   -- OPTIONS         passed on to collbench, real and simulated (default: -c allreduce,allgather,
+#                      broadcast,reduce_scatter,alltoall -b 8 -e 16M --step 8)
+# Writes to DIR: calibration-two-nodes.json and calibration-on-node.json (the measurements),
+# platform-1.xml and platform-R.xml (1 and R cores per node), real-HxR.json, simulated-HxR.json,
+# report.md, and the machine's load before and after the real runs (uptime-*.txt).
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+mpirun_dir=$root/scripts/mpirun
+self=simulation-check.sh
+die() {
+  echo "$self: $*" >&2
+  exit 2
+}
+
+layouts="2x1 2x2 4x1" rate=1gbit out='' per_size=0.3 transfer=stream reuse='' extra=()
+while (($#)); do
+  case $1 in
+    --layouts) layouts=${2:?--layouts needs a list}; shift ;;
+    --rate) rate=${2:?--rate needs a rate}; shift ;;
+    --out) out=${2:?--out needs a directory}; shift ;;
+    --time-per-size) per_size=${2:?--time-per-size needs seconds}; shift ;;
+    --transfer) transfer=${2:?--transfer needs stream or ping-pong}; shift ;;
+    --reuse) reuse=$(cd "${2:?--reuse needs a directory}" && pwd); shift ;;
+    --) shift; extra=("$@"); break ;;
+    -h | --help) sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) die "unknown option '$1' (see --help)" ;;
+  esac
+  shift
+done
+((${#extra[@]})) || extra=(-c "allreduce,allgather,broadcast,reduce_scatter,alltoall" -b 8 -e 16M --step 8)
+hosts=0 slots=1
+for layout in $layouts; do
+  [[ $layout =~ ^([1-9][0-9]*)x([1-9][0-9]*)$ ]] || die "--layouts: '$layout' is not H×R (e.g. 2x2)"
+  ((BASH_REMATCH[1] > hosts)) && hosts=${BASH_REMATCH[1]}
+  ((BASH_REMATCH[2] > slots)) && slots=${BASH_REMATCH[2]}
+done
+((hosts >= 2)) || die "--layouts: at least 2 hosts"
+out=${out:-$root/results/$(date +%F)-simulation-check}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+# The programs: collbench and collcalibrate with Open MPI (build/) and with SMPI (build-smpi/).
+for pair in "build openmpi" "build-smpi smpi"; do
+  read -r dir mpi <<< "$pair"
+  [[ -f $root/$dir/CMakeCache.txt ]] ||
+    cmake -S "$root" -B "$root/$dir" -DCOLLECTIVES_BUILD_BENCH=ON -DCOLLECTIVES_MPI="$mpi" > /dev/null
+  cmake --build "$root/$dir" --target collbench collcalibrate -j "$(nproc)" > /dev/null
+done
+cmake --build "$root/build" --target collsimcheck -j "$(nproc)" > /dev/null
+
+if [[ -n $reuse ]]; then
+  if [[ $reuse != "$out" ]]; then
+    cp "$reuse"/calibration-*.json "$out/"
+    for layout in $layouts; do cp "$reuse/real-$layout.json" "$out/"; done
+  fi
+else
+  cluster=(bash "$mpirun_dir/cluster.sh")
+  "${cluster[@]}" up "$hosts" --slots "$slots" --rate "$rate"
+  trap '"${cluster[@]}" down' EXIT
+  uptime | tee "$out/uptime-before.txt" >&2
+  # The calibration: one rank on each of two hosts, and two on one host.
+  for where in "two-nodes cyclic" "on-node block"; do
+    read -r name map <<< "$where"
+    echo "$self: calibration, $name" >&2
+    "${cluster[@]}" run -n 2 --map "$map" "$root/build/bench/collcalibrate" measure --output "$out/calibration-$name.json"
+  done
+  # Real: R ranks per host in rank order (cluster.sh's hostfile has R slots each; one per host: cyclic).
+  for layout in $layouts; do
+    h=${layout%x*} r=${layout#*x}
+    map=block
+    ((r == 1)) && map=cyclic
+    ((r == 1 || r == slots)) || die "layout $layout: R must be 1 or $slots (the cluster's slots)"
+    echo "$self: $layout for real" >&2
+    "${cluster[@]}" run -n $((h * r)) --map $map "$root/build/bench/collbench" -a library --no-check --quiet \
+      --time-per-size "$per_size" --min-iterations 3 --format json --output "$out/real-$layout.json" "${extra[@]}"
+  done
+  uptime | tee "$out/uptime-after.txt" >&2
+fi
+
+# The platforms: 1 and R cores per node, from the same measurements.
+for cores in $(printf '%s\n' 1 "$slots" | sort -u); do
+  bash "$mpirun_dir/calibrate.sh" --from "$out/calibration-two-nodes.json" \
+    --on-node-from "$out/calibration-on-node.json" --topology "fat-tree:$hosts" --cores-per-node "$cores" \
+    --transfer "$transfer" -o "$out/platform-$cores.xml"
+done
+
+# Simulated: the same on the platform of R cores per node, one simulated call per size.
+pairs=()
+for layout in $layouts; do
+  h=${layout%x*} r=${layout#*x}
+  echo "$self: $layout simulated" >&2
+  nice -n 19 "$mpirun_dir/simulate" --platform "$out/platform-$r.xml" --benchmark -n $((h * r)) \
+    "$root/build-smpi/bench/collbench" -a library,vendor:ompi --no-check --quiet --iterations 1 --warmup 1 \
+    --min-iterations 1 --format json --output "$out/simulated-$layout.json" "${extra[@]}"
+  pairs+=("$layout=$out/real-$layout.json,$out/simulated-$layout.json")
+done
+"$root/build/bench/collsimcheck" --output "$out/report.md" "${pairs[@]}"
+echo "$self: $out/report.md" >&2
