@@ -395,6 +395,59 @@ BOOST_AUTO_TEST_CASE(one_step_mixes_eager_and_ordered_exchanges) {
   BOOST_TEST(replay(mixed_all, model::eager(100)).ok);
 }
 
+BOOST_AUTO_TEST_CASE(exchanges_above_e_across_hosts_go_in_segments) {
+  // Ring allgather, blocks of 12,000 B, E = 1000 B on a host and 4096 B across: a block to a rank
+  // on another host goes as segments of at most 4096 B, one on the same host whole (ordered).
+  call_spec spec;
+  spec.coll = collective::allgather;
+  spec.alg = algorithm::ring;
+  spec.p = 6;
+  spec.count = 3000;
+  spec.hosts = {2, false};  // ranks 0-2 and 3-5: the ring crosses at 2 → 3 and 5 → 0
+  spec.eager_bytes = 1000;
+  spec.eager_bytes_across = 4096;
+  const auto all = record_call(spec, {.locals = false});
+  std::size_t segments = 0, whole = 0, other = 0;
+  for (int r = 0; r < spec.p; ++r)
+    for (const step& x : all[static_cast<std::size_t>(r)])
+      if (x.kind == op::send) {
+        const bool across = host_of(spec, r) != host_of(spec, x.peer);
+        if (across && x.bytes <= 4096) ++segments;
+        else if (!across && x.bytes == 12000) ++whole;
+        else ++other;
+      }
+  BOOST_TEST(segments == 2u * 5 * 3);  // 2 crossing ranks × 5 steps × ⌈12000 / 4096⌉
+  BOOST_TEST(whole == 4u * 5);
+  BOOST_TEST(other == 0u);
+  BOOST_TEST(replay(all, model::eager_as(spec)).ok);
+  // Every exchange algorithm, on uneven and round-robin hosts, with messages on both sides of E:
+  // the segments never make a step wait forever.
+  for (const auto& [c, a] : {std::pair{collective::allgather, algorithm::ring},
+                             {collective::allgather, algorithm::recursive_doubling},
+                             {collective::allgather, algorithm::bruck},
+                             {collective::alltoall, algorithm::pairwise},
+                             {collective::reduce_scatter, algorithm::ring},
+                             {collective::reduce_scatter, algorithm::pairwise},
+                             {collective::reduce_scatter, algorithm::recursive_halving},
+                             {collective::allreduce, algorithm::ring},
+                             {collective::allreduce, algorithm::rabenseifner},
+                             {collective::allreduce, algorithm::recursive_doubling}})
+    for (const int p : {3, 5, 6, 7, 8, 12})
+      for (const host_spec h : {host_spec{2, false}, host_spec{3, false}, host_spec{2, true}, host_spec{3, true}})
+        for (const std::size_t count : {std::size_t{10}, std::size_t{700}, std::size_t{5000}}) {
+          call_spec v;
+          v.coll = c;
+          v.alg = a;
+          v.p = p;
+          v.count = count;
+          v.hosts = h;
+          v.eager_bytes = 1000;
+          v.eager_bytes_across = 4096;
+          const verdict result = replay(record_call(v, {.locals = false}), model::eager_as(v));
+          BOOST_TEST(result.ok, describe(v) << ": " << result.problem);
+        }
+}
+
 BOOST_AUTO_TEST_CASE(matrix_every_algorithm_every_p_both_models) {
   std::vector<std::pair<collective, algorithm>> work;
   for (collective c : collectives::all_collectives())

@@ -15,6 +15,9 @@
 //     send of fewer bytes at once);
 //   - anything else (Open MPI's UCX layer, MPICH, whose devices keep their eager size in their
 //     network layer where MPI_T does not show it): unknown, so E = 0, today's ordered exchange.
+// Above E, an exchange with a rank on another host goes as segments of at most E that both
+// partners send first, where that measured faster than taking turns: over Open MPI's TCP layer and
+// in SMPI; on one host (a segment costs a copy more than one message) and elsewhere, never.
 // COLLECTIVES_EAGER_BYTES=N sets E for every peer: 0 turns it off; a value above what the MPI
 // library reports is refused; where the library reports nothing, N is taken at the user's word.
 // COLLECTIVES_SYNCHRONOUS_SENDS (the test mode of MPI_Ssend) makes E = 0.
@@ -31,6 +34,10 @@ struct eager_limits {
   std::size_t other_host = 0;  ///< E to ranks on other hosts
   bool from_mpi = false;       ///< the MPI library reported its limits (else 0, or the user's value)
   std::string source;          ///< where the numbers come from, in a sentence, for reports
+  /// Exchange messages above other_host to ranks on other hosts go as segments of other_host bytes
+  /// that both partners send first (both directions of the link at once): where that measured
+  /// faster, Open MPI over TCP (ob1's tcp layer alone across hosts) and SimGrid SMPI.
+  bool segments_across = false;
 };
 
 /// The eager sizes this process uses, learned on first use (MPI must be initialised) and fixed

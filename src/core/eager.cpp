@@ -33,8 +33,10 @@ eager_limits reported_by_mpi() {
   const int detached_below = sg_cfg_get_int("smpi/send-is-detached-thresh");
   const std::size_t limit = detached_below > 0 ? static_cast<std::size_t>(detached_below) - 1 : 0;
   return {limit, limit, true,
-          fmt::format("SimGrid SMPI: smpi/send-is-detached-thresh = {} (sends below it complete at once)",
-                      detached_below)};
+          fmt::format("SimGrid SMPI: smpi/send-is-detached-thresh = {} (sends below it complete at once); "
+                      "above E, exchanges with other hosts go in segments of E",
+                      detached_below),
+          true};
 }
 
 #else
@@ -112,18 +114,24 @@ eager_limits open_mpi_limits(const std::string& version) {
   constexpr auto none = std::numeric_limits<unsigned long long>::max();
   unsigned long long on_host = none, across = none;
   std::string listed;
+  bool tcp_alone_across = false;  // segments across hosts measured faster over TCP only
   for (const transfer_layer& l : layers) {
     if (l.name == "self") continue;  // a rank's messages to itself: the library never sends them
     listed += fmt::format("{}btl_{}_eager_limit {}", listed.empty() ? "" : ", ", l.name, l.eager_limit);
     on_host = std::min(on_host, l.eager_limit);
-    if (l.name != "vader" && l.name != "sm" && l.name != "smcuda") across = std::min(across, l.eager_limit);
+    if (l.name != "vader" && l.name != "sm" && l.name != "smcuda") {
+      tcp_alone_across = (across == none || tcp_alone_across) && l.name == "tcp";
+      across = std::min(across, l.eager_limit);
+    }
   }
   const auto payload = [](unsigned long long limit) -> std::size_t {
     return limit == none || limit <= ob1_header_bytes ? 0 : static_cast<std::size_t>(limit - ob1_header_bytes);
   };
   if (listed.empty()) return {0, 0, false, fmt::format("{}: no byte-transfer layer reports an eager limit", version)};
   return {payload(on_host), payload(across), true,
-          fmt::format("{} ob1: {}, less the {}-byte ob1 header", version, listed, ob1_header_bytes)};
+          fmt::format("{} ob1: {}, less the {}-byte ob1 header{}", version, listed, ob1_header_bytes,
+                      tcp_alone_across ? "; above E, exchanges with other hosts go in segments of E (tcp)" : ""),
+          tcp_alone_across};
 }
 
 eager_limits reported_by_mpi() {

@@ -51,13 +51,13 @@ const comm_info& private_comm_of(MPI_Comm user_comm) {
   if (const comm_info* found = cached_comm_info(user_comm)) return *found;
   // First, so that a bad COLLECTIVES_EAGER_BYTES stops every rank before any communication.
   eager_limits_in_force();
-  auto info = std::make_unique<comm_info>(comm_info{MPI_COMM_NULL, 0, 0, {}});
+  auto info = std::make_unique<comm_info>(comm_info{MPI_COMM_NULL, 0, 0, {}, {}});
   check_mpi(MPI_Comm_dup(user_comm, &info->comm), "MPI_Comm_dup");
   // Errors on the private communicator come back as codes and become collectives::error.
   check_mpi(MPI_Comm_set_errhandler(info->comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
   check_mpi(MPI_Comm_rank(info->comm, &info->rank), "MPI_Comm_rank");
   check_mpi(MPI_Comm_size(info->comm, &info->size), "MPI_Comm_size");
-  info->eager_to = eager_table(info->comm, info->size);
+  learn_eager_sizes(*info);
   check_mpi(MPI_Comm_set_attr(user_comm, private_comm_keyval(), info.get()), "MPI_Comm_set_attr");
   return *info.release();  // now owned by the attribute, freed by delete_private_comm
 }
@@ -97,21 +97,27 @@ std::vector<int> ranks_in(MPI_Comm part, MPI_Comm whole) {
   return ranks;
 }
 
-std::vector<std::size_t> eager_table(MPI_Comm comm, int size) {
+void learn_eager_sizes(comm_info& info) {
   const eager_limits& limits = eager_limits_in_force();
-  std::vector<std::size_t> table(static_cast<std::size_t>(size), limits.other_host);
+  const auto size = static_cast<std::size_t>(info.size);
+  info.eager_to.assign(size, limits.other_host);
+  info.segment_to.assign(size, 0);
   // Whether to split is a collective decision, so it must not depend on what differs between
   // processes: a rank alone on its host loads no shared-memory layer and sees equal limits on and
   // across hosts where its neighbours do not. from_mpi is the same on every rank of one launch.
-  if (!limits.from_mpi || size == 1) return table;
+  if (!limits.from_mpi || size == 1) return;
   // The ranks of this host: the MPI library's own notion (shared memory), whatever
   // COLLECTIVES_SIMULATED_HOSTS makes the node-aware algorithms believe.
   MPI_Comm host;
-  check_mpi(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host), "MPI_Comm_split_type");
-  const std::vector<int> on_host = ranks_in(host, comm);
+  check_mpi(MPI_Comm_split_type(info.comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host),
+            "MPI_Comm_split_type");
+  const std::vector<int> on_host = ranks_in(host, info.comm);
   check_mpi(MPI_Comm_free(&host), "MPI_Comm_free");
-  for (int r : on_host) table[static_cast<std::size_t>(r)] = limits.same_host;
-  return table;
+  info.segment_to.assign(size, limits.segments_across ? limits.other_host : 0);
+  for (int r : on_host) {
+    info.eager_to[static_cast<std::size_t>(r)] = limits.same_host;
+    info.segment_to[static_cast<std::size_t>(r)] = 0;
+  }
 }
 
 transport::transport(MPI_Comm private_comm, on_private_t, const std::size_t* eager_to)
@@ -220,6 +226,18 @@ bool transport::sends_first(int to, int from) const {
 // that cannot block moved ahead of a receive, and the messages between two ranks keep their order
 // (MPI matches them in order): it only makes its message available sooner. So every schedule
 // that makes progress with all exchanges ordered and no buffering at all still does.
+//
+// Above E, a message to a rank on another host is cut into segments of at most E (segment_bytes),
+// which its receiver, knowing the same E, receives piece by piece: each segment's send returns at
+// once, so both directions of the link carry data together instead of one after the other. Such a
+// sender never waits in a send either, and the argument above holds for it if its successor is
+// never left waiting on it while it waits itself. It sends piece i before it receives piece i
+// only when its own incoming message is also one whose sender never waits (eager, or cut): a rank
+// waiting for piece i then has a predecessor of the same kind that has not sent piece i, so it
+// waits in turn for a piece numbered less than i, and so on back — the numbers fall at every
+// step, so no cycle of such waits can close. Otherwise it sends every piece before receiving, and
+// no one waits on it at all. A rank whose own message is ordered (large, to its own host) keeps
+// the ordered rule and only receives its incoming message in pieces.
 void transport::exchange(int to, const void* send_buf, std::size_t send_bytes, int from, void* recv_buf,
                          std::size_t recv_bytes) const {
   if (to == rank_ && from == rank_) {
@@ -229,12 +247,68 @@ void transport::exchange(int to, const void* send_buf, std::size_t send_bytes, i
     copy_bytes(recv_buf, send_buf, send_bytes);
     return;
   }
+  const std::size_t send_segment = segment_bytes(to), recv_segment = segment_bytes(from);
+  const bool send_cut = send_segment != 0 && send_bytes > send_segment;
+  const bool recv_cut = recv_segment != 0 && recv_bytes > recv_segment;
+  if (send_cut || recv_cut) [[unlikely]] {
+    const bool never_waits = send_cut || sends_eagerly(to, send_bytes);
+    const bool partner_never_waits = recv_cut || sends_eagerly(from, recv_bytes);
+    const piece_order order = never_waits && partner_never_waits ? piece_order::interleaved
+                              : never_waits || sends_first(to, from) ? piece_order::sends_first
+                                                                     : piece_order::receives_first;
+    return exchange_in_pieces(to, send_buf, send_bytes, from, recv_buf, recv_bytes, order);
+  }
   if (sends_eagerly(to, send_bytes) || sends_first(to, from)) {
     send_as(to, send_buf, send_bytes, message_part::exchange);
     recv_as(from, recv_buf, recv_bytes, message_part::exchange);
   } else {
     recv_as(from, recv_buf, recv_bytes, message_part::exchange);
     send_as(to, send_buf, send_bytes, message_part::exchange);
+  }
+}
+
+void transport::exchange_in_pieces(int to, const void* send_buf, std::size_t send_bytes, int from,
+                                   void* recv_buf, std::size_t recv_bytes, piece_order order) const {
+  // A message's pieces: segments where it is cut, else the whole message as one (even when empty).
+  struct pieces {
+    std::size_t bytes, size, count;
+    pieces(std::size_t total, std::size_t segment)
+        : bytes(total),
+          size(segment != 0 && total > segment ? segment : total),
+          count(size == 0 ? 1 : (total + size - 1) / size) {}
+    std::size_t offset(std::size_t i) const { return i * size; }
+    std::size_t length(std::size_t i) const { return std::min(size, bytes - i * size); }
+  };
+  const pieces out(send_bytes, segment_bytes(to)), in(recv_bytes, segment_bytes(from));
+  const auto* send_bytes_at = static_cast<const std::byte*>(send_buf);
+  auto* recv_bytes_at = static_cast<std::byte*>(recv_buf);
+  const auto send_piece = [&](std::size_t i) {
+    send_as(to, send_bytes_at + out.offset(i), out.length(i), message_part::exchange);
+  };
+  const auto recv_piece = [&](std::size_t i) {
+    recv_as(from, recv_bytes_at + in.offset(i), in.length(i), message_part::exchange);
+  };
+  const auto send_all = [&] {
+    for (std::size_t i = 0; i < out.count; ++i) send_piece(i);
+  };
+  const auto recv_all = [&] {
+    for (std::size_t i = 0; i < in.count; ++i) recv_piece(i);
+  };
+  switch (order) {
+    case piece_order::interleaved:
+      for (std::size_t i = 0; i < std::max(out.count, in.count); ++i) {
+        if (i < out.count) send_piece(i);
+        if (i < in.count) recv_piece(i);
+      }
+      return;
+    case piece_order::sends_first:
+      send_all();
+      recv_all();
+      return;
+    case piece_order::receives_first:
+      recv_all();
+      send_all();
+      return;
   }
 }
 

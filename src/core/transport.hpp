@@ -63,14 +63,20 @@ struct comm_info {
   /// Per rank of `comm`: the largest message this rank's MPI_Send to it completes without its
   /// receiver (collectives/eager.hpp), by whether it shares this rank's host.
   std::vector<std::size_t> eager_to;
+  /// Per rank of `comm`: for a rank on another host, E again: an exchange message above it goes as
+  /// segments of at most E that both partners send first, so that both directions of the link
+  /// carry data at once; 0 for ranks on this host (there a segment costs a copy more than one
+  /// message does) and wherever the MPI library did not say which ranks share a host.
+  std::vector<std::size_t> segment_to;
 };
 
 /// The rank in `whole` of each rank of `part`, a communicator whose ranks all belong to `whole`.
 std::vector<int> ranks_in(MPI_Comm part, MPI_Comm whole);
 
-/// E to every rank of `comm` (of `size` ranks) from this process's eager limits: one
-/// MPI_Comm_split_type, a collective call, where the MPI library reported them.
-std::vector<std::size_t> eager_table(MPI_Comm comm, int size);
+/// E and the segment size to every rank of `info.comm` (comm_info::eager_to, segment_to) from this
+/// process's eager limits: one MPI_Comm_split_type, a collective call, where the MPI library
+/// reported them.
+void learn_eager_sizes(comm_info& info);
 
 /// The last communicator each thread ran on and its record: programs call collectives on one
 /// communicator over and over, and this spares them the attribute lookup (MPI_Comm_get_attr takes
@@ -115,11 +121,16 @@ class transport {
 
   /// A transport on a record cached_comm_info() found: no MPI call at all.
   explicit transport(const comm_info& info)
-      : comm_(info.comm), rank_(info.rank), size_(info.size), eager_to_(info.eager_to.data()) {}
+      : comm_(info.comm),
+        rank_(info.rank),
+        size_(info.size),
+        eager_to_(info.eager_to.data()),
+        segment_to_(info.segment_to.empty() ? nullptr : info.segment_to.data()) {}
 
   /// A transport straight on `private_comm`, a communicator the library made itself (the
   /// per-host communicators of core/hosts.hpp), without looking up a duplicate. `eager_to`, E per
-  /// rank of it, outlives the transport; null: E = 0, every exchange ordered.
+  /// rank of it, outlives the transport; null: E = 0, every exchange ordered. Exchanges on such a
+  /// transport are never cut into segments.
   struct on_private_t {};
   transport(MPI_Comm private_comm, on_private_t, const std::size_t* eager_to = nullptr);
 
@@ -146,12 +157,16 @@ class transport {
     return e != 0 && bytes <= e;
   }
 
+  /// Above E, the size of the segments a message to (or from) `peer` is cut into; 0: never cut.
+  std::size_t segment_bytes(int peer) const { return segment_to_ != nullptr ? segment_to_[peer] : 0; }
+
   /// Sends to `to` and receives from `from` in one step, deadlock-free with blocking calls
   /// whatever the message size, provided every rank of the step calls it with the same
   /// pattern: either a pairing (to == from, both sides name each other) or a shift
   /// (to = rank + k, from = rank − k, mod p). `to == from == rank()` copies locally. A message
-  /// of at most eager_bytes(to) is sent first, before the receive (one latency); a larger one
-  /// waits its turn in the ordered exchange.
+  /// of at most eager_bytes(to) is sent first, before the receive (one latency); a larger one to
+  /// a rank on another host goes as segments of at most E, also sent first (segment_bytes); any
+  /// other waits its turn in the ordered exchange.
   void exchange(int to, const void* send_buf, std::size_t send_bytes, int from, void* recv_buf,
                 std::size_t recv_bytes) const;
 
@@ -164,6 +179,12 @@ class transport {
 
  private:
   bool sends_first(int to, int from) const;
+  // The segmented exchange (transport.cpp): the messages as pieces of segment_bytes() where they
+  // are cut, else whole; piece i sent before piece i is received, or every piece sent before any
+  // is received, or the reverse.
+  enum class piece_order { interleaved, sends_first, receives_first };
+  void exchange_in_pieces(int to, const void* send_buf, std::size_t send_bytes, int from, void* recv_buf,
+                          std::size_t recv_bytes, piece_order order) const;
   // `part` tells a recording (core/recording.hpp) which verb the message belongs to; only the out
   // of line path reads it.
   [[gnu::always_inline]] void send_as(int dest, const void* buf, std::size_t bytes, message_part part) const {
@@ -197,6 +218,7 @@ class transport {
   int rank_;
   int size_;
   const std::size_t* eager_to_ = nullptr;
+  const std::size_t* segment_to_ = nullptr;
 };
 
 }  // namespace collectives::detail

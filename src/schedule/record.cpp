@@ -356,9 +356,14 @@ void record_into(const call_spec& spec, int rank, const record_options& options,
   const bool with_recv = coll != collective::barrier && uses_recv(coll, spec.root, rank);
 
   recorder rec(spec, rank, options, out);
-  // E to every peer, as the library learns it from the MPI library (transport.hpp, eager_table).
-  comm_info info{stand_in(0), rank, p, {}};
-  for (int q = 0; q < p; ++q) info.eager_to.push_back(eager_between(spec, rank, q));
+  // E and the segment size to every peer, as the library learns them from the MPI library
+  // (transport.hpp, learn_eager_sizes): segments to other hosts where E across hosts is known.
+  comm_info info{stand_in(0), rank, p, {}, {}};
+  for (int q = 0; q < p; ++q) {
+    info.eager_to.push_back(eager_between(spec, rank, q));
+    const bool across = spec.eager_bytes_across && host_of(spec, rank) != host_of(spec, q);
+    info.segment_to.push_back(across ? *spec.eager_bytes_across : 0);
+  }
   const transport net(info);
   const call c{net,
                with_send ? send.get() : nullptr,
