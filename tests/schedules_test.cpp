@@ -398,14 +398,9 @@ BOOST_AUTO_TEST_CASE(one_step_mixes_eager_and_ordered_exchanges) {
 BOOST_AUTO_TEST_CASE(exchanges_above_e_across_hosts_go_in_segments) {
   // Ring allgather, blocks of 12,000 B, E = 1000 B on a host and 4096 B across: a block to a rank
   // on another host goes as segments of at most 4096 B, one on the same host whole (ordered).
-  call_spec spec;
-  spec.coll = collective::allgather;
-  spec.alg = algorithm::ring;
-  spec.p = 6;
-  spec.count = 3000;
-  spec.hosts = {2, false};  // ranks 0-2 and 3-5: the ring crosses at 2 → 3 and 5 → 0
-  spec.eager_bytes = 1000;
-  spec.eager_bytes_across = 4096;
+  // Ranks 0-2 and 3-5 on two hosts: the ring crosses at 2 → 3 and 5 → 0.
+  const call_spec spec{.coll = collective::allgather, .alg = algorithm::ring, .p = 6, .count = 3000,
+                       .hosts = {2, false}, .eager_bytes = 1000, .eager_bytes_across = 4096};
   const auto all = record_call(spec, {.locals = false});
   std::size_t segments = 0, whole = 0, other = 0;
   for (int r = 0; r < spec.p; ++r)
@@ -435,14 +430,8 @@ BOOST_AUTO_TEST_CASE(exchanges_above_e_across_hosts_go_in_segments) {
     for (const int p : {3, 5, 6, 7, 8, 12})
       for (const host_spec h : {host_spec{2, false}, host_spec{3, false}, host_spec{2, true}, host_spec{3, true}})
         for (const std::size_t count : {std::size_t{10}, std::size_t{700}, std::size_t{5000}}) {
-          call_spec v;
-          v.coll = c;
-          v.alg = a;
-          v.p = p;
-          v.count = count;
-          v.hosts = h;
-          v.eager_bytes = 1000;
-          v.eager_bytes_across = 4096;
+          const call_spec v{.coll = c, .alg = a, .p = p, .count = count, .hosts = h, .eager_bytes = 1000,
+                            .eager_bytes_across = 4096};
           const verdict result = replay(record_call(v, {.locals = false}), model::eager_as(v));
           BOOST_TEST(result.ok, describe(v) << ": " << result.problem);
         }
