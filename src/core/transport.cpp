@@ -101,7 +101,7 @@ void learn_eager_sizes(comm_info& info) {
   const eager_limits& limits = eager_limits_in_force();
   const auto size = static_cast<std::size_t>(info.size);
   info.eager_to.assign(size, limits.other_host);
-  info.segment_to.assign(size, 0);
+  info.segment_to.clear();
   // Whether to split is a collective decision, so it must not depend on what differs between
   // processes: a rank alone on its host loads no shared-memory layer and sees equal limits on and
   // across hosts where its neighbours do not. from_mpi is the same on every rank of one launch.
@@ -118,6 +118,9 @@ void learn_eager_sizes(comm_info& info) {
     info.eager_to[static_cast<std::size_t>(r)] = limits.same_host;
     info.segment_to[static_cast<std::size_t>(r)] = 0;
   }
+  // Nothing cut (every rank on this host, or no segments here): no table, so that an exchange
+  // tests one pointer instead of reading two sizes.
+  if (std::ranges::all_of(info.segment_to, [](std::size_t s) { return s == 0; })) info.segment_to.clear();
 }
 
 transport::transport(MPI_Comm private_comm, on_private_t, const std::size_t* eager_to)

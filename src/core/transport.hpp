@@ -66,7 +66,8 @@ struct comm_info {
   /// Per rank of `comm`: for a rank on another host, E again: an exchange message above it goes as
   /// segments of at most E that both partners send first, so that both directions of the link
   /// carry data at once; 0 for ranks on this host (there a segment costs a copy more than one
-  /// message does) and wherever the MPI library did not say which ranks share a host.
+  /// message does) and wherever the MPI library did not say which ranks share a host; empty where
+  /// no rank is cut.
   std::vector<std::size_t> segment_to;
 };
 
