@@ -4,11 +4,14 @@
 #include <fmt/format.h>
 
 #include <collectives/error.hpp>
+#include <algorithm>
 #include <fstream>
+#include <limits>
 #include <regex>
 #include <sstream>
 
 #include "core/collective_traits.hpp"
+#include "cost_model.hpp"
 #include "metrics.hpp"
 
 namespace collbench {
@@ -50,7 +53,107 @@ double small_message_value(const std::string& pieces) {
   return std::stod(pieces.substr(a + 1, b - a - 1));
 }
 
+// From this size up a ping-pong's time is mostly per byte (on one node its latency is under a tenth
+// of it), so its time per byte applies to a message of another size (message_seconds).
+constexpr double bandwidth_bound_bytes = 256 * 1024;
+
+// Straight lines between the measured sizes; below the first, its time (or its time per byte,
+// `proportional`); above the last, the last segment's slope.
+double interpolate(const std::vector<pingpong_point>& measured, double bytes, bool proportional) {
+  if (proportional && bytes < static_cast<double>(measured.front().bytes))
+    return measured.front().seconds * bytes / static_cast<double>(measured.front().bytes);
+  const auto above = std::find_if(measured.begin() + 1, measured.end() - 1, [&](const pingpong_point& q) {
+    return static_cast<double>(q.bytes) >= bytes;
+  });
+  const pingpong_point &lo = *(above - 1), &hi = *above;
+  if (bytes <= static_cast<double>(lo.bytes)) return lo.seconds;
+  return lo.seconds + (bytes - static_cast<double>(lo.bytes)) * (hi.seconds - lo.seconds) /
+                          static_cast<double>(hi.bytes - lo.bytes);
+}
+
+// Seconds per byte of a copy or reduction of n bytes: measured at n where there are points.
+double per_byte(const std::vector<pingpong_point>& measured, double n, double otherwise) {
+  if (measured.size() < 2 || n <= 0) return otherwise;
+  return interpolate(measured, n, true) / n;
+}
+
 }  // namespace
+
+double message_seconds(const cost_params& m, double bytes, bool clean, double footprint) {
+  const std::vector<pingpong_point>& measured = clean ? m.clean : m.forward;
+  if (measured.size() < 2) return m.alpha + bytes * (clean && m.beta_clean > 0 ? m.beta_clean : m.beta);
+  const double own = interpolate(measured, bytes, false);
+  // The ping-pong that touches as many bytes as the call: the clean one has two buffers of its
+  // message on each of its two ranks, the forward one a single one.
+  const double reference = footprint / (clean ? 4 : 2);
+  if (reference <= 0) return own;
+  const double at_footprint = bytes * interpolate(measured, reference, false) / reference;
+  // A call that touches more moves its bytes at least as slowly as that ping-pong does (its own
+  // time stays the floor: a small message in a large call still pays its latency).
+  if (reference >= bytes) return std::max(own, at_footprint);
+  // One that touches less moves them as fast as that ping-pong, where the ping-pong's time is
+  // mostly per byte; below, its time per byte would count a latency for every reference bytes.
+  return reference >= bandwidth_bound_bytes ? at_footprint : own;
+}
+
+double call_footprint(collectives::collective c, int p, double n) {
+  using collectives::collective;
+  switch (c) {
+    case collective::broadcast:
+      return p * n;
+    case collective::reduce:
+      return (p + 1) * n;  // every rank's vector, and the root's result
+    case collective::allreduce:
+    case collective::scan:
+    case collective::exscan:
+    case collective::alltoall:
+    case collective::alltoallv:
+      return 2 * p * n;
+    case collective::scatter:
+    case collective::gather:
+    case collective::scatterv:
+    case collective::gatherv:
+      return 2 * n;  // the root's p blocks, and one block on every rank
+    case collective::allgather:
+    case collective::allgatherv:
+    case collective::reduce_scatter:
+    case collective::reduce_scatterv:
+      return (p + 1) * n;  // one block on every rank, and p blocks on every rank
+    case collective::barrier:
+      break;
+  }
+  return 0;
+}
+
+std::optional<schedule::platform> measured_platform(const cost_params& m, collectives::collective c, int p,
+                                                    double n, const host_links* hosts, std::size_t eager_across) {
+  schedule::platform net;
+  net.name = "measured";
+  net.ranks_per_host = p;
+  net.gamma = per_byte(m.reduce, n, m.gamma);
+  net.delta = per_byte(m.copy, n, m.delta);
+  net.eager_bytes = static_cast<std::size_t>(m.eager);
+  const double footprint = call_footprint(c, p, n);
+  net.message = [m, footprint](std::uint64_t bytes, bool input, bool) {
+    return message_seconds(m, static_cast<double>(bytes), input, footprint);
+  };
+  if (hosts == nullptr) return net;
+  const host_layout_info& l = hosts->layout;
+  if (l.map == "other" || l.host_of.size() != static_cast<std::size_t>(p)) return std::nullopt;
+  net.host_of = l.host_of;
+  net.eager_across = eager_across;
+  // Within a host as on one node where ranks 0 and 1 share one (the run's ping-pongs), else by the
+  // line of the ping-pong within a host; between hosts by that of the ping-pong between two, whose
+  // slope is the shaped link's rate (host_model.hpp).
+  const bool pair_on_host = l.host_of[0] == l.host_of[1];
+  const cost_params intra = pair_on_host ? m : cost_params{hosts->alpha_intra, hosts->beta_intra, 0};
+  const cost_params inter{hosts->alpha_inter, hosts->beta_inter, 0};
+  net.message = [intra, inter, footprint](std::uint64_t bytes, bool input, bool across) {
+    return across ? message_seconds(inter, static_cast<double>(bytes), false)
+                  : message_seconds(intra, static_cast<double>(bytes), input, footprint);
+  };
+  return net;
+}
 
 schedule::platform simgrid_platform(const std::string& file) {
   std::ifstream in(file);
@@ -96,9 +199,21 @@ schedule::platform simgrid_platform(const std::string& file) {
 std::optional<double> priced_seconds(collectives::collective c, std::string_view algorithm, int p,
                                      std::size_t call_count, std::size_t elem_size, int root, double skew,
                                      const schedule::platform& net) {
-  const auto alg = collectives::parse_algorithm(algorithm);
+  // A vendor internal: the library's schedule it runs, its exchanges concurrent (every send eager,
+  // moving at the match: an exchange step costs one message, a send to a waiting receiver one too).
+  const bool vendor = algorithm.starts_with("vendor:");
+  const auto alg = collectives::parse_algorithm(
+      vendor ? vendor_schedule(c, algorithm.substr(7), p, call_count) : algorithm);
   if (!alg || *alg == collectives::algorithm::vendor || *alg == collectives::algorithm::automatic)
     return std::nullopt;
+  schedule::platform concurrent;
+  if (vendor) {
+    concurrent = net;
+    concurrent.eager_bytes = std::numeric_limits<std::size_t>::max();
+    concurrent.eager_across = 0;
+    concurrent.eager_moves_at_match = true;
+    concurrent.send_overhead = concurrent.recv_overhead = 0;
+  }
   schedule::call_spec spec;
   spec.coll = c;
   spec.alg = *alg;
@@ -115,8 +230,12 @@ std::optional<double> priced_seconds(collectives::collective c, std::string_view
     else
       spec.counts = blocks;
   }
+  if (!net.host_of.empty()) {
+    const int hosts = *std::max_element(net.host_of.begin(), net.host_of.end()) + 1;
+    spec.hosts = {hosts, hosts > 1 && net.host_of[1] == 1};
+  }
 #if COLLBENCH_SCHEDULES
-  return schedule::price(spec, net);
+  return schedule::price(spec, vendor ? concurrent : net);
 #else
   static_cast<void>(net);
   return std::nullopt;  // built without the trace hooks: nothing to record

@@ -2,15 +2,25 @@
 #pragma once
 
 // The model column from the schedules themselves (src/schedule/price.hpp): a row's call recorded
-// as the library runs it and priced on a platform, a SimGrid platform file as
-// scripts/mpirun/simulate runs it.
+// as the library runs it and priced on a platform: a SimGrid platform file as
+// scripts/mpirun/simulate runs it, or the machine collbench --model measured (model.hpp).
+//
+// On a measured machine a message of m bytes costs what a ping-pong of m bytes took one way: the
+// clean ping-pong's (a buffer it never writes) for a send of the caller's untouched input
+// (step::input), the forward one's (one buffer bounced) for bytes written during the call,
+// interpolated between the measured sizes, at the time per byte of the ping-pong that touches as
+// many bytes as the call (message_seconds); γ and δ at the call's size; E the run's. Across hosts,
+// messages between two hosts cost α + mβ of the ping-pong between hosts (host_model.hpp).
 
 #include <collectives/algorithm.hpp>
 #include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "host_model.hpp"
+#include "model.hpp"
 #include "schedule/price.hpp"
 
 namespace collbench {
@@ -26,10 +36,40 @@ namespace schedule = collectives::detail::schedule;
 /// on a file it cannot read.
 schedule::platform simgrid_platform(const std::string& file);
 
+/// The measured machine as the pricing uses it (model.hpp). Without points a message costs
+/// α + mβ (forward) or α + mβ_clean (clean; β where 0), copies δ and reductions γ per byte.
+struct cost_params {
+  double alpha, beta, gamma;
+  double delta = 0, beta_clean = 0;
+  std::vector<pingpong_point> forward = {}, clean = {};  ///< the ping-pongs' one-way times
+  std::vector<pingpong_point> copy = {}, reduce = {};    ///< a memcpy's and a reduction's times
+  double eager = 0;                                      ///< E in bytes (0: none)
+};
+
+/// Seconds of one blocking message of `bytes` bytes: t(m) (forward) or u(m) (clean, untouched),
+/// sent in a call whose buffers on all ranks together span `footprint` bytes (0: as the
+/// ping-pong's own).
+double message_seconds(const cost_params& m, double bytes, bool clean, double footprint = 0);
+
+/// The bytes a call of `n` bytes (as collbench counts them, metrics.hpp) touches on p ranks
+/// together: every rank's send and receive buffers, scratch left out.
+double call_footprint(collectives::collective c, int p, double n);
+
+/// The platform of a call of `n` bytes (collbench's) of collective `c` on `p` ranks of the measured
+/// machine `m`: every rank on one host, or, with `hosts` (several, more than one rank each, both
+/// ping-pongs measured), on those hosts, messages between them timed by the ping-pong between two,
+/// E `eager_across` there. std::nullopt where the ranks' layout is neither consecutive nor
+/// round-robin.
+std::optional<schedule::platform> measured_platform(const cost_params& m, collectives::collective c, int p,
+                                                    double n, const host_links* hosts = nullptr,
+                                                    std::size_t eager_across = 0);
+
 /// Seconds of one call of a library algorithm (not vendor, not automatic): `call_count` elements as
 /// the library call takes them (message::call_count), `elem_size`-byte elements, the v-variants'
-/// blocks as collbench deals them (v_counts, `skew`). std::nullopt for a row that is no library
-/// algorithm.
+/// blocks as collbench deals them (v_counts, `skew`). A vendor internal of Open MPI that runs one
+/// of the library's schedules (vendor:binomial, vendor:ring, …) is priced as that schedule with
+/// every exchange's two messages concurrent, as the MPI library sends them (cost_model.cpp names
+/// which). std::nullopt for any other row.
 std::optional<double> priced_seconds(collectives::collective c, std::string_view algorithm, int p,
                                      std::size_t call_count, std::size_t elem_size, int root, double skew,
                                      const schedule::platform& net);
