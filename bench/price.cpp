@@ -133,6 +133,9 @@ std::optional<schedule::platform> measured_platform(const cost_params& m, collec
   net.gamma = per_byte(m.reduce, n, m.gamma);
   net.delta = per_byte(m.copy, n, m.delta);
   net.eager_bytes = static_cast<std::size_t>(m.eager);
+  // On one node an eager message is the sender's copy into the receiver's queue and the receiver's
+  // copy out of it: each rank's messages go one after another, the whole ping-pong time apart.
+  net.eager_moves_at_match = net.whole_messages_apart = true;
   const double footprint = call_footprint(c, p, n);
   net.message = [m, footprint](std::uint64_t bytes, bool input, bool) {
     return message_seconds(m, static_cast<double>(bytes), input, footprint);

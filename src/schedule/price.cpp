@@ -60,7 +60,7 @@ double rank_clocks::send(int rank, const step& s, bool eager) {
   // The rank's own link sends its messages one after another: this one leaves once those it sent
   // before have left (as if each left when sent: their receivers are usually there first).
   const double leaves = std::max(t_[r], out_free_[r]);
-  out_free_[r] = leaves + net_.wire(rank, s) - net_.wire(rank, s, true);
+  out_free_[r] = leaves + net_.wire(rank, s) - (net_.whole_messages_apart ? 0 : net_.wire(rank, s, true));
   return leaves;
 }
 

@@ -15,7 +15,7 @@
 //   - a larger send waits for its receive (rendezvous): both ranks finish α + m·β after the later
 //     of the two was posted;
 //   - a rank's own link sends one message's bytes at a time (LogGP's G): messages a rank sends
-//     eagerly one after another leave one after another, m·β apart;
+//     eagerly one after another leave one after another, m·β apart (or a whole message apart);
 //   - a reduction costs γ per byte, a local copy δ per byte, on the rank that does it.
 //
 // The network's shared links are not modelled: beyond the sender's own link, every message has its
@@ -56,6 +56,9 @@ struct platform {
   std::size_t eager_across = 0;  ///< E between hosts where it differs (0: eager_bytes)
   /// An eager message starts to move when its receive is posted (SMPI), not when it is sent.
   bool eager_moves_at_match = false;
+  /// A rank's messages leave a whole message time apart, not their bytes' time apart (on one node
+  /// the sender copies a message and signals its receiver itself).
+  bool whole_messages_apart = false;
 
   /// Links a message from rank `from` to rank `to` crosses (0: one host).
   int links(int from, int to) const;
