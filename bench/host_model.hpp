@@ -1,14 +1,31 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-// The machine across hosts: where the run's ranks sit (MPI_Comm_split_type(MPI_COMM_TYPE_SHARED),
-// measured by collbench itself), and α and β within one host and between two (two ping-pongs),
-// whose points price the schedules' messages across hosts (price.hpp).
+// The cost model across hosts: where the run's ranks sit (MPI_Comm_split_type(MPI_COMM_TYPE_SHARED),
+// measured by collbench itself), α and β within one host and between two (two ping-pongs), and
+// the predicted time of an algorithm split into its intra-host and inter-host terms.
+//
+// Flat algorithms are priced step by step from their schedule (which ranks exchange in which
+// step, as the algorithm files describe), with the transport's order: an exchange step is two
+// phases, one side of each pair sends and then the other (the ranks that send first as
+// core/transport.cpp chooses them), so a step of m bytes costs 2(α + mβ), the convention of
+// cost_model.cpp. A phase costs its slowest message: within a host α_s + mβ_s; between hosts
+// α_n + Mβ_n, where M is the larger of the bytes leaving the sender's host and the bytes entering
+// the receiver's host in that phase (every host has one full-duplex link to a switch). A phase
+// with a message between hosts counts as inter-host, else intra-host. The hierarchical
+// algorithms are the composition their files describe, priced the same way.
+//
+// Modelled here: allreduce (ring, recursive_doubling and rabenseifner on a power of two,
+// hierarchical), allgather (ring, recursive_doubling on a power of two, hierarchical), broadcast
+// and reduce (binomial, hierarchical). Anything else across hosts has no prediction.
 
 #include <mpi.h>
 
+#include <collectives/algorithm.hpp>
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model.hpp"
@@ -44,5 +61,21 @@ host_links measure_host_links(MPI_Comm comm, bool pingpongs);
 
 nlohmann::json to_json(const host_links& h);
 host_links host_links_from_json(const nlohmann::json& j);
+
+struct split_seconds {
+  double intra = 0;  ///< phases within hosts only
+  double inter = 0;  ///< phases with a message between hosts
+  double total() const { return intra + inter; }
+};
+
+/// `n`: collbench's bytes (the vector; allgather: the whole p-block array); gamma in s per byte.
+std::optional<split_seconds> predict_across_hosts(collectives::collective c, std::string_view algorithm,
+                                                  const host_links& h, double n, double gamma);
+
+/// The split line of `algorithm` on this layout, as text: the hierarchical algorithms' terms
+/// (from their files' headers), or for a flat algorithm which of its steps cross hosts; empty
+/// when predict_across_hosts has no prediction.
+std::string host_formula(collectives::collective c, std::string_view algorithm,
+                         const host_layout_info& layout);
 
 }  // namespace collbench

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "cost_model.hpp"
 #include "metrics.hpp"
 #include "options.hpp"
 #include "price.hpp"
@@ -131,41 +132,60 @@ namespace {
 // E for the model of one host's messages, or of one rank per host's (a simulated cluster).
 double eager_bytes(const run_info& info) {
   if (!info.eager) return 0;
-  const bool across = info.hosts && info.hosts->layout.ranks_per_host == 1 && info.hosts->layout.hosts > 1;
+  const bool across = info.hosts && info.hosts->layout.hosts > 1;
   return static_cast<double>(across ? info.eager->other_host : info.eager->same_host);
 }
 
 }  // namespace
 
 std::optional<double> model_us(collectives::collective c, std::string_view algorithm, const run_info& info,
-                               std::size_t bytes, std::size_t count) {
+                               std::size_t bytes, std::size_t count, bool schedules) {
   if (info.ranks < 2) return std::nullopt;
-  const std::size_t elem_size = count > 0 ? bytes / count : 4;
-  const std::size_t call_count = counts_whole_array(c) ? count / static_cast<std::size_t>(info.ranks) : count;
-  const auto priced = [&](const schedule::platform& net) -> std::optional<double> {
-    const auto seconds = priced_seconds(c, algorithm, info.ranks, call_count, elem_size, info.root, info.skew, net);
-    if (seconds) return *seconds * 1e6;
-    return std::nullopt;
-  };
   // A simulated cluster: the row's schedule priced on the platform the simulation runs on
-  // (scripts/mpirun/simulate names it).
+  // (scripts/mpirun/simulate names it); the vendor rows have no schedule.
   if (const char* file = std::getenv("COLLBENCH_PLATFORM"); file != nullptr && *file != '\0') {
     static const schedule::platform simulated = simgrid_platform(file);
-    return priced(simulated);
+    const std::size_t elem_size = count > 0 ? bytes / count : 4;
+    const std::size_t call_count =
+        counts_whole_array(c) ? count / static_cast<std::size_t>(info.ranks) : count;
+    const auto seconds =
+        priced_seconds(c, algorithm, info.ranks, call_count, elem_size, info.root, info.skew, simulated);
+    if (seconds) return *seconds * 1e6;
+    return std::nullopt;
   }
-  // This machine, as the run measured it: its ranks' hosts where several hold more than one rank
-  // each; one rank per host (a simulated cluster) is one link for every message, as the
-  // ping-pong's was.
   if (!info.model) return std::nullopt;
   const machine& m = *info.model;
-  const cost_params params{m.alpha,    m.beta,     m.gamma, m.memcpy_bandwidth > 0 ? 1 / m.memcpy_bandwidth : 0.0,
+  const cost_params params{m.alpha,      m.beta,     m.gamma,        m.memcpy_bandwidth > 0 ? 1 / m.memcpy_bandwidth : 0.0,
                            m.beta_clean, m.pingpong, m.pingpong_clean, m.copy, m.reduce, eager_bytes(info)};
-  const bool across = info.hosts && info.hosts->layout.hosts > 1 && info.hosts->layout.ranks_per_host != 1;
-  const auto net = measured_platform(params, c, info.ranks, static_cast<double>(bytes),
-                                     across ? &*info.hosts : nullptr,
-                                     across && info.eager ? info.eager->other_host : 0);
-  if (!net) return std::nullopt;
-  return priced(*net);
+  if (schedules) {
+    // The schedule priced on this machine: across hosts where several hold more than one rank each.
+    const bool several = info.hosts && info.hosts->layout.hosts > 1 && info.hosts->layout.ranks_per_host != 1;
+    const std::size_t elem_size = count > 0 ? bytes / count : 4;
+    const std::size_t call_count =
+        counts_whole_array(c) ? count / static_cast<std::size_t>(info.ranks) : count;
+    const auto net = measured_platform(params, c, info.ranks, static_cast<double>(bytes),
+                                       several ? &*info.hosts : nullptr,
+                                       several && info.eager ? info.eager->other_host : 0);
+    const auto seconds =
+        net ? priced_seconds(c, algorithm, info.ranks, call_count, elem_size, info.root, info.skew, *net)
+            : std::nullopt;
+    if (seconds) return *seconds * 1e6;
+    return std::nullopt;
+  }
+  if (info.hosts && info.hosts->layout.hosts > 1) {
+    // Across hosts one α-β pair does not describe the links: the model across hosts does, or nothing.
+    if (info.root != 0) return std::nullopt;
+    const auto predicted =
+        predict_across_hosts(c, algorithm, *info.hosts, static_cast<double>(bytes), m.gamma);
+    if (predicted) return predicted->total() * 1e6;
+    // Except with one rank per host (a simulated cluster): every message then crosses a link, as
+    // the ping-pongs' did, so their one pair prices what the model across hosts has no line for.
+    if (info.hosts->layout.ranks_per_host != 1) return std::nullopt;
+  }
+  const auto predicted =
+      predict_seconds(c, algorithm, {info.ranks, info.root, static_cast<double>(bytes), count}, params);
+  if (!predicted) return std::nullopt;
+  return *predicted * 1e6;
 }
 
 void write_csv(std::ostream& os, std::span<const row> rows, bool header) {
@@ -301,7 +321,7 @@ void write_table(std::ostream& os, const run_info& info, std::span<const row> ro
       fmt::print(
           os, "; within a host α = {:.2f} µs, β = {:.3f} ns/B; between hosts α = {:.2f} µs, β = {:.3f} ns/B",
           h.alpha_intra * 1e6, h.beta_intra * 1e9, h.alpha_inter * 1e6, h.beta_inter * 1e9);
-    fmt::print(os, " (model_us: the schedule priced on these hosts' ping-pongs, bench/price.hpp)\n");
+    fmt::print(os, " (model_us: the model across hosts, bench/host_model.hpp)\n");
   }
   fmt::print(
       os,

@@ -5,7 +5,6 @@
 // or JSON (nlohmann) carrying the run's description and the model too. collreport reads the JSON
 // back with read_json.
 
-#include <collectives/algorithm.hpp>
 #include <collectives/eager.hpp>
 #include <cstddef>
 #include <iosfwd>
@@ -83,15 +82,16 @@ inline constexpr std::string_view csv_header =
 /// One sentence for the table's header and the report.
 std::string describe_start(const start_info& s);
 
-/// The model's time in µs for a row of `bytes` (`count` elements) of a run described by `info`: the
-/// row's schedule recorded and priced (price.hpp) on a simulated cluster's platform
-/// (COLLBENCH_PLATFORM, which scripts/mpirun/simulate sets), else on the machine the run measured
-/// (its ping-pongs, copies and reductions, E; across hosts its ping-pongs within and between hosts).
-/// Library rows and the vendor internals that run a library schedule only; none without a measured
-/// model, or on one rank. collbench fills model_us with it (--model); collreport --reprice
-/// recomputes it.
+/// The model's time in µs for a row of `bytes` (`count` elements) of a run described by `info`: on a
+/// simulated cluster (COLLBENCH_PLATFORM, which scripts/mpirun/simulate sets) the row's schedule
+/// recorded and priced on that platform (price.hpp; library rows only); else, with the run's
+/// measured machine, with ranks on several hosts the model across hosts (host_model.hpp; root 0
+/// only), else the line of cost_model.hpp. None without a line or a measured model, or on one
+/// rank. With `schedules`, the row's schedule priced on the measured machine instead (price.hpp:
+/// measured_platform; library rows only). collbench fills model_us with it (--model); collreport
+/// --reprice recomputes it (--reprice-schedules: with `schedules`).
 std::optional<double> model_us(collectives::collective c, std::string_view algorithm, const run_info& info,
-                               std::size_t bytes, std::size_t count);
+                               std::size_t bytes, std::size_t count, bool schedules = false);
 
 void write_csv(std::ostream& os, std::span<const row> rows, bool header = true);
 void write_json(std::ostream& os, const run_info& info, std::span<const row> rows);

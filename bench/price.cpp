@@ -6,7 +6,6 @@
 #include <collectives/error.hpp>
 #include <algorithm>
 #include <fstream>
-#include <limits>
 #include <regex>
 #include <sstream>
 
@@ -53,85 +52,15 @@ double small_message_value(const std::string& pieces) {
   return std::stod(pieces.substr(a + 1, b - a - 1));
 }
 
-// From this size up a ping-pong's time is mostly per byte (on one node its latency is under a tenth
-// of it), so its time per byte applies to a message of another size (message_seconds).
-constexpr double bandwidth_bound_bytes = 256 * 1024;
-
-// Straight lines between the measured sizes; below the first, its time (or its time per byte,
-// `proportional`); above the last, the last segment's slope.
-double interpolate(const std::vector<pingpong_point>& measured, double bytes, bool proportional) {
-  if (proportional && bytes < static_cast<double>(measured.front().bytes))
-    return measured.front().seconds * bytes / static_cast<double>(measured.front().bytes);
-  const auto above = std::find_if(measured.begin() + 1, measured.end() - 1, [&](const pingpong_point& q) {
-    return static_cast<double>(q.bytes) >= bytes;
-  });
-  const pingpong_point &lo = *(above - 1), &hi = *above;
-  if (bytes <= static_cast<double>(lo.bytes)) return lo.seconds;
-  return lo.seconds + (bytes - static_cast<double>(lo.bytes)) * (hi.seconds - lo.seconds) /
-                          static_cast<double>(hi.bytes - lo.bytes);
-}
-
-// Seconds per byte of a copy or reduction of n bytes: measured at n where there are points.
-double per_byte(const std::vector<pingpong_point>& measured, double n, double otherwise) {
-  if (measured.size() < 2 || n <= 0) return otherwise;
-  return interpolate(measured, n, true) / n;
-}
-
 }  // namespace
-
-double message_seconds(const cost_params& m, double bytes, bool clean, double footprint) {
-  const std::vector<pingpong_point>& measured = clean ? m.clean : m.forward;
-  if (measured.size() < 2) return m.alpha + bytes * (clean && m.beta_clean > 0 ? m.beta_clean : m.beta);
-  const double own = interpolate(measured, bytes, false);
-  // The ping-pong that touches as many bytes as the call: the clean one has two buffers of its
-  // message on each of its two ranks, the forward one a single one.
-  const double reference = footprint / (clean ? 4 : 2);
-  if (reference <= 0) return own;
-  const double at_footprint = bytes * interpolate(measured, reference, false) / reference;
-  // A call that touches more moves its bytes at least as slowly as that ping-pong does (its own
-  // time stays the floor: a small message in a large call still pays its latency).
-  if (reference >= bytes) return std::max(own, at_footprint);
-  // One that touches less moves them as fast as that ping-pong, where the ping-pong's time is
-  // mostly per byte; below, its time per byte would count a latency for every reference bytes.
-  return reference >= bandwidth_bound_bytes ? at_footprint : own;
-}
-
-double call_footprint(collectives::collective c, int p, double n) {
-  using collectives::collective;
-  switch (c) {
-    case collective::broadcast:
-      return p * n;
-    case collective::reduce:
-      return (p + 1) * n;  // every rank's vector, and the root's result
-    case collective::allreduce:
-    case collective::scan:
-    case collective::exscan:
-    case collective::alltoall:
-    case collective::alltoallv:
-      return 2 * p * n;
-    case collective::scatter:
-    case collective::gather:
-    case collective::scatterv:
-    case collective::gatherv:
-      return 2 * n;  // the root's p blocks, and one block on every rank
-    case collective::allgather:
-    case collective::allgatherv:
-    case collective::reduce_scatter:
-    case collective::reduce_scatterv:
-      return (p + 1) * n;  // one block on every rank, and p blocks on every rank
-    case collective::barrier:
-      break;
-  }
-  return 0;
-}
 
 std::optional<schedule::platform> measured_platform(const cost_params& m, collectives::collective c, int p,
                                                     double n, const host_links* hosts, std::size_t eager_across) {
   schedule::platform net;
   net.name = "measured";
   net.ranks_per_host = p;
-  net.gamma = per_byte(m.reduce, n, m.gamma);
-  net.delta = per_byte(m.copy, n, m.delta);
+  net.gamma = measured_per_byte(m.reduce, n, m.gamma);
+  net.delta = measured_per_byte(m.copy, n, m.delta);
   net.eager_bytes = static_cast<std::size_t>(m.eager);
   // On one node an eager message is the sender's copy into the receiver's queue and the receiver's
   // copy out of it: each rank's messages go one after another, the whole ping-pong time apart.
@@ -202,21 +131,9 @@ schedule::platform simgrid_platform(const std::string& file) {
 std::optional<double> priced_seconds(collectives::collective c, std::string_view algorithm, int p,
                                      std::size_t call_count, std::size_t elem_size, int root, double skew,
                                      const schedule::platform& net) {
-  // A vendor internal: the library's schedule it runs, its exchanges concurrent (every send eager,
-  // moving at the match: an exchange step costs one message, a send to a waiting receiver one too).
-  const bool vendor = algorithm.starts_with("vendor:");
-  const auto alg = collectives::parse_algorithm(
-      vendor ? vendor_schedule(c, algorithm.substr(7), p, call_count) : algorithm);
+  const auto alg = collectives::parse_algorithm(algorithm);
   if (!alg || *alg == collectives::algorithm::vendor || *alg == collectives::algorithm::automatic)
     return std::nullopt;
-  schedule::platform concurrent;
-  if (vendor) {
-    concurrent = net;
-    concurrent.eager_bytes = std::numeric_limits<std::size_t>::max();
-    concurrent.eager_across = 0;
-    concurrent.eager_moves_at_match = true;
-    concurrent.send_overhead = concurrent.recv_overhead = 0;
-  }
   schedule::call_spec spec;
   spec.coll = c;
   spec.alg = *alg;
@@ -238,7 +155,7 @@ std::optional<double> priced_seconds(collectives::collective c, std::string_view
     spec.hosts = {hosts, hosts > 1 && net.host_of[1] == 1};
   }
 #if COLLBENCH_SCHEDULES
-  return schedule::price(spec, vendor ? concurrent : net);
+  return schedule::price(spec, net);
 #else
   static_cast<void>(net);
   return std::nullopt;  // built without the trace hooks: nothing to record

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "host_model.hpp"
-#include "model.hpp"
+#include "cost_model.hpp"
 #include "schedule/price.hpp"
 
 namespace collbench {
@@ -36,25 +36,6 @@ namespace schedule = collectives::detail::schedule;
 /// on a file it cannot read.
 schedule::platform simgrid_platform(const std::string& file);
 
-/// The measured machine as the pricing uses it (model.hpp). Without points a message costs
-/// α + mβ (forward) or α + mβ_clean (clean; β where 0), copies δ and reductions γ per byte.
-struct cost_params {
-  double alpha, beta, gamma;
-  double delta = 0, beta_clean = 0;
-  std::vector<pingpong_point> forward = {}, clean = {};  ///< the ping-pongs' one-way times
-  std::vector<pingpong_point> copy = {}, reduce = {};    ///< a memcpy's and a reduction's times
-  double eager = 0;                                      ///< E in bytes (0: none)
-};
-
-/// Seconds of one blocking message of `bytes` bytes: t(m) (forward) or u(m) (clean, untouched),
-/// sent in a call whose buffers on all ranks together span `footprint` bytes (0: as the
-/// ping-pong's own).
-double message_seconds(const cost_params& m, double bytes, bool clean, double footprint = 0);
-
-/// The bytes a call of `n` bytes (as collbench counts them, metrics.hpp) touches on p ranks
-/// together: every rank's send and receive buffers, scratch left out.
-double call_footprint(collectives::collective c, int p, double n);
-
 /// The platform of a call of `n` bytes (collbench's) of collective `c` on `p` ranks of the measured
 /// machine `m`: every rank on one host, or, with `hosts` (several, more than one rank each, both
 /// ping-pongs measured), on those hosts, messages between them timed by the ping-pong between two,
@@ -66,10 +47,8 @@ std::optional<schedule::platform> measured_platform(const cost_params& m, collec
 
 /// Seconds of one call of a library algorithm (not vendor, not automatic): `call_count` elements as
 /// the library call takes them (message::call_count), `elem_size`-byte elements, the v-variants'
-/// blocks as collbench deals them (v_counts, `skew`). A vendor internal of Open MPI that runs one
-/// of the library's schedules (vendor:binomial, vendor:ring, …) is priced as that schedule with
-/// every exchange's two messages concurrent, as the MPI library sends them (cost_model.cpp names
-/// which). std::nullopt for any other row.
+/// blocks as collbench deals them (v_counts, `skew`). std::nullopt for a row that is no library
+/// algorithm.
 std::optional<double> priced_seconds(collectives::collective c, std::string_view algorithm, int p,
                                      std::size_t call_count, std::size_t elem_size, int root, double skew,
                                      const schedule::platform& net);

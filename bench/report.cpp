@@ -155,6 +155,42 @@ void write_times(std::ostream& md, const table& t) {
   fmt::print(md, "\n");
 }
 
+// Across hosts: measured against the model across hosts (bench/host_model.hpp), its intra- and
+// inter-host terms apart, at a few sizes.
+void write_host_model(std::ostream& md, const table& t, const std::vector<std::size_t>& picks) {
+  const host_links& h = *t.info->hosts;
+  const collectives::collective c = *collectives::parse_collective(t.collective);
+  std::vector<std::string> modelled;
+  for (const std::string& l : t.labels)
+    if (!host_formula(c, l, h.layout).empty()) modelled.push_back(l);
+  if (modelled.empty()) return;
+  fmt::print(md,
+             "Model across hosts ({}; α_s, β_s within a host, α_n, β_n between hosts, table above): "
+             "measured ÷ predicted µs (ratio), the prediction split into its intra-host + inter-host "
+             "terms. An exchange step of m bytes costs 2(α + mβ) (one side sends, then the other); a "
+             "message between hosts shares its host's link with the others in the same direction.\n\n"
+             "| algorithm | split |",
+             h.layout.describe());
+  for (std::size_t s : picks) fmt::print(md, " {} |", format_size(s));
+  fmt::print(md, "\n|---|---|");
+  for (std::size_t i = 0; i < picks.size(); ++i) fmt::print(md, "---:|");
+  fmt::print(md, "\n");
+  for (const std::string& l : modelled) {
+    fmt::print(md, "| {} | {} |", l, host_formula(c, l, h.layout));
+    for (std::size_t s : picks) {
+      const row* r = t.at(l, s);
+      const auto p = predict_across_hosts(c, l, h, static_cast<double>(s), t.info->model->gamma);
+      if (r && p && p->total() > 0 && t.info->root == 0)
+        fmt::print(md, " {} ÷ ({} + {}) ({:.1f}) |", us(r->median_us), us(p->intra * 1e6), us(p->inter * 1e6),
+                   r->median_us / (p->total() * 1e6));
+      else
+        fmt::print(md, " – |");
+    }
+    fmt::print(md, "\n");
+  }
+  fmt::print(md, "\n");
+}
+
 // Measured against predicted at a few sizes spread over the range.
 void write_model(std::ostream& md, const table& t) {
   if (!t.info->model || t.sizes.empty()) return;
@@ -173,6 +209,7 @@ void write_model(std::ostream& md, const table& t) {
           std::find(picks.begin(), picks.end(), target) == picks.end())
         picks.push_back(target);
     std::sort(picks.begin(), picks.end());
+    return write_host_model(md, t, picks);
   }
   std::vector<std::string> modelled;
   for (const std::string& l : t.labels)
@@ -667,14 +704,12 @@ void write_reading_guide(std::ostream& md) {
   MPI library. The tables below show the inverse for the best library algorithm, as a speedup.
 - **vendor** is the MPI library's own collective; **vendor:<name>** is one of its internal
   algorithms forced on a communicator, so a library ring can be set against the vendor's ring.
-- **model**: the algorithm's schedule — every message, reduction and copy its code makes —
-  recorded and replayed with a clock per rank (bench/price.hpp), each message priced by the
-  ping-pong measured in the same run at its size (the one that sends untouched bytes for a send
-  of the caller's input, the one that forwards for the others), reductions and copies by their
-  measured time per byte; vendor internals that run a library schedule get it with concurrent
-  exchanges. The cost column is the line as text. A ratio near 1 means the algorithm runs at the
-  transport's floor; far above 1, time goes somewhere the model does not see: waiting for a
-  core, synchronisation, a protocol switch.
+- **model**: each algorithm's cost on the library's transport (blocking, ordered messages: an
+  exchange is two messages; bench/cost_model.cpp), from α latency, β seconds per byte, γ seconds
+  per byte reduced and δ seconds per byte copied, measured in the same run; vendor internals get
+  their algorithm's textbook cost. A ratio near 1 means the algorithm runs at the transport's
+  floor; far above 1, time goes somewhere the model does not see: waiting for a core,
+  synchronisation, a protocol switch.
 - **Caveat for calls of a few µs**: every call starts at one instant on every rank, so a rooted
   collective (broadcast, scatter, gather, reduce; the library's and vendor's alike) cannot hide its
   latency by its root starting first, and the order of the rows is drawn anew every iteration, so
@@ -695,7 +730,7 @@ int run(int argc, char** argv) {
   app.add_option("--out", out, "Directory to write report.md, results.csv, results.json and plots/ into")
       ->required();
   app.add_option("inputs", inputs, "collbench --format json files, one per process count")->required();
-  bool reprice = false;
+  bool reprice = false, reprice_schedules = false;
   app.add_flag("--reprice", reprice,
                "Recompute every row's model_us with this build's cost model, from the machine each run "
                "measured (its ping-pongs, copies and reductions), instead of the figures collbench wrote: "
@@ -703,7 +738,11 @@ int run(int argc, char** argv) {
   std::string tuning;
   app.add_option("--tuning", tuning,
                  "The decision table automatic followed in the runs (tune.sh), named in the report");
+  app.add_flag("--reprice-schedules", reprice_schedules,
+               "As --reprice, with each library row's recorded schedule priced on the machine the run "
+               "measured (bench/price.hpp) instead of its cost line: how the two models compare");
   CLI11_PARSE(app, argc, argv);
+  reprice = reprice || reprice_schedules;
 
   std::vector<run_results> runs;
   nlohmann::json merged = {{"runs", nlohmann::json::array()}};
@@ -715,7 +754,7 @@ int run(int argc, char** argv) {
       for (row& r : run.rows) {
         const auto c = collectives::parse_collective(r.collective);
         if (!c) throw std::runtime_error(fmt::format("{}: unknown collective '{}'", path, r.collective));
-        r.model_us = model_us(*c, r.algorithm, run.info, r.bytes, r.count);
+        r.model_us = model_us(*c, r.algorithm, run.info, r.bytes, r.count, reprice_schedules);
       }
       std::ostringstream repriced;
       write_json(repriced, run.info, run.rows);

@@ -46,7 +46,7 @@
 //                4(H−1)α_n): 4 log H·α_n + 2(H−1)/H·nβ_n + (H−1)/H·(n/L)γ
 //          Either way the network carries 2(H−1)/H·n per host and direction, the minimum any
 //          all-reduce needs across the host boundary, on both directions of the link at once.
-//          (collbench --model prices the recorded steps: bench/price.hpp.)
+//          (bench/host_model.cpp prices the same steps for the report.)
 // Transport: one host: ring's, 2u(n/p) + (R(2(p−1)) − 2)·t(n/p) + (p−1)/p·nγ, on the library's transport,
 //          where an exchange of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
 // Order:   hosts need not hold consecutive ranks, and the blocks are reduced host by host:

@@ -13,8 +13,8 @@
 //          distance 1, which hosts of consecutive ranks keep on one host; with p and L (ranks per
 //          host) powers of two only the steps at distance ≥ L cross, with n/2L and less, so each
 //          host's link carries 2(H−1)/H·n per direction over the call (H hosts), the least any
-//          all-reduce needs, where distance p/2 first carried L times that (collbench --model
-//          prices the recorded steps: bench/price.hpp).
+//          all-reduce needs, where distance p/2 first carried L times that (bench/host_model.cpp
+//          prices the steps).
 //          Non-power-of-two p = pof2 + rem: folded once for both phases (pof2_fold): the even
 //          rank of each of the first rem pairs hands its vector to its odd partner first and
 //          receives the result from it last.
