@@ -608,13 +608,34 @@ BOOST_AUTO_TEST_CASE(model_across_hosts_counts_the_phases_that_cross_and_their_s
   BOOST_TEST(!collbench::host_formula(collective::allreduce, "hierarchical", h.layout).empty());
   BOOST_TEST(collbench::host_formula(collective::allreduce, "naive", h.layout).empty());
   BOOST_TEST(!collbench::predict_across_hosts(collective::allreduce, "naive", h, 1000, 0).has_value());
+  // The same schedules recorded and priced (price.hpp), which count what crosses on the critical
+  // path but give each rank's messages the host's link to themselves: n = 1024, whole blocks.
+  const cb::cost_params free{0, 0, 0};
+  const auto priced = [&](collective c, std::string_view a, double n = 1024) {
+    const auto net = cb::measured_platform(free, c, 4, n, &h);
+    BOOST_REQUIRE(net.has_value());
+    const auto s = cb::priced_seconds(c, a, 4, static_cast<std::size_t>(n) / 4, 4, 0, 0, *net);
+    BOOST_REQUIRE(s.has_value());
+    return *s;
+  };
+  BOOST_TEST(priced(collective::allreduce, "recursive_doubling") == 2 * (1 + 1.024), boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(priced(collective::allreduce, "rabenseifner") == 4 * (1 + 0.256), boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(priced(collective::allreduce, "ring") == 6 * (1 + 0.256), boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(priced(collective::allreduce, "hierarchical", 65536) == 2 + 65.536, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(priced(collective::allreduce, "hierarchical") == 2 * (1 + 0.512), boost::test_tools::tolerance(1e-9));
   // Round-robin hosts: the step at distance 1 crosses instead, priced the same.
   h.layout.host_of = {0, 1, 0, 1};
   h.layout.map = "cyclic";
+  BOOST_TEST(priced(collective::allreduce, "recursive_doubling") == 2 * (1 + 1.024), boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(priced(collective::allreduce, "rabenseifner") == 4 * (1 + 0.512), boost::test_tools::tolerance(1e-9));
   BOOST_TEST(inter(collective::allreduce, "recursive_doubling") == 4.0, boost::test_tools::tolerance(1e-9));
   // ... and Rabenseifner's half-vector steps cross: 2 × 2(α_n + n/2·β_n).
   BOOST_TEST(inter(collective::allreduce, "rabenseifner") == 6.0, boost::test_tools::tolerance(1e-9));
   BOOST_TEST(h.layout.tag() == "2x2-cyclic");
+  // A layout neither consecutive nor round-robin has no price.
+  h.layout.host_of = {0, 1, 1, 0};
+  h.layout.map = "other";
+  BOOST_TEST(!cb::measured_platform(free, collective::allreduce, 4, 1024, &h).has_value());
 }
 
 // The schedules priced on a measured machine (price.hpp: measured_platform), as collreport
@@ -681,48 +702,4 @@ BOOST_AUTO_TEST_CASE(priced_rings_follow_the_transport_order) {
     BOOST_TEST(*predict_priced(collective::allreduce, "ring", {p, 0, 8.0 * p, 2 * P}, m) == R(p, 2 * (p - 1)),
                "p = " << p);
   }
-}
-
-// The priced schedules across hosts on 2 hosts × 2 ranks, with free messages within a host and
-// α_n = 1 s, β_n = 1 ms/B between hosts, so the price counts the messages that cross on the
-// critical path.
-BOOST_AUTO_TEST_CASE(priced_schedules_across_hosts_count_the_messages_that_cross) {
-  using collectives::collective;
-  collbench::host_links h;
-  h.layout.hosts = 2;
-  h.layout.ranks_per_host = 2;
-  h.layout.host_of = {0, 0, 1, 1};
-  h.alpha_inter = 1;
-  h.beta_inter = 1e-3;
-  const cb::cost_params free{0, 0, 0};
-  const auto inter = [&](collective c, std::string_view a, double n = 1024) {
-    const auto net = cb::measured_platform(free, c, 4, n, &h);
-    BOOST_REQUIRE(net.has_value());
-    const auto s = cb::priced_seconds(c, a, 4, static_cast<std::size_t>(n) / 4, 4, 0, 0, *net);
-    BOOST_REQUIRE(s.has_value());
-    return *s;
-  };
-  // Recursive doubling's step at distance 2 crosses: the pairs (0,2) and (1,3) exchange n, one
-  // side then the other: 2(α_n + nβ_n).
-  BOOST_TEST(inter(collective::allreduce, "recursive_doubling") == 2 * (1 + 1.024), boost::test_tools::tolerance(1e-9));
-  // Rabenseifner halves at distance 1 first: only its quarter-vector steps cross, 2 × 2(α_n + n/4·β_n),
-  // not the 2 × 2(α_n + n/2·β_n) of halving at distance 2 first.
-  BOOST_TEST(inter(collective::allreduce, "rabenseifner") == 4 * (1 + 0.256), boost::test_tools::tolerance(1e-9));
-  // Ring: every step has one message each way across (1 → 2, 3 → 0) of n/4: 6(α_n + n/4·β_n).
-  BOOST_TEST(inter(collective::allreduce, "ring") == 6 * (1 + 0.256), boost::test_tools::tolerance(1e-9));
-  // Hierarchical on two ranks per host, the crossed ring: 2(H−1)(α_n + n/H·β_n), its header's line.
-  BOOST_TEST(inter(collective::allreduce, "hierarchical", 65536) == 2 + 65.536,
-             boost::test_tools::tolerance(1e-9));
-  BOOST_TEST(inter(collective::allreduce, "hierarchical") == 2 * (1 + 0.512), boost::test_tools::tolerance(1e-9));
-  // Round-robin hosts: the step at distance 1 crosses instead, priced the same.
-  h.layout.host_of = {0, 1, 0, 1};
-  h.layout.map = "cyclic";
-  BOOST_TEST(inter(collective::allreduce, "recursive_doubling") == 2 * (1 + 1.024), boost::test_tools::tolerance(1e-9));
-  // ... and Rabenseifner's half-vector steps cross: 2 × 2(α_n + n/2·β_n).
-  BOOST_TEST(inter(collective::allreduce, "rabenseifner") == 4 * (1 + 0.512), boost::test_tools::tolerance(1e-9));
-  BOOST_TEST(h.layout.tag() == "2x2-cyclic");
-  // A layout neither consecutive nor round-robin has no price.
-  h.layout.host_of = {0, 1, 1, 0};
-  h.layout.map = "other";
-  BOOST_TEST(!cb::measured_platform(free, collective::allreduce, 4, 1024, &h).has_value());
 }
