@@ -592,13 +592,12 @@ double interpolate(const std::vector<pingpong_point>& measured, double bytes, bo
                           static_cast<double>(hi.bytes - lo.bytes);
 }
 
-// Seconds per byte of a copy or reduction of n bytes: measured at n where there are points.
-double per_byte(const std::vector<pingpong_point>& measured, double n, double otherwise) {
+}  // namespace
+
+double measured_per_byte(const std::vector<pingpong_point>& measured, double n, double otherwise) {
   if (measured.size() < 2 || n <= 0) return otherwise;
   return interpolate(measured, n, true) / n;
 }
-
-}  // namespace
 
 std::string cost_formula(collective c, std::string_view algorithm, int p) {
   const auto [e, textbook] = find_line(c, algorithm, p, static_cast<std::size_t>(-1));
@@ -632,8 +631,8 @@ std::optional<double> predict_seconds(collective c, std::string_view algorithm, 
                      call_footprint(c, call.p, call.n),
                      m.alpha,
                      m.beta,
-                     per_byte(m.reduce, call.n, m.gamma),
-                     per_byte(m.copy, call.n, m.delta),
+                     measured_per_byte(m.reduce, call.n, m.gamma),
+                     measured_per_byte(m.copy, call.n, m.delta),
                      call.root,
                      &m};
   return textbook && e->textbook_seconds ? e->textbook_seconds(x) : e->seconds(x);

@@ -45,6 +45,10 @@ struct cost_params {
 /// the ping-pong touches as many bytes as the call (bench/cost_model.cpp says when).
 double message_seconds(const cost_params& m, double bytes, bool clean, double footprint = 0);
 
+/// Seconds per byte of a copy or a reduction of `n` bytes: interpolated between the measured sizes
+/// (model.hpp: machine::copy, machine::reduce), or `otherwise` without them.
+double measured_per_byte(const std::vector<pingpong_point>& measured, double n, double otherwise);
+
 /// The bytes a call of `n` bytes (as collbench counts them, metrics.hpp) touches on p ranks
 /// together: every rank's send and receive buffers, scratch left out.
 double call_footprint(collectives::collective c, int p, double n);

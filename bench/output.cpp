@@ -139,7 +139,7 @@ double eager_bytes(const run_info& info) {
 }  // namespace
 
 std::optional<double> model_us(collectives::collective c, std::string_view algorithm, const run_info& info,
-                               std::size_t bytes, std::size_t count) {
+                               std::size_t bytes, std::size_t count, bool schedules) {
   if (info.ranks < 2) return std::nullopt;
   // A simulated cluster: the row's schedule priced on the platform the simulation runs on
   // (scripts/mpirun/simulate names it); the vendor rows have no schedule.
@@ -155,6 +155,23 @@ std::optional<double> model_us(collectives::collective c, std::string_view algor
   }
   if (!info.model) return std::nullopt;
   const machine& m = *info.model;
+  const cost_params params{m.alpha,      m.beta,     m.gamma,        m.memcpy_bandwidth > 0 ? 1 / m.memcpy_bandwidth : 0.0,
+                           m.beta_clean, m.pingpong, m.pingpong_clean, m.copy, m.reduce, eager_bytes(info)};
+  if (schedules) {
+    // The schedule priced on this machine: across hosts where several hold more than one rank each.
+    const bool several = info.hosts && info.hosts->layout.hosts > 1 && info.hosts->layout.ranks_per_host != 1;
+    const std::size_t elem_size = count > 0 ? bytes / count : 4;
+    const std::size_t call_count =
+        counts_whole_array(c) ? count / static_cast<std::size_t>(info.ranks) : count;
+    const auto net = measured_platform(params, c, info.ranks, static_cast<double>(bytes),
+                                       several ? &*info.hosts : nullptr,
+                                       several && info.eager ? info.eager->other_host : 0);
+    const auto seconds =
+        net ? priced_seconds(c, algorithm, info.ranks, call_count, elem_size, info.root, info.skew, *net)
+            : std::nullopt;
+    if (seconds) return *seconds * 1e6;
+    return std::nullopt;
+  }
   if (info.hosts && info.hosts->layout.hosts > 1) {
     // Across hosts one α-β pair does not describe the links: the model across hosts does, or nothing.
     if (info.root != 0) return std::nullopt;
@@ -166,9 +183,7 @@ std::optional<double> model_us(collectives::collective c, std::string_view algor
     if (info.hosts->layout.ranks_per_host != 1) return std::nullopt;
   }
   const auto predicted =
-      predict_seconds(c, algorithm, {info.ranks, info.root, static_cast<double>(bytes), count},
-                      {m.alpha, m.beta, m.gamma, m.memcpy_bandwidth > 0 ? 1 / m.memcpy_bandwidth : 0.0,
-                       m.beta_clean, m.pingpong, m.pingpong_clean, m.copy, m.reduce, eager_bytes(info)});
+      predict_seconds(c, algorithm, {info.ranks, info.root, static_cast<double>(bytes), count}, params);
   if (!predicted) return std::nullopt;
   return *predicted * 1e6;
 }

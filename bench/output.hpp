@@ -87,9 +87,11 @@ std::string describe_start(const start_info& s);
 /// recorded and priced on that platform (price.hpp; library rows only); else, with the run's
 /// measured machine, with ranks on several hosts the model across hosts (host_model.hpp; root 0
 /// only), else the line of cost_model.hpp. None without a line or a measured model, or on one
-/// rank. collbench fills model_us with it (--model); collreport --reprice recomputes it.
+/// rank. With `schedules`, the row's schedule priced on the measured machine instead (price.hpp:
+/// measured_platform; library rows only). collbench fills model_us with it (--model); collreport
+/// --reprice recomputes it (--reprice-schedules: with `schedules`).
 std::optional<double> model_us(collectives::collective c, std::string_view algorithm, const run_info& info,
-                               std::size_t bytes, std::size_t count);
+                               std::size_t bytes, std::size_t count, bool schedules = false);
 
 void write_csv(std::ostream& os, std::span<const row> rows, bool header = true);
 void write_json(std::ostream& os, const run_info& info, std::span<const row> rows);

@@ -4,11 +4,13 @@
 #include <fmt/format.h>
 
 #include <collectives/error.hpp>
+#include <algorithm>
 #include <fstream>
 #include <regex>
 #include <sstream>
 
 #include "core/collective_traits.hpp"
+#include "cost_model.hpp"
 #include "metrics.hpp"
 
 namespace collbench {
@@ -51,6 +53,39 @@ double small_message_value(const std::string& pieces) {
 }
 
 }  // namespace
+
+std::optional<schedule::platform> measured_platform(const cost_params& m, collectives::collective c, int p,
+                                                    double n, const host_links* hosts, std::size_t eager_across) {
+  schedule::platform net;
+  net.name = "measured";
+  net.ranks_per_host = p;
+  net.gamma = measured_per_byte(m.reduce, n, m.gamma);
+  net.delta = measured_per_byte(m.copy, n, m.delta);
+  net.eager_bytes = static_cast<std::size_t>(m.eager);
+  // On one node an eager message is the sender's copy into the receiver's queue and the receiver's
+  // copy out of it: each rank's messages go one after another, the whole ping-pong time apart.
+  net.eager_moves_at_match = net.whole_messages_apart = true;
+  const double footprint = call_footprint(c, p, n);
+  net.message = [m, footprint](std::uint64_t bytes, bool input, bool) {
+    return message_seconds(m, static_cast<double>(bytes), input, footprint);
+  };
+  if (hosts == nullptr) return net;
+  const host_layout_info& l = hosts->layout;
+  if (l.map == "other" || l.host_of.size() != static_cast<std::size_t>(p)) return std::nullopt;
+  net.host_of = l.host_of;
+  net.eager_across = eager_across;
+  // Within a host as on one node where ranks 0 and 1 share one (the run's ping-pongs), else by the
+  // line of the ping-pong within a host; between hosts by that of the ping-pong between two, whose
+  // slope is the shaped link's rate (host_model.hpp).
+  const bool pair_on_host = l.host_of[0] == l.host_of[1];
+  const cost_params intra = pair_on_host ? m : cost_params{hosts->alpha_intra, hosts->beta_intra, 0};
+  const cost_params inter{hosts->alpha_inter, hosts->beta_inter, 0};
+  net.message = [intra, inter, footprint](std::uint64_t bytes, bool input, bool across) {
+    return across ? message_seconds(inter, static_cast<double>(bytes), false)
+                  : message_seconds(intra, static_cast<double>(bytes), input, footprint);
+  };
+  return net;
+}
 
 schedule::platform simgrid_platform(const std::string& file) {
   std::ifstream in(file);
@@ -114,6 +149,10 @@ std::optional<double> priced_seconds(collectives::collective c, std::string_view
       for (std::size_t block : blocks) spec.counts.insert(spec.counts.end(), static_cast<std::size_t>(p), block);
     else
       spec.counts = blocks;
+  }
+  if (!net.host_of.empty()) {
+    const int hosts = *std::max_element(net.host_of.begin(), net.host_of.end()) + 1;
+    spec.hosts = {hosts, hosts > 1 && net.host_of[1] == 1};
   }
 #if COLLBENCH_SCHEDULES
   return schedule::price(spec, net);

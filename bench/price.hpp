@@ -2,15 +2,25 @@
 #pragma once
 
 // The model column from the schedules themselves (src/schedule/price.hpp): a row's call recorded
-// as the library runs it and priced on a platform, a SimGrid platform file as
-// scripts/mpirun/simulate runs it.
+// as the library runs it and priced on a platform: a SimGrid platform file as
+// scripts/mpirun/simulate runs it, or the machine collbench --model measured (model.hpp).
+//
+// On a measured machine a message of m bytes costs what a ping-pong of m bytes took one way: the
+// clean ping-pong's (a buffer it never writes) for a send of the caller's untouched input
+// (step::input), the forward one's (one buffer bounced) for bytes written during the call,
+// interpolated between the measured sizes, at the time per byte of the ping-pong that touches as
+// many bytes as the call (message_seconds); γ and δ at the call's size; E the run's. Across hosts,
+// messages between two hosts cost α + mβ of the ping-pong between hosts (host_model.hpp).
 
 #include <collectives/algorithm.hpp>
 #include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "host_model.hpp"
+#include "cost_model.hpp"
 #include "schedule/price.hpp"
 
 namespace collbench {
@@ -25,6 +35,15 @@ namespace schedule = collectives::detail::schedule;
 /// and no time for reductions and copies (smpi/simulate-computation:no). Throws collectives::error
 /// on a file it cannot read.
 schedule::platform simgrid_platform(const std::string& file);
+
+/// The platform of a call of `n` bytes (collbench's) of collective `c` on `p` ranks of the measured
+/// machine `m`: every rank on one host, or, with `hosts` (several, more than one rank each, both
+/// ping-pongs measured), on those hosts, messages between them timed by the ping-pong between two,
+/// E `eager_across` there. std::nullopt where the ranks' layout is neither consecutive nor
+/// round-robin.
+std::optional<schedule::platform> measured_platform(const cost_params& m, collectives::collective c, int p,
+                                                    double n, const host_links* hosts = nullptr,
+                                                    std::size_t eager_across = 0);
 
 /// Seconds of one call of a library algorithm (not vendor, not automatic): `call_count` elements as
 /// the library call takes them (message::call_count), `elem_size`-byte elements, the v-variants'

@@ -730,7 +730,7 @@ int run(int argc, char** argv) {
   app.add_option("--out", out, "Directory to write report.md, results.csv, results.json and plots/ into")
       ->required();
   app.add_option("inputs", inputs, "collbench --format json files, one per process count")->required();
-  bool reprice = false;
+  bool reprice = false, reprice_schedules = false;
   app.add_flag("--reprice", reprice,
                "Recompute every row's model_us with this build's cost model, from the machine each run "
                "measured (its ping-pongs, copies and reductions), instead of the figures collbench wrote: "
@@ -738,7 +738,11 @@ int run(int argc, char** argv) {
   std::string tuning;
   app.add_option("--tuning", tuning,
                  "The decision table automatic followed in the runs (tune.sh), named in the report");
+  app.add_flag("--reprice-schedules", reprice_schedules,
+               "As --reprice, with each library row's recorded schedule priced on the machine the run "
+               "measured (bench/price.hpp) instead of its cost line: how the two models compare");
   CLI11_PARSE(app, argc, argv);
+  reprice = reprice || reprice_schedules;
 
   std::vector<run_results> runs;
   nlohmann::json merged = {{"runs", nlohmann::json::array()}};
@@ -750,7 +754,7 @@ int run(int argc, char** argv) {
       for (row& r : run.rows) {
         const auto c = collectives::parse_collective(r.collective);
         if (!c) throw std::runtime_error(fmt::format("{}: unknown collective '{}'", path, r.collective));
-        r.model_us = model_us(*c, r.algorithm, run.info, r.bytes, r.count);
+        r.model_us = model_us(*c, r.algorithm, run.info, r.bytes, r.count, reprice_schedules);
       }
       std::ostringstream repriced;
       write_json(repriced, run.info, run.rows);

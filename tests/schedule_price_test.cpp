@@ -32,8 +32,8 @@ platform test_platform() {
   return net;
 }
 
-step send(int to, std::uint64_t bytes) { return {op::send, false, 0, to, bytes}; }
-step recv(int from, std::uint64_t bytes) { return {op::recv, false, 0, from, bytes}; }
+step send(int to, std::uint64_t bytes) { return {op::send, false, 0, false, to, bytes}; }
+step recv(int from, std::uint64_t bytes) { return {op::recv, false, 0, false, from, bytes}; }
 
 std::vector<rank_schedule> ping_pong(std::uint64_t bytes) {
   return {{send(1, bytes), recv(1, bytes)}, {recv(0, bytes), send(0, bytes)}};
@@ -64,7 +64,7 @@ BOOST_AUTO_TEST_CASE(an_eager_message_moves_at_its_send_or_at_its_match) {
   platform net = test_platform();
   net.eager_bytes = 4096;
   net.delta = 5e-6 / 1000;
-  const std::vector<rank_schedule> late{{send(1, 1000)}, {{op::copy, false, 0, -1, 1000}, recv(0, 1000)}};
+  const std::vector<rank_schedule> late{{send(1, 1000)}, {{op::copy, false, 0, false, -1, 1000}, recv(0, 1000)}};
   const double wire = 1e-6 + 1000 * 1e-9;
   // Sent at once, the message is there before the receive: the receive costs nothing more.
   BOOST_TEST(price(late, net, 1) == 5e-6, boost::test_tools::tolerance(1e-12));
@@ -77,8 +77,8 @@ BOOST_AUTO_TEST_CASE(alpha_follows_the_distance) {
   BOOST_TEST(net.links(0, 1) == 0);      // one host
   BOOST_TEST(net.links(0, 2) == 2);      // one switch
   BOOST_TEST(net.links(0, 4) == 4);      // through the spine
-  BOOST_TEST(net.wire(1, 3, 0) == 1e-6, boost::test_tools::tolerance(1e-12));
-  BOOST_TEST(net.wire(5, 0, 1000) == 2e-6 + 1000 * 0.1e-9, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(net.wire(1, send(3, 0)) == 1e-6, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(net.wire(5, send(0, 1000)) == 2e-6 + 1000 * 0.1e-9, boost::test_tools::tolerance(1e-12));
   platform torus = net;
   torus.ranks_per_host = 1;
   torus.torus = {4, 4};
@@ -159,4 +159,34 @@ BOOST_AUTO_TEST_CASE(eager_messages_leave_one_rank_one_after_another) {
   spec.p = 4;
   spec.count = 250;
   BOOST_TEST(price(spec, net) == 0.3e-6 + 1e-6 + 3 * 1000 * 1e-9 + 0.2e-6, boost::test_tools::tolerance(1e-12));
+}
+
+BOOST_AUTO_TEST_CASE(a_send_says_whether_it_carries_the_callers_input) {
+  // Which sends carry the caller's untouched input: (rank, its sends' input flags in order).
+  const auto inputs = [](collective c, algorithm a, int p, std::size_t count) {
+    call_spec spec;
+    spec.coll = c;
+    spec.alg = a;
+    spec.p = p;
+    spec.count = count;
+    std::vector<std::vector<bool>> out;
+    for (const rank_schedule& r : record_call(spec)) {
+      out.emplace_back();
+      for (const step& s : r)
+        if (s.kind == op::send) out.back().push_back(s.input);
+    }
+    return out;
+  };
+  using flags = std::vector<std::vector<bool>>;
+  // Binomial broadcast from 0 at p = 4: the root sends its own buffer twice, rank 2 forwards.
+  BOOST_TEST((inputs(collective::broadcast, algorithm::binomial, 4, 8) == flags{{true, true}, {}, {false}, {}}));
+  // Binomial reduce to 0: the leaves send their input, rank 2 the sum it formed.
+  BOOST_TEST((inputs(collective::reduce, algorithm::binomial, 4, 8) == flags{{}, {true}, {false}, {true}}));
+  // Ring all-reduce at p = 2: the reduce-scatter step sends half of the input, the all-gather step
+  // the sum just formed.
+  BOOST_TEST((inputs(collective::allreduce, algorithm::ring, 2, 8) == flags{{true, false}, {true, false}}));
+  // Ring all-gather forwards from the first step: the own block was copied into the result first.
+  BOOST_TEST((inputs(collective::allgather, algorithm::ring, 2, 8) == flags{{false}, {false}}));
+  // Pairwise all-to-all sends blocks of the input only.
+  BOOST_TEST((inputs(collective::alltoall, algorithm::pairwise, 3, 8) == flags{{true, true}, {true, true}, {true, true}}));
 }

@@ -24,6 +24,7 @@
 #include "model.hpp"
 #include "options.hpp"
 #include "output.hpp"
+#include "price.hpp"
 
 using collectives::collective;
 namespace cb = collbench;
@@ -607,11 +608,98 @@ BOOST_AUTO_TEST_CASE(model_across_hosts_counts_the_phases_that_cross_and_their_s
   BOOST_TEST(!collbench::host_formula(collective::allreduce, "hierarchical", h.layout).empty());
   BOOST_TEST(collbench::host_formula(collective::allreduce, "naive", h.layout).empty());
   BOOST_TEST(!collbench::predict_across_hosts(collective::allreduce, "naive", h, 1000, 0).has_value());
+  // The same schedules recorded and priced (price.hpp), which count what crosses on the critical
+  // path but give each rank's messages the host's link to themselves: n = 1024, whole blocks.
+  const cb::cost_params free{0, 0, 0};
+  const auto priced = [&](collective c, std::string_view a, double n = 1024) {
+    const auto net = cb::measured_platform(free, c, 4, n, &h);
+    BOOST_REQUIRE(net.has_value());
+    const auto s = cb::priced_seconds(c, a, 4, static_cast<std::size_t>(n) / 4, 4, 0, 0, *net);
+    BOOST_REQUIRE(s.has_value());
+    return *s;
+  };
+  BOOST_TEST(priced(collective::allreduce, "recursive_doubling") == 2 * (1 + 1.024), boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(priced(collective::allreduce, "rabenseifner") == 4 * (1 + 0.256), boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(priced(collective::allreduce, "ring") == 6 * (1 + 0.256), boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(priced(collective::allreduce, "hierarchical", 65536) == 2 + 65.536, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(priced(collective::allreduce, "hierarchical") == 2 * (1 + 0.512), boost::test_tools::tolerance(1e-9));
   // Round-robin hosts: the step at distance 1 crosses instead, priced the same.
   h.layout.host_of = {0, 1, 0, 1};
   h.layout.map = "cyclic";
+  BOOST_TEST(priced(collective::allreduce, "recursive_doubling") == 2 * (1 + 1.024), boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(priced(collective::allreduce, "rabenseifner") == 4 * (1 + 0.512), boost::test_tools::tolerance(1e-9));
   BOOST_TEST(inter(collective::allreduce, "recursive_doubling") == 4.0, boost::test_tools::tolerance(1e-9));
   // ... and Rabenseifner's half-vector steps cross: 2 × 2(α_n + n/2·β_n).
   BOOST_TEST(inter(collective::allreduce, "rabenseifner") == 6.0, boost::test_tools::tolerance(1e-9));
   BOOST_TEST(h.layout.tag() == "2x2-cyclic");
+  // A layout neither consecutive nor round-robin has no price.
+  h.layout.host_of = {0, 1, 1, 0};
+  h.layout.map = "other";
+  BOOST_TEST(!cb::measured_platform(free, collective::allreduce, 4, 1024, &h).has_value());
+}
+
+// The schedules priced on a measured machine (price.hpp: measured_platform), as collreport
+// --reprice-schedules prices a row: the same hand-computed costs as the cost lines above.
+namespace {
+
+// The row's schedule priced on the measured machine `m`, every rank on one host.
+std::optional<double> predict_priced(collective c, std::string_view algorithm, const cb::call_shape& x,
+                                     const cb::cost_params& m) {
+  const auto net = cb::measured_platform(m, c, x.p, x.n);
+  const std::size_t elem = x.count > 0 ? static_cast<std::size_t>(x.n) / x.count : 4;
+  const std::size_t call_count = cb::counts_whole_array(c) ? x.count / static_cast<std::size_t>(x.p) : x.count;
+  return cb::priced_seconds(c, algorithm, x.p, call_count, elem, x.root, 0, *net);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(priced_schedules_agree_with_the_cost_lines_where_they_count_alike) {
+  const cb::cost_params m{2e-6, 1e-9, 0.5e-9, 0.1e-9};
+  const double n = 1 << 20;
+  const std::size_t count = 1 << 18;
+  const auto t = [&](double bytes) { return m.alpha + bytes * m.beta; };
+  BOOST_TEST(*predict_priced(collective::allreduce, "ring", {4, 0, n, count}, m) == 12 * t(n / 4) + 0.75 * n * m.gamma,
+             boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(*predict_priced(collective::allreduce, "recursive_doubling", {5, 0, n, count}, m) ==
+                 n * m.delta + 2 * (2 * t(n) + n * m.gamma) + 2 * t(n) + n * m.gamma,
+             boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(*predict_priced(collective::broadcast, "pipeline", {4, 0, n, count}, m) == 33 * t(n / 16),
+             boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(*predict_priced(collective::allgather, "bruck", {2, 0, n, count}, m) ==
+                 n / 2 * m.delta + 2 * t(n / 2) + 1.5 * n * m.delta,
+             boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(*predict_priced(collective::reduce, "rabenseifner", {3, 0, n, count}, m) -
+                     *predict_priced(collective::reduce, "rabenseifner", {3, 1, n, count}, m) ==
+                 m.alpha + n / 2 * m.beta,
+             boost::test_tools::tolerance(1e-9));
+  // Untouched input (u) against forwarded bytes (t): the recording says which sends are which.
+  cb::cost_params c = m;
+  c.beta_clean = 0.25e-9;
+  const auto u = [&](double bytes) { return c.alpha + bytes * c.beta_clean; };
+  BOOST_TEST(*predict_priced(collective::broadcast, "binomial", {8, 0, n, count}, c) == u(n) + 2 * t(n),
+             boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(*predict_priced(collective::allreduce, "ring", {2, 0, n, count}, c) ==
+                 2 * u(n / 2) + 2 * t(n / 2) + n / 2 * c.gamma,
+             boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(*predict_priced(collective::reduce_scatter, "recursive_halving", {4, 0, n, count}, c) ==
+                 2 * u(n / 2) + 2 * t(n / 4) + 0.75 * n * c.gamma + n / 4 * c.delta,
+             boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(!predict_priced(collective::allreduce, "vendor", {4, 0, n, count}, m).has_value());
+}
+
+BOOST_AUTO_TEST_CASE(priced_rings_follow_the_transport_order) {
+  const cb::cost_params m{1.0, 0.0, 0.0};  // every message costs 1, nothing else costs anything
+  // A pairing costs two messages, whichever side sends first: p = 2, one step.
+  BOOST_TEST(*predict_priced(collective::allgather, "ring", {2, 0, 8, 2}, m) == 2.0);
+  BOOST_TEST(*predict_priced(collective::alltoall, "pairwise", {2, 0, 8, 2}, m) == 2.0);
+  // S steps of the ring cost R(S) = 2S + ⌈2S/(p−1)⌉ messages for odd p (two adjacent ranks of the
+  // cycle send first, and one waits a message longer), 2S for even p: allgather S = p − 1,
+  // allreduce S = 2(p − 1).
+  const auto R = [](int p, int steps) { return 2.0 * steps + (p % 2 == 1 ? std::ceil(2.0 * steps / (p - 1)) : 0.0); };
+  for (int p = 2; p <= 11; ++p) {
+    const auto P = static_cast<std::size_t>(p);
+    BOOST_TEST(*predict_priced(collective::allgather, "ring", {p, 0, 8.0 * p, 2 * P}, m) == R(p, p - 1), "p = " << p);
+    BOOST_TEST(*predict_priced(collective::allreduce, "ring", {p, 0, 8.0 * p, 2 * P}, m) == R(p, 2 * (p - 1)),
+               "p = " << p);
+  }
 }

@@ -205,7 +205,8 @@ verdict replay_with(std::span<const rank_schedule> ranks, const model& m, Clock&
               describe(ranks[static_cast<std::size_t>(msg->sender)][msg->step]));
           return out;
         }
-        clock.match(r, x, msg->sender, msg->eager, msg->posted_at);
+        clock.match(r, ranks[static_cast<std::size_t>(msg->sender)][msg->step], msg->sender, msg->eager,
+                    msg->posted_at);
         if (!msg->eager) {
           rank_state& sender = state[static_cast<std::size_t>(msg->sender)];
           sender.rendezvous = false;

@@ -14,7 +14,10 @@
 namespace collectives::detail::schedule {
 
 int platform::links(int from, int to) const {
-  const int a = from / std::max(ranks_per_host, 1), b = to / std::max(ranks_per_host, 1);
+  const auto host = [&](int r) {
+    return host_of.empty() ? r / std::max(ranks_per_host, 1) : host_of[static_cast<std::size_t>(r)];
+  };
+  const int a = host(from), b = host(to);
   if (a == b) return 0;
   if (torus.empty()) return hosts_per_switch == 0 || a / hosts_per_switch == b / hosts_per_switch ? 2 : 4;
   // A torus: the hops along each dimension, the short way round (the first dimension varies fastest).
@@ -27,8 +30,10 @@ int platform::links(int from, int to) const {
   return hops;
 }
 
-double platform::wire(int from, int to, std::uint64_t bytes) const {
-  const int n = links(from, to);
+double platform::wire(int from, const step& send, bool latency_only) const {
+  const int n = links(from, send.peer);
+  const std::uint64_t bytes = latency_only ? 0 : send.bytes;
+  if (message) return message(bytes, send.input, n > 0);
   const auto m = static_cast<double>(bytes);
   return n == 0 ? host_latency + m * host_byte : n * link_latency + m * link_byte;
 }
@@ -55,13 +60,13 @@ double rank_clocks::send(int rank, const step& s, bool eager) {
   // The rank's own link sends its messages one after another: this one leaves once those it sent
   // before have left (as if each left when sent: their receivers are usually there first).
   const double leaves = std::max(t_[r], out_free_[r]);
-  out_free_[r] = leaves + net_.wire(rank, s.peer, s.bytes) - net_.wire(rank, s.peer, 0);
+  out_free_[r] = leaves + net_.wire(rank, s) - (net_.whole_messages_apart ? 0 : net_.wire(rank, s, true));
   return leaves;
 }
 
-void rank_clocks::match(int rank, const step& s, int sender, bool eager, double posted_at) {
+void rank_clocks::match(int rank, const step& sent, int sender, bool eager, double posted_at) {
   double& t = t_[static_cast<std::size_t>(rank)];
-  const double wire = net_.wire(sender, rank, s.bytes);
+  const double wire = net_.wire(sender, sent);
   if (eager) {
     const double arrival = (net_.eager_moves_at_match ? std::max(posted_at, t) : posted_at) + wire;
     t = std::max(t, arrival) + net_.recv_overhead;
@@ -79,7 +84,12 @@ void rank_clocks::local(int rank, const step& s) {
 
 double price(std::span<const rank_schedule> ranks, const platform& net, std::size_t elem_size) {
   rank_clocks clocks(net, elem_size);
-  const verdict v = replay_timed(ranks, net.eager_bytes == 0 ? model::none() : model::eager(net.eager_bytes), clocks);
+  model m = model::eager(net.eager_bytes);
+  if (net.eager_across != 0 && !net.host_of.empty()) {
+    m.host_of = net.host_of;
+    m.eager_across = net.eager_across;
+  }
+  const verdict v = replay_timed(ranks, m, clocks);
   if (!v.ok) throw error(fmt::format("schedule: cannot price a call that does not run: {}", v.problem));
   const std::span<const double> t = clocks.clocks();
   return t.empty() ? 0.0 : *std::max_element(t.begin(), t.end());
@@ -92,8 +102,9 @@ double price(const call_spec& spec, const platform& net) {
   call_spec as_run = spec;
   as_run.eager_bytes = net.eager_bytes;
   as_run.eager_bytes_across.reset();
+  if (net.eager_across != 0) as_run.eager_bytes_across = net.eager_across;
   const int per_host = std::max(net.ranks_per_host, 1);
-  as_run.hosts = {(spec.p + per_host - 1) / per_host, false};
+  if (net.host_of.empty()) as_run.hosts = {(spec.p + per_host - 1) / per_host, false};
   // Kept per thread: a tuner pricing many calls reuses the schedules' memory.
   thread_local std::vector<rank_schedule> all;
   record_call_into(as_run, {}, false, all);

@@ -6,14 +6,16 @@
 //
 //   - wire time α + m·β by where the two ranks sit: on one host (α_host, β_host), or across the
 //     network, α = links crossed × each link's latency (a fat tree: 2 within a leaf switch, 4
-//     through its spine; a torus: the hops), β one link's seconds per byte;
+//     through its spine; a torus: the hops), β one link's seconds per byte; or, on a measured
+//     machine, a ping-pong's one-way time at m bytes, the one that moves the kind of bytes the
+//     send carries (the caller's untouched input, or bytes written during the call);
 //   - an eager send (m ≤ E, E ≠ 0) costs its sender o_s and returns; its receiver has the message
 //     α + m·β after it was sent — or, where the MPI library moves an eager message only once its
 //     receive is posted (SimGrid's SMPI), after both — and pays o_r;
 //   - a larger send waits for its receive (rendezvous): both ranks finish α + m·β after the later
 //     of the two was posted;
 //   - a rank's own link sends one message's bytes at a time (LogGP's G): messages a rank sends
-//     eagerly one after another leave one after another, m·β apart;
+//     eagerly one after another leave one after another, m·β apart (or a whole message apart);
 //   - a reduction costs γ per byte, a local copy δ per byte, on the rank that does it.
 //
 // The network's shared links are not modelled: beyond the sender's own link, every message has its
@@ -21,6 +23,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -34,6 +37,7 @@ namespace collectives::detail::schedule {
 struct platform {
   std::string name;
   int ranks_per_host = 1;    ///< consecutive ranks share a host (as scripts/mpirun/simulate fills them)
+  std::vector<int> host_of;  ///< where set, each rank's host instead (a measured layout)
   int hosts = 0;             ///< hosts the platform has (0: as many as a call needs)
   int hosts_per_switch = 0;  ///< a fat tree: hosts under one leaf switch (0: every host on one switch)
   std::vector<int> torus;    ///< a torus of hosts: its dimensions (empty: a fat tree)
@@ -43,16 +47,23 @@ struct platform {
   double host_byte = 0;      ///< s per byte, two ranks on one host
   double send_overhead = 0;  ///< o_s: processor time of an eager send
   double recv_overhead = 0;  ///< o_r: processor time of receiving an eager message
+  /// Where set, a message's wire time by its bytes, whether it sends the caller's untouched input
+  /// (step::input) and whether it crosses hosts, instead of the latencies and bytes above.
+  std::function<double(std::uint64_t bytes, bool input, bool across)> message;
   double gamma = 0;          ///< s per byte reduced
   double delta = 0;          ///< s per byte copied locally
   std::size_t eager_bytes = 0;  ///< E (0: every send waits for its receive)
+  std::size_t eager_across = 0;  ///< E between hosts where it differs (0: eager_bytes)
   /// An eager message starts to move when its receive is posted (SMPI), not when it is sent.
   bool eager_moves_at_match = false;
+  /// A rank's messages leave a whole message time apart, not their bytes' time apart (on one node
+  /// the sender copies a message and signals its receiver itself).
+  bool whole_messages_apart = false;
 
   /// Links a message from rank `from` to rank `to` crosses (0: one host).
   int links(int from, int to) const;
-  /// Seconds on the wire of a message of `bytes` bytes, α + m·β.
-  double wire(int from, int to, std::uint64_t bytes) const;
+  /// Seconds on the wire of the message `send` of rank `from`, α + m·β; with bytes = 0 its latency.
+  double wire(int from, const step& send, bool latency_only = false) const;
 };
 
 /// "fat-tree-256: 256 hosts per …": the parameters in one line.
@@ -68,8 +79,8 @@ class rank_clocks {
   }
   /// Returns when the message may leave: the sender's clock, or later while its link is busy.
   double send(int rank, const step& s, bool eager);
-  /// `rank`'s receive `s` takes the message `sender` posted at `posted_at`.
-  void match(int rank, const step& s, int sender, bool eager, double posted_at);
+  /// `rank` receives the message `sent` that `sender` posted at `posted_at`.
+  void match(int rank, const step& sent, int sender, bool eager, double posted_at);
   void local(int rank, const step& s);
   std::span<const double> clocks() const { return t_; }
 
@@ -83,8 +94,8 @@ class rank_clocks {
 /// The checker's replay (check.hpp) with the clocks moved by every step.
 verdict replay_timed(std::span<const rank_schedule> ranks, const model& m, rank_clocks& clock);
 
-/// The seconds of one call: `spec` recorded (with the platform's E and hosts, whatever `spec`
-/// says of them) and replayed on `net`. Throws collectives::error when the schedules do not run
+/// The seconds of one call: `spec` recorded (with the platform's E, and its hosts unless it has a
+/// measured layout, `host_of`, which `spec.hosts` then describes) and replayed on `net`. Throws collectives::error when the schedules do not run
 /// (a deadlock, a mismatch: the checker's verdict).
 double price(const call_spec& spec, const platform& net);
 

@@ -7,10 +7,12 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <numeric>
+#include <span>
 #include <type_traits>
 #include <unordered_map>
 
@@ -122,13 +124,18 @@ const shared_hosts& shared_hosts_of(int p, const host_spec& spec) {
 
 class recorder final : public recording {
  public:
-  recorder(const call_spec& spec, int rank, const record_options& options, rank_schedule& out)
-      : spec_(spec), rank_(rank), options_(options), out_(out) {}
+  // `input`: the caller's buffers this rank's sends leave untouched (send; a broadcast root's).
+  recorder(const call_spec& spec, int rank, const record_options& options, rank_schedule& out,
+           std::span<const std::byte> input)
+      : spec_(spec), rank_(rank), options_(options), out_(out), input_(input) {}
 
   void send(MPI_Comm comm, int peer, const void* buf, std::size_t bytes, message_part part) override {
     const int k = kind_of(comm), to = global(k, peer);
     if (options_.mail != nullptr) options_.mail->post(k, rank_, to, number(sent_, k, to), buf, bytes);
-    out_.push_back({op::send, part == message_part::exchange, static_cast<std::uint8_t>(k), to, bytes});
+    const auto* b = static_cast<const std::byte*>(buf);
+    const bool input = bytes > 0 && std::less_equal<>()(input_.data(), b) &&
+                       std::less_equal<>()(b + bytes, input_.data() + input_.size());
+    out_.push_back({op::send, part == message_part::exchange, static_cast<std::uint8_t>(k), input, to, bytes});
   }
   void recv(MPI_Comm comm, int peer, void* buf, std::size_t bytes, message_part part) override {
     const int k = kind_of(comm), from = global(k, peer);
@@ -136,14 +143,14 @@ class recorder final : public recording {
                            options_.mail->take(k, from, rank_, number(received_, k, from), buf, bytes);
     if (!delivered && options_.with_data && bytes > 0)
       fill(buf, bytes, mix(options_.seed ^ mix(rank_ * 7919 + out_.size())));
-    out_.push_back({op::recv, part == message_part::exchange, static_cast<std::uint8_t>(k), from, bytes});
+    out_.push_back({op::recv, part == message_part::exchange, static_cast<std::uint8_t>(k), false, from, bytes});
   }
   bool reduce(std::size_t elements) override {
-    if (options_.locals) out_.push_back({op::reduce, false, 0, -1, elements});
+    if (options_.locals) out_.push_back({op::reduce, false, 0, false, -1, elements});
     return options_.with_data;
   }
   bool copy(std::size_t bytes) override {
-    if (options_.locals) out_.push_back({op::copy, false, 0, -1, bytes});
+    if (options_.locals) out_.push_back({op::copy, false, 0, false, -1, bytes});
     return options_.with_data;
   }
   void rank_and_size(MPI_Comm comm, int& rank, int& size) override {
@@ -222,6 +229,7 @@ class recorder final : public recording {
   int rank_;
   const record_options& options_;
   rank_schedule& out_;
+  std::span<const std::byte> input_;
   // Built on first use: only the node-aware algorithms ask.
   bool layout_built_ = false;
   host_layout layout_{};
@@ -355,7 +363,12 @@ void record_into(const call_spec& spec, int rank, const record_options& options,
       coll != collective::broadcast && coll != collective::barrier && uses_send(coll, spec.root, rank);
   const bool with_recv = coll != collective::barrier && uses_recv(coll, spec.root, rank);
 
-  recorder rec(spec, rank, options, out);
+  // The caller's input: the send buffer, and a broadcast root's buffer (it only sends from it).
+  const std::span<const std::byte> input =
+      with_send ? std::span<const std::byte>(send.get(), send_elems * elem.size)
+      : coll == collective::broadcast && root ? std::span<const std::byte>(recv.get(), recv_elems * elem.size)
+                                              : std::span<const std::byte>();
+  recorder rec(spec, rank, options, out, input);
   // E and the segment size to every peer, as the library learns them from the MPI library
   // (transport.hpp, learn_eager_sizes): segments to other hosts where E across hosts is known.
   comm_info info{stand_in(0), rank, p, {}, {}};

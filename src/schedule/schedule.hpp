@@ -35,6 +35,10 @@ struct step {
   /// The communicator: 0 the call's; a node-aware algorithm's 1 intra-host, 2 across hosts,
   /// 3 host leaders (core/hosts.hpp). Messages match only on the same one.
   std::uint8_t comm = 0;
+  /// send: its bytes are the caller's untouched input (its send buffer, a broadcast root's buffer),
+  /// not bytes written during the call (received, reduced or copied); what a message costs on one
+  /// node depends on it (bench/price.hpp).
+  bool input = false;
   /// send, recv: the peer's rank in the call's communicator (also on 1-3); −1 otherwise.
   int peer = -1;
   /// send, recv, copy: bytes; reduce: elements.
