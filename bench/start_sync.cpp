@@ -24,6 +24,8 @@ constexpr double largest_margin = 10e-3;
 // After a late start the margin doubles; each start in time takes back 2 % of the excess, so a
 // burst of load does not slow the rest of the run down.
 constexpr double shrink = 0.98;
+// The wait for the start probes MPI until this long before it, then spins (start_sync::next).
+constexpr double probe_lead = 10e-6;
 
 // This rank's clock minus rank 0's, and half the round trip it was measured with, from the
 // ping-pong with rank 0 whose round trip was the smallest (the reply's timestamp then lies
@@ -135,6 +137,15 @@ start_sync::start start_sync::next() {
     nanosleep(&interval, nullptr);
   }
 #else
+  // The wait keeps the MPI library progressing (a probe consumes nothing): Open MPI's TCP layer
+  // reads its sockets only from inside MPI calls, and across hosts a rank that spun outside MPI up
+  // to the start met its call's first messages late by far more than the call takes. The last
+  // stretch is a bare spin, so that no probe runs past the start into the timed call.
+  while (now() < local - probe_lead) {
+    int pending = 0;
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &pending, MPI_STATUS_IGNORE);
+    if (yield_) std::this_thread::yield();
+  }
   while (now() < local)
     if (yield_) std::this_thread::yield();
 #endif
