@@ -235,7 +235,7 @@ class typed_workload final : public workload {
 #if COLLBENCH_SMPI
     if (v.smpi_choice.empty()) return;
     MPI_Barrier(comm_);
-    smpi::select(c_, v.smpi_choice);
+    smpi::select(c_, smpi::algorithm_for_call(c_, v.smpi_choice, size_, n_, sizeof(T)));
 #endif
   }
 

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# collbench's vendor:<name> rows under SimGrid's SMPI (a build with -DCOLLECTIVES_MPI=smpi): back to
-# back, no message of one call is received by another. SMPI's choice of algorithm is one global of
-# the simulator; collbench once set it back after each call, so a rank done with its batch
-# dispatched the broadcast inside its next all-reduce (collbench's own, of the times) through the
-# row's choice while another rank still waited in the batch, and the simulation stopped on a double
-# received as a float (workload.hpp, smpi_selection). A broadcast on 4 ranks, 64 B then 512 B, under
-# SMPI's ompi selection did it.
+# collbench's vendor:<name> rows under SimGrid's SMPI (a build with -DCOLLECTIVES_MPI=smpi):
+#  1. Back to back, no message of one call is received by another. SMPI's choice of algorithm is
+#     one global of the simulator; collbench once set it back after each call, so a rank done with
+#     its batch dispatched the broadcast inside its next all-reduce (collbench's own, of the times)
+#     through the row's choice while another rank still waited in the batch, and the simulation
+#     stopped on a double received as a float (workload.hpp, smpi_selection). A broadcast on 4
+#     ranks, 64 B then 512 B, under SMPI's ompi selection did it.
+#  2. vendor:ompi41 (Open MPI 4.1's decision, ompi41.hpp) gives vendor's result, element by element,
+#     in every collective it covers, on 2, 3, 4 and 8 ranks, 8 B to 256 KiB.
 # Usage: smpi_vendor_rows_test.sh COLLBENCH
 set -euo pipefail
 collbench=${1:?usage: smpi_vendor_rows_test.sh COLLBENCH}
@@ -32,4 +34,12 @@ checked() { # FILE ROW COLLECTIVES
   --timing back-to-back "${once[@]}" --output "$tmp/back-to-back.csv"
 checked "$tmp/back-to-back.csv" vendor:ompi broadcast
 
+# The reference, plain vendor, at the launch's choice: SMPI's mpich selection, but ring for alltoall
+# (mpich's refuses some sizes off powers of two).
+colls=allreduce,allgather,broadcast,reduce_scatter,alltoall
+for p in 2 3 4 8; do
+  "$simulate" --cfg=smpi/alltoall:ring -n "$p" "$collbench" -a vendor:ompi41 -c "$colls" -b 8 -e 256K --step 8 "${once[@]}" \
+    --output "$tmp/ompi41-$p.csv"
+  checked "$tmp/ompi41-$p.csv" vendor:ompi41 "$colls"
+done
 echo "smpi_vendor_rows_test: ok"
