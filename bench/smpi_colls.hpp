@@ -6,10 +6,11 @@
 // "mvapich2" and "impi" reproduce how Open MPI, MPICH, MVAPICH2 and Intel MPI choose an algorithm
 // per call; the other names are single algorithms ("ring", "rdb", "lr", ...). A launch picks one
 // per collective (--cfg=smpi/coll-selector, --cfg=smpi/<collective>); collbench switches among
-// them per call through the functions SimGrid 3.32 exports for it (smpi_coll.hpp, not installed),
-// so one simulated run holds the library's rows and every selector's, as the vendor:<name> rows
-// of Open MPI and MPICH do on a real machine. One more name is collbench's own: "ompi41", Open MPI
-// 4.1's decision per call (ompi41.hpp), which picks one of SMPI's single algorithms for each call.
+// them around each row's calls through the functions SimGrid 3.32 exports for it (smpi_coll.hpp,
+// not installed), so one simulated run holds the library's rows and every selector's, as the
+// vendor:<name> rows of Open MPI and MPICH do on a real machine. One more name is collbench's own:
+// "ompi41", Open MPI 4.1's decision (ompi41.hpp), which picks one of SMPI's single algorithms for
+// each size.
 
 #include <collectives/algorithm.hpp>
 #include <cstddef>
