@@ -97,6 +97,7 @@ std::vector<long long> check_all(MPI_Comm comm, collective c, int root, workload
     w.fill(reference);
     {
       const forcing_scope forcing(variants[k]);
+      const smpi_selection selection(w, variants[k]);
       w.run(variants[k]);
     }
     const std::span<std::byte> result = w.result();
@@ -123,11 +124,13 @@ struct call_time {
 // One call of `v`, started at the common instant. The same on every rank.
 // MPICH's vendor internals are forced from before the common start (writing the control variables
 // must not count in the call's time) to the end of the call: the start's own barrier and broadcast
-// may then run a forced algorithm, which the start margin absorbs.
+// may then run a forced algorithm, which the start margin absorbs. SMPI's rows are selected alike,
+// between barriers outside the timed call (workload.hpp's smpi_selection).
 call_time timed_call(MPI_Comm comm, start_sync& sync, workload& w, const variant& v) {
   double mine[2];
   {
     const forcing_scope forcing(v);
+    const smpi_selection selection(w, v);
     const start_sync::start s = sync.next();
     w.run(v);
     mine[0] = start_sync::now() - s.local;
@@ -145,6 +148,7 @@ double timed_batch(MPI_Comm comm, workload& w, const variant& v, int calls) {
   double mine = 0;
   {
     const forcing_scope forcing(v);
+    const smpi_selection selection(w, v);
     MPI_Barrier(comm);
     const double start = start_sync::now();
     for (int i = 0; i < calls; ++i) w.run(v);
@@ -162,6 +166,7 @@ double imb_batch(MPI_Comm comm, workload& w, const variant& v, int calls) {
   double mine = 0;
   {
     const forcing_scope forcing(v);
+    const smpi_selection selection(w, v);
     MPI_Barrier(comm);
     MPI_Barrier(comm);
     for (int i = 0; i < calls; ++i) {

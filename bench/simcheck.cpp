@@ -5,9 +5,10 @@
 // it). Writes Markdown: a summary per collective and layout, the overall figures, and per collective
 // and layout the ratio of every algorithm at every size.
 //
-// Usage: collsimcheck [--vendor-row vendor:ompi] [--margin 0.05] [-o FILE] LAYOUT=REAL.json,SIMULATED.json ...
-//   --vendor-row  the simulated row that stands for the real vendor row (SMPI's reproduction of the
-//                 real MPI library's selection); the simulated plain vendor row is left out
+// Usage: collsimcheck [--vendor-row vendor:ompi41] [--margin 0.05] [-o FILE] LAYOUT=REAL.json,SIMULATED.json ...
+//   --vendor-row  the simulated row that stands for the real vendor row: vendor:ompi41 (Open MPI
+//                 4.1's decision per call, ompi41.hpp) for a real Open MPI 4.1, vendor:ompi (SMPI's
+//                 reproduction of Open MPI's selection), …; the simulated plain vendor row is left out
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -73,7 +74,7 @@ struct layout_run {
 int main(int argc, char** argv) {
   CLI::App app{"collsimcheck: simulated collbench runs against real ones"};
   std::vector<std::string> pairs;
-  std::string vendor_row = "vendor:ompi", out;
+  std::string vendor_row = "vendor:ompi41", out;
   double margin = 0.05;
   app.add_option("runs", pairs, "LAYOUT=REAL.json,SIMULATED.json")->required();
   app.add_option("--vendor-row", vendor_row, "the simulated row standing for the real vendor row")

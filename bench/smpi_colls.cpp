@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <xbt/config.hpp>
 
+#include "ompi41.hpp"
+
 // Declared by SimGrid 3.32's src/smpi/include/smpi_coll.hpp, which it does not install; the
 // functions are exported by libsimgrid.so.
 namespace simgrid::smpi {
@@ -58,6 +60,9 @@ constexpr choosable choosables[] = {
     {collective::barrier, "barrier", &colls::set_barrier},
 };
 
+// collbench's own name for Open MPI 4.1's decision (ompi41.hpp).
+constexpr std::string_view ompi41 = "ompi41";
+
 const choosable* find(collective c) {
   for (const choosable& x : choosables)
     if (x.coll == c) return &x;
@@ -84,8 +89,15 @@ std::vector<std::string> algorithms(collective c) {
   std::vector<std::string> out;
   for (const char* s : {"ompi", "mpich", "mvapich2", "impi"})
     if (std::find(selectors.begin(), selectors.end(), s) != selectors.end()) out.emplace_back(s);
+  if (ompi41_decision(c, 2, 1, 1)) out.emplace_back(ompi41);
   out.insert(out.end(), single.begin(), single.end());
   return out;
+}
+
+std::string algorithm_for_call(collective c, const std::string& name, int p, std::size_t count,
+                               std::size_t element_bytes) {
+  if (name != ompi41) return name;
+  return std::string(ompi41_decision(c, p, count, element_bytes).value().smpi);
 }
 
 void select(collective c, const std::string& name) {

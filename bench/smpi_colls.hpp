@@ -6,11 +6,14 @@
 // "mvapich2" and "impi" reproduce how Open MPI, MPICH, MVAPICH2 and Intel MPI choose an algorithm
 // per call; the other names are single algorithms ("ring", "rdb", "lr", ...). A launch picks one
 // per collective (--cfg=smpi/coll-selector, --cfg=smpi/<collective>); collbench switches among
-// them per call through the functions SimGrid 3.32 exports for it (smpi_coll.hpp, not installed),
-// so one simulated run holds the library's rows and every selector's, as the vendor:<name> rows
-// of Open MPI and MPICH do on a real machine.
+// them around each row's calls through the functions SimGrid 3.32 exports for it (smpi_coll.hpp,
+// not installed), so one simulated run holds the library's rows and every selector's, as the
+// vendor:<name> rows of Open MPI and MPICH do on a real machine. One more name is collbench's own:
+// "ompi41", Open MPI 4.1's decision (ompi41.hpp), which picks one of SMPI's single algorithms for
+// each size.
 
 #include <collectives/algorithm.hpp>
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,12 +24,19 @@ namespace collbench::smpi {
 /// empty where it has none (scan, exscan, gatherv, scatterv).
 std::string_view collective_name(collectives::collective c);
 
-/// SMPI's algorithms for `c`: the four selectors first, then its single algorithms; without
-/// "default" (the launch's choice: the plain vendor row) and "automatic" (which runs them all).
+/// SMPI's algorithms for `c`: the four selectors first, then "ompi41" where ompi41_decision()
+/// covers `c`, then its single algorithms; without "default" (the launch's choice: the plain vendor
+/// row) and "automatic" (which runs them all).
 std::vector<std::string> algorithms(collectives::collective c);
 
-/// Makes the next MPI call of `c` run `name` (nothing else may run between: the choice is one
-/// global of the simulator, shared by all simulated ranks, each of which sets it before its call).
+/// The SMPI algorithm that `name` (one of algorithms(c)) runs for a call of `count` elements of
+/// `element_bytes` on `p` ranks: `name` itself, but for "ompi41" Open MPI 4.1's choice.
+std::string algorithm_for_call(collectives::collective c, const std::string& name, int p, std::size_t count,
+                               std::size_t element_bytes);
+
+/// Makes every MPI call of `c` dispatched from now on, by any rank, run `name`: the choice is one
+/// global of the simulator, shared by all simulated ranks, and read at each dispatch, nested ones
+/// included. Change it only while no rank is inside a call (workload.hpp's smpi_selection).
 void select(collectives::collective c, const std::string& name);
 
 /// The launch's own choice for `c`: --cfg=smpi/<collective>, else --cfg=smpi/coll-selector.

@@ -31,8 +31,9 @@
 // non-commutative op), MPICH quietly uses its own choice (MPIR_CVAR_COLLECTIVE_FALLBACK=silent).
 //
 // SimGrid's SMPI offers its reproductions of the MPI libraries' selection logic and its single
-// algorithms instead, switched per call inside the simulator (smpi_colls.hpp): vendor:ompi,
-// vendor:mpich, vendor:mvapich2, vendor:impi, vendor:ring, ... on the base communicator.
+// algorithms instead, switched inside the simulator around a row's calls (smpi_colls.hpp):
+// vendor:ompi, vendor:mpich, vendor:mvapich2, vendor:impi, vendor:ring, ... on the base
+// communicator; and vendor:ompi41, Open MPI 4.1's own decision per call (ompi41.hpp).
 
 #include <mpi.h>
 #if COLLBENCH_SMPI
@@ -65,8 +66,8 @@ struct variant {
   MPI_Comm forced_comm = MPI_COMM_NULL;
   /// A vendor internal of MPICH: what forcing_scope sets around each call.
   std::vector<cvar_setting> per_call = {};
-  /// SimGrid SMPI: the algorithm or selector set around each call, and the launch's own to go
-  /// back to (smpi_colls.hpp).
+  /// SimGrid SMPI: the algorithm or selector set around the row's calls, and the launch's own to
+  /// go back to (smpi_colls.hpp, workload.hpp's smpi_selection).
   std::string smpi_choice = {}, smpi_restore = {};
   /// The pmpi row: PMPI_<Collective> instead of MPI_<Collective>.
   bool profiling_name = false;

@@ -228,18 +228,23 @@ class typed_workload final : public workload {
       return;
     }
     const mpi_collectives& entry = v.profiling_name ? profiling_names : standard_names;
-    const MPI_Comm comm = v.forced_comm == MPI_COMM_NULL ? comm_ : v.forced_comm;
+    run_mpi(v.forced_comm == MPI_COMM_NULL ? comm_ : v.forced_comm, entry);
+  }
+
+  void select_smpi_choice([[maybe_unused]] const variant& v) override {
 #if COLLBENCH_SMPI
-    // SMPI's algorithm, chosen right before the call enters the simulator and given back to the
-    // launch's choice right after (smpi_colls.hpp): no other call may see it.
-    if (!v.smpi_choice.empty()) {
-      smpi::select(c_, v.smpi_choice);
-      run_mpi(comm, entry);
-      smpi::select(c_, v.smpi_restore);
-      return;
-    }
+    if (v.smpi_choice.empty()) return;
+    MPI_Barrier(comm_);
+    smpi::select(c_, smpi::algorithm_for_call(c_, v.smpi_choice, size_, n_, sizeof(T)));
 #endif
-    run_mpi(comm, entry);
+  }
+
+  void release_smpi_choice([[maybe_unused]] const variant& v) override {
+#if COLLBENCH_SMPI
+    if (v.smpi_choice.empty()) return;
+    MPI_Barrier(comm_);
+    smpi::select(c_, v.smpi_restore);
+#endif
   }
 
   // exscan defines no result on rank 0 (MPI leaves it undefined, the library leaves it untouched).

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <boost/test/unit_test.hpp>
+#include <fmt/format.h>
 #include <cmath>
 #include <collectives/algorithm.hpp>
 #include <cstdlib>
@@ -22,6 +23,7 @@
 #include "host_model.hpp"
 #include "metrics.hpp"
 #include "model.hpp"
+#include "ompi41.hpp"
 #include "options.hpp"
 #include "output.hpp"
 #include "price.hpp"
@@ -483,6 +485,80 @@ BOOST_AUTO_TEST_CASE(ping_pong_fit_recovers_alpha_and_beta) {
   cb::fit_alpha_beta(points, alpha, beta);
   BOOST_TEST(alpha == 1.5e-6, boost::test_tools::tolerance(1e-6));
   BOOST_TEST(beta == 0.2e-9, boost::test_tools::tolerance(1e-6));
+}
+
+// Open MPI 4.1's fixed decision (coll_tuned_decision_fixed.c at v4.1.4), read by hand at points
+// on both sides of its thresholds, and the algorithms' own fallbacks.
+BOOST_AUTO_TEST_CASE(ompi41_decision_follows_open_mpi_4_1) {
+  struct point {
+    collective c;
+    int p;
+    std::size_t count, element;
+    std::string_view open_mpi, smpi;
+    bool exact;
+  };
+  const point points[] = {
+      // allreduce, p < 4: ring below 8 B, recursive doubling to 4 KiB, …, rabenseifner from 256 KiB.
+      {collective::allreduce, 2, 1, 4, "ring", "rdb", true},  // fewer elements than ranks
+      {collective::allreduce, 2, 2, 4, "recursive_doubling", "rdb", true},
+      {collective::allreduce, 3, 1024, 4, "ring", "lr", false},  // 4 KiB, 1024 % 3 ≠ 0
+      {collective::allreduce, 2, 65536 / 4, 4, "segmented_ring", "lr", true},
+      {collective::allreduce, 2, 262144 / 4, 4, "rabenseifner", "rab_rdb", true},
+      // p 4–7: ring below 16 B (here 2 floats on 4 ranks: recursive doubling), rabenseifner from 8 KiB.
+      {collective::allreduce, 4, 2, 4, "ring", "rdb", true},
+      {collective::allreduce, 4, 2047, 4, "recursive_doubling", "rdb", true},
+      {collective::allreduce, 4, 2048, 4, "rabenseifner", "rab_rdb", true},
+      {collective::allreduce, 300, 512, 4, "nonoverlapping", "redbcast", false},
+      // broadcast
+      {collective::broadcast, 2, 8, 1, "pipeline", "flattree", true},
+      {collective::broadcast, 3, 8, 1, "pipeline", "ompi_pipeline", true},
+      {collective::broadcast, 3, 1 << 20, 1, "binary_tree", "flattree", true},
+      {collective::broadcast, 4, 16 << 20, 1, "chain", "ompi_pipeline", false},
+      {collective::broadcast, 4, 1024, 1, "binary_tree", "NTSB", true},
+      {collective::broadcast, 4, 4096, 1, "binomial", "binomial_tree", true},
+      {collective::broadcast, 4, 65536, 1, "basic_linear", "flattree", true},
+      {collective::broadcast, 2, 512, 1, "knomial", "flattree", true},
+      {collective::broadcast, 8, 4, 1, "knomial", "mvapich2_knomial_intra_node", true},
+      {collective::broadcast, 20, 1 << 20, 1, "scatter_allgather", "scatter_rdb_allgather", true},
+      // allgather: two_proc on 2 ranks, recursive doubling below 32 (Bruck's off powers of two)
+      {collective::allgather, 2, 1 << 20, 1, "two_proc", "ring", true},
+      {collective::allgather, 6, 8, 1, "recursive_doubling", "bruck", true},
+      {collective::allgather, 8, 8, 1, "recursive_doubling", "rdb", true},
+      {collective::allgather, 40, 2048, 1, "neighbor", "ompi_neighborexchange", true},
+      // reduce_scatter (MPI_Reduce_scatter_block), by one rank's block
+      {collective::reduce_scatter, 2, 1, 2, "recursive_doubling", "mpich_rdb", true},
+      {collective::reduce_scatter, 2, 1, 4, "butterfly", "ompi_butterfly", true},
+      {collective::reduce_scatter, 4, 2, 4, "recursive_doubling", "mpich_rdb", true},
+      {collective::reduce_scatter, 4, 1 << 18, 4, "basic_linear", "default", false},
+      {collective::reduce_scatter, 4, 1 << 10, 4, "recursive_halving", "ompi_basic_recursivehalving", true},
+      // alltoall: two_proc and pairwise on 2 ranks, linear_sync and linear, pairwise at 512 KiB on 6
+      {collective::alltoall, 2, 1, 2, "two_proc", "ring", true},
+      {collective::alltoall, 2, 1, 8, "pairwise", "ring", true},
+      {collective::alltoall, 4, 2, 4, "linear_sync", "basic_linear", true},
+      {collective::alltoall, 4, 2048, 4, "linear", "basic_linear", true},
+      {collective::alltoall, 6, 1 << 17, 4, "pairwise", "ring", true},
+      {collective::alltoall, 40, 8, 1, "modified_bruck", "bruck", true},
+  };
+  for (const point& x : points) {
+    const auto d = cb::ompi41_decision(x.c, x.p, x.count, x.element);
+    const std::string where = fmt::format("{} p = {} {} B", to_string(x.c), x.p, x.count * x.element);
+    BOOST_TEST_REQUIRE(d.has_value(), where);
+    BOOST_TEST(d->open_mpi == x.open_mpi, where << ": " << d->open_mpi);
+    BOOST_TEST(d->smpi == x.smpi, where << ": " << d->smpi);
+    BOOST_TEST(d->exact == x.exact, where);
+  }
+  // Every size on every rank count has a choice; the other collectives none.
+  for (collective c : collectives::all_collectives()) {
+    const bool covered = c == collective::broadcast || c == collective::allgather ||
+                         c == collective::reduce_scatter || c == collective::alltoall ||
+                         c == collective::allreduce;
+    for (int p : {2, 3, 5, 64, 1000, 5000})
+      for (std::size_t count = 1; count <= (64u << 20); count *= 8) {
+        const auto d = cb::ompi41_decision(c, p, count, 1);
+        BOOST_TEST(d.has_value() == covered, to_string(c));
+        if (d) BOOST_TEST(!d->smpi.empty());
+      }
+  }
 }
 
 BOOST_AUTO_TEST_CASE(csv_and_json_writers) {

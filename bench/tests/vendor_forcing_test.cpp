@@ -9,7 +9,8 @@
 //   so more op calls per rank than ring's 3 (with no segment size it would be ring itself).
 // Also checks that the segment size does not stay behind (ring, forced after segmented_ring, still
 // makes 3 calls) and that a communicator created afterwards keeps vendor's default decision, the
-// same as one created before any forcing.
+// same as one created before any forcing, and that plain vendor runs the algorithm that Open MPI
+// 4.1's fixed decision, as ompi41.hpp transcribes it, names for each size.
 // With MPICH, whose algorithm variables act per call (forcing_scope): recursive_doubling reduces n
 // twice on every rank, and a call after the scope has ended makes MPICH's default decision again;
 // the algorithm names read from MPICH's descriptions are whole (the longest and the shortest
@@ -24,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "ompi41.hpp"
 #include "variants.hpp"
 
 namespace {
@@ -144,6 +146,18 @@ int main(int argc, char** argv) {
                "vendor:segmented_ring reduces the ring's blocks in more than 3 segments per rank");
         expect(run(before, op, n) == run(after, op, n),
                "a communicator created after forcing keeps vendor's default decision");
+        // The default decision is Open MPI 4.1's table as ompi41.hpp transcribes it (the simulated
+        // vendor:ompi41 row): at each size, plain vendor leaves the signature of the algorithm the
+        // table names (ring below 16 B, recursive doubling below 8 KiB, Rabenseifner above).
+        for (const int count : {1, 2, 1023, 1024, n}) {
+          const auto choice = collbench::ompi41_decision(collectives::collective::allreduce, size,
+                                                         static_cast<std::size_t>(count), sizeof(double));
+          const MPI_Comm forced = comm_of(std::string(choice->open_mpi));
+          if (forced != MPI_COMM_NULL)
+            expect(run(before, op, count) == run(forced, op, count),
+                   "plain vendor runs Open MPI 4.1's choice, " + std::string(choice->open_mpi) + ", for " +
+                       std::to_string(count) + " doubles");
+        }
       }
       MPI_Comm_free(&after);
     }

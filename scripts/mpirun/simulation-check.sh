@@ -4,9 +4,10 @@
 # MPI and SimGrid's SMPI): calibrates a platform from 2 hosts (calibrate.sh: one rank on each, then
 # two ranks on one), then for each layout H×R runs collbench for real across H hosts of R ranks and
 # in simulation on the platform (same collectives and sizes, every library algorithm and the vendor
-# row; SMPI's reproduction of Open MPI's selection, vendor:ompi, stands for the real vendor row),
-# and writes collsimcheck's report: per point simulated ÷ real, and whether both name the same
-# fastest algorithm.
+# row: vendor:ompi41, Open MPI 4.1's own decision per call run with SMPI's algorithms, stands for
+# the real vendor row; SMPI's reproduction of Open MPI's selection, vendor:ompi, runs beside it, for
+# collsimcheck --vendor-row vendor:ompi), and writes collsimcheck's report: per point simulated ÷
+# real, and whether both name the same fastest algorithm.
 #
 # Usage: scripts/mpirun/simulation-check.sh [--layouts "2x1 2x2 4x1"] [--rate 1gbit] [--out DIR]
 #                                           [--time-per-size S] [--transfer T] [--reuse DIR]
@@ -111,7 +112,7 @@ for layout in $layouts; do
   h=${layout%x*} r=${layout#*x}
   echo "$self: $layout simulated" >&2
   nice -n 19 "$mpirun_dir/simulate" --platform "$out/platform-$r.xml" --benchmark -n $((h * r)) \
-    "$root/build-smpi/bench/collbench" -a library,vendor:ompi --no-check --quiet --iterations 1 --warmup 1 \
+    "$root/build-smpi/bench/collbench" -a library,vendor:ompi41,vendor:ompi --no-check --quiet --iterations 1 --warmup 1 \
     --min-iterations 1 --format json --output "$out/simulated-$layout.json" "${extra[@]}"
   pairs+=("$layout=$out/real-$layout.json,$out/simulated-$layout.json")
 done
