@@ -14,10 +14,7 @@ bool counts_whole_array(collective c) {
          c == collective::reduce_scatterv;
 }
 
-bool reduces(collective c) {
-  return c == collective::reduce || c == collective::reduce_scatter || c == collective::allreduce ||
-         c == collective::scan || c == collective::exscan || c == collective::reduce_scatterv;
-}
+bool reduces(collective c) { return collectives::detail::reduces(c); }
 
 bool has_root(collective c) { return collectives::detail::has_root(c); }
 

@@ -43,6 +43,7 @@
 
 #include "collectives/error.hpp"
 #include "collectives/tuning.hpp"
+#include "core/registry.hpp"
 #include "core/tuning.hpp"
 
 namespace collectives::detail {
@@ -64,15 +65,6 @@ bool size_known_alike(collective c) {
 // `bytes` is what a call passes (one block of the p-block collectives).
 std::size_t size_key(collective c, int p, std::size_t bytes) {
   return keyed_by_whole_array(c) ? bytes * static_cast<std::size_t>(p) : bytes;
-}
-
-// Algorithms that cut the vector into p (or pof2) parts: a table measured at whole vectors does
-// not speak for calls with fewer elements than ranks, where some parts are empty.
-bool cuts_vector(collective c, algorithm a) {
-  return (c == collective::broadcast &&
-          (a == algorithm::scatter_allgather || a == algorithm::scatter_recursive_doubling)) ||
-         (c == collective::reduce && a == algorithm::rabenseifner) ||
-         (c == collective::allreduce && (a == algorithm::ring || a == algorithm::rabenseifner));
 }
 
 // The fallback rule (see the top of this file).

@@ -29,6 +29,12 @@ constexpr bool has_root(collective c) {
          c == collective::reduce || c == collective::gatherv || c == collective::scatterv;
 }
 
+/// Takes an op: combines the ranks' contributions.
+constexpr bool reduces(collective c) {
+  return c == collective::reduce || c == collective::reduce_scatter || c == collective::allreduce ||
+         c == collective::scan || c == collective::exscan || c == collective::reduce_scatterv;
+}
+
 /// Passing the same range as send and recv means in place.
 constexpr bool has_in_place_form(collective c) {
   return c == collective::allreduce || c == collective::scan || c == collective::exscan;

@@ -113,11 +113,6 @@ struct served_plan {
   side send{}, recv{};
 };
 
-/// The collectives whose MPI functions take an op.
-constexpr bool reduces(collective c) {
-  return c == collective::reduce || c == collective::reduce_scatter || c == collective::allreduce ||
-         c == collective::scan || c == collective::exscan || c == collective::reduce_scatterv;
-}
 /// The v-variants: count arrays, so never served from memory (what would be remembered is p long).
 constexpr bool has_count_arrays(collective c) {
   return c == collective::gatherv || c == collective::scatterv || c == collective::allgatherv ||
@@ -159,7 +154,7 @@ template <class Call>
 [[gnu::always_inline]] inline outcome serve_call(const Call& c) {
   constexpr mpi_function f = Call::f;
   constexpr collective coll = info(f).coll;
-  constexpr bool elements = reduces(coll);
+  constexpr bool elements = detail::reduces(coll);
   const call_shape shape = c.shape();
   if constexpr (!has_count_arrays(coll)) {
     const auto [sendbuf, recvbuf] = c.buffers();
