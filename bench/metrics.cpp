@@ -7,12 +7,7 @@ namespace collbench {
 
 using collectives::collective;
 
-bool counts_whole_array(collective c) {
-  return c == collective::scatter || c == collective::gather || c == collective::allgather ||
-         c == collective::reduce_scatter || c == collective::alltoall || c == collective::gatherv ||
-         c == collective::scatterv || c == collective::allgatherv || c == collective::alltoallv ||
-         c == collective::reduce_scatterv;
-}
+bool counts_whole_array(collective c) { return collectives::detail::counts_whole_array(c); }
 
 bool reduces(collective c) { return collectives::detail::reduces(c); }
 

@@ -61,7 +61,8 @@ std::string joined(const std::vector<std::string>& lines) {
 // `text` as `///` lines of at most `columns` characters (counted in code points), broken at spaces.
 std::vector<std::string> comment_lines(const std::string& text) {
   const auto width = [](const std::string& s) {
-    return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char ch) { return (ch & 0xC0) != 0x80; }));
+    return static_cast<std::size_t>(
+        std::count_if(s.begin(), s.end(), [](char ch) { return (ch & 0xC0) != 0x80; }));
   };
   std::vector<std::string> lines{"///"};
   std::istringstream words(text);
@@ -87,15 +88,17 @@ std::vector<std::string> readme_table() {
   std::vector<std::string> out{"| collective | algorithms |", "| --- | --- |"};
   for (collective c : collectives::all_collectives()) {
     std::string names;
-    for (algorithm a : collectives::algorithms_for(c)) names += fmt::format("{}`{}`", names.empty() ? "" : ", ", to_string(a));
+    for (algorithm a : collectives::algorithms_for(c))
+      names += fmt::format("{}`{}`", names.empty() ? "" : ", ", to_string(a));
     out.push_back(fmt::format("| {} | {} |", to_string(c), names));
   }
   return out;
 }
 
 std::vector<std::string> cost_table() {
-  std::vector<std::string> out{"| collective | algorithm ([pictures](algorithms/README.md)) | cost | order (non-commutative ops) |",
-                               "| --- | --- | --- | --- |"};
+  std::vector<std::string> out{
+      "| collective | algorithm ([pictures](algorithms/README.md)) | cost | order (non-commutative ops) |",
+      "| --- | --- | --- | --- |"};
   for (collective c : collectives::all_collectives()) {
     bool first = true;
     for (algorithm a : collectives::algorithms_for(c)) {
@@ -104,8 +107,8 @@ std::vector<std::string> cost_table() {
       const std::string order = !collectives::detail::reduces(c) ? "—"
                                 : d.keeps_rank_order             ? "keeps order"
                                                                  : "commutative only";
-      out.push_back(fmt::format("| {}| {}{} | {} | {} |", first ? fmt::format("{} ", to_string(c)) : "", d.name,
-                                d.note.empty() ? "" : fmt::format(" ({})", d.note), d.cost, order));
+      out.push_back(fmt::format("| {}| {}{} | {} | {} |", first ? fmt::format("{} ", to_string(c)) : "",
+                                d.name, d.note.empty() ? "" : fmt::format(" ({})", d.note), d.cost, order));
       first = false;
     }
   }
@@ -137,7 +140,8 @@ std::vector<std::string> gallery() {
     out.emplace_back();
     for (algorithm a : collectives::algorithms_for(c))
       if (a != algorithm::vendor)
-        out.push_back(fmt::format("- **{0}**: [p = 4]({1}_{0}_p4.png), [p = 5]({1}_{0}_p5.png)", to_string(a), to_string(c)));
+        out.push_back(fmt::format("- **{0}**: [p = 4]({1}_{0}_p4.png), [p = 5]({1}_{0}_p5.png)", to_string(a),
+                                  to_string(c)));
     out.emplace_back();
   }
   return out;
@@ -157,8 +161,10 @@ struct list_in_file {
 // Between two marker lines.
 auto between(std::string begin, std::string end) {
   return [begin, end](const std::vector<std::string>& lines) {
-    const auto b = std::find(lines.begin(), lines.end(), begin), e = std::find(lines.begin(), lines.end(), end);
-    if (b == lines.end() || e == lines.end() || e < b) unfound(fmt::format("no '{}' ... '{}' lines", begin, end));
+    const auto b = std::find(lines.begin(), lines.end(), begin),
+               e = std::find(lines.begin(), lines.end(), end);
+    if (b == lines.end() || e == lines.end() || e < b)
+      unfound(fmt::format("no '{}' ... '{}' lines", begin, end));
     return std::pair<std::size_t, std::size_t>(b - lines.begin() + 1, e - lines.begin());
   };
 }
@@ -173,7 +179,8 @@ auto sentence_of(collective c) {
       std::size_t end = i;
       while (end > 0 && lines[end - 1].starts_with("template")) --end;
       for (std::size_t top = end; top > 0 && lines[top - 1].starts_with("///"); --top)
-        if (lines[top - 1].starts_with("/// Algorithms:")) return std::pair<std::size_t, std::size_t>(top - 1, end);
+        if (lines[top - 1].starts_with("/// Algorithms:"))
+          return std::pair<std::size_t, std::size_t>(top - 1, end);
       unfound(fmt::format("the comment of {}() has no line starting '/// Algorithms:'", to_string(c)));
     }
     unfound(fmt::format("no 'void {}(' here", to_string(c)));
@@ -182,23 +189,27 @@ auto sentence_of(collective c) {
 
 // The header of include/collectives/ that declares c's function: <c>.hpp, or scan.hpp for exscan.
 fs::path header_of(collective c) {
-  return c == collective::exscan ? "include/collectives/scan.hpp" : fmt::format("include/collectives/{}.hpp", to_string(c));
+  return c == collective::exscan ? "include/collectives/scan.hpp"
+                                 : fmt::format("include/collectives/{}.hpp", to_string(c));
 }
 
 std::vector<list_in_file> every_list() {
   std::vector<list_in_file> lists{
-      {"README.md", "the table of algorithms", between("<!-- algorithms:begin -->", "<!-- algorithms:end -->"),
-       readme_table()},
-      {"docs/algorithms.md", "the cost table", between("<!-- costs:begin -->", "<!-- costs:end -->"), cost_table()},
+      {"README.md", "the table of algorithms",
+       between("<!-- algorithms:begin -->", "<!-- algorithms:end -->"), readme_table()},
+      {"docs/algorithms.md", "the cost table", between("<!-- costs:begin -->", "<!-- costs:end -->"),
+       cost_table()},
       {"docs/algorithms/README.md", "the gallery's list",
        [](const std::vector<std::string>& lines) {
-         const auto first = std::find_if(lines.begin(), lines.end(), [](const std::string& l) { return l.starts_with("## "); });
+         const auto first = std::find_if(lines.begin(), lines.end(),
+                                         [](const std::string& l) { return l.starts_with("## "); });
          if (first == lines.end()) unfound("no '## ' heading");
          return std::pair<std::size_t, std::size_t>(first - lines.begin(), lines.size());
        },
        gallery()}};
   for (collective c : collectives::all_collectives())
-    lists.push_back({header_of(c), fmt::format("the 'Algorithms:' sentence of {}()", to_string(c)), sentence_of(c), header_sentence(c)});
+    lists.push_back({header_of(c), fmt::format("the 'Algorithms:' sentence of {}()", to_string(c)),
+                     sentence_of(c), header_sentence(c)});
   return lists;
 }
 
@@ -223,8 +234,10 @@ int check_or_write(const fs::path& source, bool write) {
                                            lines.begin() + static_cast<std::ptrdiff_t>(last));
       if (found == l.expected) continue;
       if (write) {
-        lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(first), lines.begin() + static_cast<std::ptrdiff_t>(last));
-        lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(first), l.expected.begin(), l.expected.end());
+        lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(first),
+                    lines.begin() + static_cast<std::ptrdiff_t>(last));
+        lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(first), l.expected.begin(),
+                     l.expected.end());
         std::ofstream(path) << joined(lines);
         fmt::print("collectives-lists: rewrote {} in {}\n", l.what, l.file.string());
         continue;

@@ -41,7 +41,8 @@ BOOST_AUTO_TEST_CASE(names_round_trip) {
     BOOST_TEST((collectives::parse_collective(to_string(c)) == c), to_string(c));
     BOOST_TEST(!to_string(c).empty());
   }
-  BOOST_TEST(collectives::all_collectives().size() == static_cast<std::size_t>(collective::reduce_scatterv) + 1);
+  BOOST_TEST(collectives::all_collectives().size() ==
+             static_cast<std::size_t>(collective::reduce_scatterv) + 1);
   const std::vector<std::string> names = names_from_the_enum();
   BOOST_TEST_REQUIRE(names.size() > 2u, "tests/CMakeLists.txt read no names from the enum");
   for (std::size_t i = 0; i < names.size(); ++i) {

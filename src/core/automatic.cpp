@@ -49,11 +49,9 @@
 namespace collectives::detail {
 namespace {
 
-// p-block collectives: their size key (collbench's bytes) is the whole array, p blocks.
-bool keyed_by_whole_array(collective c) {
-  return c == collective::scatter || c == collective::gather || c == collective::allgather ||
-         c == collective::reduce_scatter || c == collective::alltoall;
-}
+// p-block collectives whose calls pass one block: their size key (collbench's bytes) is the whole
+// array, p blocks.
+bool keyed_by_whole_array(collective c) { return counts_whole_array(c) && !is_v_variant(c); }
 
 // Sizes every rank knows alike: the v-variants whose counts live on one rank or differ between
 // ranks have none, so a table (keyed by size) cannot choose for them.

@@ -46,7 +46,8 @@ constexpr bool well_formed(std::span<const named<E>> table) {
 }
 static_assert(well_formed<collective>(collective_table),
               "collective_table: one unique name per enumerator, in enum order");
-static_assert(std::size(collective_table) == detail::collective_count, "collective_table misses an enumerator");
+static_assert(std::size(collective_table) == detail::collective_count,
+              "collective_table misses an enumerator");
 
 // Every algorithm's name, from its descriptors; automatic, a choice rather than an algorithm, has
 // none and is named here.
@@ -54,7 +55,8 @@ constexpr auto algorithm_table = [] {
   std::array<named<algorithm>, detail::algorithm_count> table{};
   for (std::size_t i = 0; i < table.size(); ++i) table[i].value = static_cast<algorithm>(i);
   table[static_cast<std::size_t>(algorithm::automatic)].name = "automatic";
-  for (const detail::algorithm_descriptor& d : detail::registry()) table[static_cast<std::size_t>(d.alg)].name = d.name;
+  for (const detail::algorithm_descriptor& d : detail::registry())
+    table[static_cast<std::size_t>(d.alg)].name = d.name;
   return table;
 }();
 
@@ -65,7 +67,8 @@ constexpr bool spelt_alike() {
       return false;
   return true;
 }
-static_assert(spelt_alike(), "an algorithm's descriptors spell its name two ways (or one describes automatic)");
+static_assert(spelt_alike(),
+              "an algorithm's descriptors spell its name two ways (or one describes automatic)");
 static_assert(well_formed<algorithm>(algorithm_table),
               "every algorithm up to the last one described needs a descriptor, and a name of its own");
 
@@ -107,7 +110,8 @@ std::optional<E> parse_in(std::span<const named<E>> table, std::string_view name
 std::span<const algorithm> algorithms_for(collective c) {
   const auto i = static_cast<std::size_t>(c);
   if (i >= detail::collective_count) return {};
-  return std::span(every_algorithm).subspan(first_of_collective[i], first_of_collective[i + 1] - first_of_collective[i]);
+  return std::span(every_algorithm)
+      .subspan(first_of_collective[i], first_of_collective[i + 1] - first_of_collective[i]);
 }
 
 std::span<const collective> all_collectives() { return every_collective; }
@@ -123,10 +127,16 @@ bool keeps_rank_order(collective c, algorithm a) {
 
 // A value outside the enumeration (a cast from a bad integer) gets a name that says so,
 // rather than an exception from inside an error message.
-std::string_view to_string(algorithm a) { return name_in<algorithm>(algorithm_table, a, "(not an algorithm)"); }
-std::string_view to_string(collective c) { return name_in<collective>(collective_table, c, "(not a collective)"); }
+std::string_view to_string(algorithm a) {
+  return name_in<algorithm>(algorithm_table, a, "(not an algorithm)");
+}
+std::string_view to_string(collective c) {
+  return name_in<collective>(collective_table, c, "(not a collective)");
+}
 
-std::optional<algorithm> parse_algorithm(std::string_view name) { return parse_in<algorithm>(algorithm_table, name); }
+std::optional<algorithm> parse_algorithm(std::string_view name) {
+  return parse_in<algorithm>(algorithm_table, name);
+}
 std::optional<collective> parse_collective(std::string_view name) {
   return parse_in<collective>(collective_table, name);
 }

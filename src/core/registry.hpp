@@ -79,7 +79,8 @@ inline constexpr std::array<std::array<const algorithm_descriptor*, algorithm_co
     algorithm_index = [] {
       std::array<std::array<const algorithm_descriptor*, algorithm_count>, collective_count> t{};
       for (const algorithm_descriptor& d : registry_entries) {
-        const algorithm_descriptor*& slot = t[static_cast<std::size_t>(d.coll)][static_cast<std::size_t>(d.alg)];
+        const algorithm_descriptor*& slot =
+            t[static_cast<std::size_t>(d.coll)][static_cast<std::size_t>(d.alg)];
         if (slot != nullptr) throw "an algorithm listed twice for one collective";
         slot = &d;
       }
