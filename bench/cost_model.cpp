@@ -51,12 +51,13 @@
 // of an exchange are at most E bytes, each 2t(m) or 2u(m) above costs one t(m) or u(m), and every
 // step of R(S) and X one message; the formulas' texts keep the ordered count, the numbers follow E.
 //
-// Each line also keeps the textbook cost (a concurrent send-receive per exchange, copies left
-// out). The algorithms' header comments state both: "Cost:" the textbook cost, as the literature
-// and MPICH give it, and "Transport:" this table's line, what our transport spends. The vendor
-// internals that run one of the library's schedules (vendor_lines) are priced by its textbook
-// cost, since the MPI library exchanges with a concurrent send-receive (with α and β, the forward
-// ping-pong's line), or by the line itself where it has no exchange (the trees).
+// Each line also keeps the textbook cost (a concurrent send-receive per exchange, copies left out),
+// its text the algorithm's descriptor's (core/descriptor.hpp). The algorithms' header comments
+// state both: "Cost:" the textbook cost, as the literature and MPICH give it, and "Transport:" this
+// table's line, what our transport spends. The vendor internals that run one of the library's
+// schedules (vendor_lines) are priced by its textbook cost, since the MPI library exchanges with a
+// concurrent send-receive (with α and β, the forward ping-pong's line), or by the line itself where
+// it has no exchange (the trees).
 //
 // n = collbench's `bytes` (the whole array where metrics.hpp says so; the files' own n is often one
 // block, n/p). ⌈log p⌉ is written log p. The power-of-two algorithms (recursive doubling and
@@ -78,7 +79,8 @@
 #include <string>
 #include <vector>
 
-#include "core/segment.hpp"  // the segments' defaults, as the library has them
+#include "core/registry.hpp"  // the textbook costs
+#include "core/segment.hpp"   // the segments' defaults, as the library has them
 
 namespace collbench {
 namespace {
@@ -105,7 +107,8 @@ struct cost_entry {
   std::string_view algorithm;
   std::string_view formula;  ///< on our transport
   double (*seconds)(const cost_input&);
-  std::string_view textbook = {};  ///< with a concurrent send-receive, copies left out; empty: the same
+  /// With a concurrent send-receive, copies left out, as the algorithm's descriptor's cost text says
+  /// (core/descriptor.hpp); none: the line above.
   double (*textbook_seconds)(const cost_input&) = nullptr;
 };
 
@@ -292,10 +295,9 @@ const cost_entry table[] = {
      [](const cost_input& x) { return (x.p - 1) * u(x, x.n); }},
     {collective::broadcast, "binomial", "u(n) + (log p − 1)·t(n)", &binomial_broadcast},
     {collective::broadcast, "pipeline", "(2S + p − 3)·t(n/S), S = ⌈n / 64 KiB⌉ segments (p = 2: S·u(n/S))",
-     &pipeline_seconds, "(p−2+S)(α + nβ/S)", &pipeline_textbook},
+     &pipeline_seconds, &pipeline_textbook},
     {collective::broadcast, "scatter_allgather", "u(n/2) + Σᵢ t(n/2ⁱ) (i = 2…log p) + R(p−1)·t(n/p)",
      [](const cost_input& x) { return binomial_scatter(x) - x.n / x.p * x.d + ring(x, x.ip - 1, x.n / x.p); },
-     "(log p + p−1)α + 2(p−1)/p·nβ",
      [](const cost_input& x) { return (x.lg + x.p - 1) * x.a + 2 * (x.p - 1) / x.p * x.n * x.b; }},
     {collective::broadcast, "scatter_recursive_doubling",
      "u(n/2) + Σᵢ t(n/2ⁱ) (i = 2…log p) + 2Σᵢ t(2ⁱ·n/p′) (i = 0…log p′ − 1); fold + t(n/p) + t(n)",
@@ -303,7 +305,6 @@ const cost_entry table[] = {
        return binomial_scatter(x) - x.n / x.p * x.d + doubling_exchanges(x) +
               (x.fold ? t(x, x.n / x.p) + t(x, x.n) : 0);
      },
-     "2 log p·α + 2(p−1)/p·nβ; fold + 2α + (n/p + n)β",
      [](const cost_input& x) {
        return (x.lg + x.lq) * x.a + ((x.p - 1) / x.p + (x.q - 1) / x.q) * x.n * x.b +
               (x.fold ? 2 * x.a + (x.n / x.p + x.n) * x.b : 0);
@@ -313,14 +314,14 @@ const cost_entry table[] = {
      &pipelined_tree_seconds},
 
     {collective::scatter, "naive", "n/p·δ + (p−1)·u(n/p)", &naive_gather,
-     "(p−1)α + (p−1)/p·nβ", &gather_textbook},
+     &gather_textbook},
     {collective::scatter, "binomial", "u(n/2) + Σᵢ t(n/2ⁱ) (i = 2…log p) + n/p·δ", &binomial_scatter,
-     "log p·α + (p−1)/p·nβ", &binomial_gather_textbook},
+     &binomial_gather_textbook},
 
     {collective::gather, "naive", "n/p·δ + (p−1)·u(n/p)", &naive_gather,
-     "(p−1)α + (p−1)/p·nβ", &gather_textbook},
+     &gather_textbook},
     {collective::gather, "binomial", "u(n/p) + Σᵢ t(n/2ⁱ) (i = 1…log p − 1) + n/p·δ", &binomial_gather,
-     "log p·α + (p−1)/p·nβ", &binomial_gather_textbook},
+     &binomial_gather_textbook},
 
     {collective::reduce, "naive", "(p−1)(u(n) + nγ)",
      [](const cost_input& x) { return (x.p - 1) * (u(x, x.n) + x.n * x.g) + (x.root == x.ip - 1 ? x.n * x.d : 0); }},
@@ -331,7 +332,6 @@ const cost_entry table[] = {
        return halving_steps(x) + halves(x, 1, x.lq) + (x.q - 1) / x.q * x.n * x.g + (x.fold ? halving_fold(x) : 0) +
               (x.root_sits_out ? t(x, x.n / 2) : 0);
      },
-     "2 log p·α + 2(p−1)/p·nβ + (p−1)/p·nγ; fold + 2α + nβ + nγ, and + α + n/2·β when the root sits out",
      [](const cost_input& x) {
        return 2 * x.lq * x.a + (x.q - 1) / x.q * x.n * (2 * x.b + x.g) +
               (x.fold ? 2 * x.a + x.n * (x.b + x.g) : 0) + (x.root_sits_out ? x.a + x.n / 2 * x.b : 0);
@@ -341,30 +341,29 @@ const cost_entry table[] = {
      &pipelined_tree_reduce},
 
     {collective::allgather, "naive", "n/p·δ + (p−1)·u(n/p) + (p−1)·t(n)", &naive_allgather,
-     "2(p−1)α + (p−1)(p+1)/p·nβ", &naive_allgather_textbook},
+     &naive_allgather_textbook},
     {collective::allgather, "ring", "n/p·δ + R(p−1)·t(n/p)", &ring_allgather,
-     "(p−1)α + (p−1)/p·nβ", &ring_textbook},
+     &ring_textbook},
     {collective::allgather, "recursive_doubling", "n/p·δ + 2Σᵢ t(2ⁱ·n/p′) (i = 0…log p′ − 1); fold + u(n/p) + t(n)",
-     &rd_allgather, "log p·α + (p−1)/p·nβ; fold + 2α + (n/p + n)β", &rd_allgather_textbook},
+     &rd_allgather, &rd_allgather_textbook},
     {collective::allgather, "bruck", "n/p·δ + X(−1, −2, −4, …; min(d, p−d)·n/p) + (n + ⌊p/2⌋·n/p)δ (rotation)", &bruck_allgather,
-     "log p·α + (p−1)/p·nβ",
      [](const cost_input& x) { return x.lg * x.a + (x.p - 1) / x.p * x.n * x.b; }},
 
     {collective::reduce_scatter, "naive", "(p−1)(u(n) + nγ) + n/p·δ + (p−1)·t(n/p)", &naive_reduce_scatter,
-     "2(p−1)α + (p−1)(p+1)/p·nβ + (p−1)·nγ", &naive_reduce_scatter_textbook},
+     &naive_reduce_scatter_textbook},
     {collective::reduce_scatter, "ring", "2u(n/p) + (R(p−1) − 2)·t(n/p) + (p−1)/p·nγ", &ring_reduce_scatter,
-     "(p−1)α + (p−1)/p·n(β + γ)", &rs_textbook},
+     &rs_textbook},
     {collective::reduce_scatter, "recursive_halving",
      "2u(n/2) + 2Σᵢ t(n/2ⁱ) (i = 2…log p′) + (p′−1)/p′·nγ + n/p·δ; fold + 2u(n/2) + nγ + t(n/p)", &halving_reduce_scatter,
-     "log p·α + (p−1)/p·n(β + γ); fold + 3α + n(β + γ) + n/p·β", &halving_textbook},
+     &halving_textbook},
     {collective::reduce_scatter, "pairwise", "Xᵤ(1, 2, …, p−1; n/p) + (p−1)/p·nγ", &pairwise_reduce_scatter,
-     "(p−1)α + (p−1)/p·n(β + γ)", &rs_textbook},
+     &rs_textbook},
 
     // naive's critical path lies between this and about twice this (ranks wait on each other).
     {collective::alltoall, "naive", "n/p·δ + 2(p−1)·u(n/p), at best", &naive_alltoall,
-     "(p−1)(α + nβ/p), at best", &alltoall_textbook},
+     &alltoall_textbook},
     {collective::alltoall, "pairwise", "n/p·δ + Xᵤ(1, 2, …, p−1; n/p)", &pairwise_alltoall,
-     "(p−1)(α + nβ/p)", &alltoall_textbook},
+     &alltoall_textbook},
     {collective::alltoall, "bruck", "X(1, 2, 4, …; the blocks with bit d, about n/2) + (2n + 2·packed)·δ",
      [](const cost_input& x) {
        // Shift by d of the positions j < p with j & d; each packed out and unpacked in (2 copies),
@@ -381,12 +380,12 @@ const cost_entry table[] = {
        }
        return shifts(x, k, m) + (2 * x.n + 2 * packed) * x.d;
      },
-     "log p(α + nβ/2)", [](const cost_input& x) { return x.lg * (x.a + x.n * x.b / 2); }},
+     [](const cost_input& x) { return x.lg * (x.a + x.n * x.b / 2); }},
 
     {collective::allreduce, "naive", "(p−1)(u(n) + nγ) + (p−1)·t(n)",
      [](const cost_input& x) { return (x.p - 1) * (u(x, x.n) + t(x, x.n) + x.n * x.g); }},
     {collective::allreduce, "ring", "2u(n/p) + (R(2(p−1)) − 2)·t(n/p) + (p−1)/p·nγ", &ring_allreduce,
-     "2(p−1)α + 2(p−1)/p·nβ + (p−1)/p·nγ", &ring_allreduce_textbook},
+     &ring_allreduce_textbook},
     // The first step sends the caller's input (u), except from the ranks the fold has combined into.
     {collective::allreduce, "recursive_doubling",
      "nδ + 2u(n) + (log p′ − 1)·2t(n) + log p′·nγ; fold + u(n) + t(n) + nγ, its first step up to 2t(n)",
@@ -395,7 +394,6 @@ const cost_entry table[] = {
        return x.n * x.d + first_step + (x.lq - 1) * per_exchange(x, x.n) * t(x, x.n) + x.lq * x.n * x.g +
               (x.fold ? u(x, x.n) + t(x, x.n) + x.n * x.g : 0);
      },
-     "log p(α + nβ + nγ); fold + 2(α + nβ) + nγ",
      [](const cost_input& x) {
        return x.lq * (x.a + x.n * x.b + x.n * x.g) + (x.fold ? 2 * (x.a + x.n * x.b) + x.n * x.g : 0);
      }},
@@ -408,7 +406,6 @@ const cost_entry table[] = {
        return halving_steps(x) + halves(x, 1, x.lq, true) + (x.q - 1) / x.q * x.n * x.g +
               (x.fold ? halving_fold(x) + t(x, x.n) : 0);
      },
-     "2 log p·α + 2(p−1)/p·nβ + (p−1)/p·nγ; fold + 3α + 2nβ + nγ",
      [](const cost_input& x) {
        return 2 * x.lq * x.a + (x.q - 1) / x.q * x.n * (2 * x.b + x.g) +
               (x.fold ? 3 * x.a + 2 * x.n * x.b + x.n * x.g : 0);
@@ -424,19 +421,18 @@ const cost_entry table[] = {
        const std::vector<int> k = doublings(x.ip);
        return shifts(x, k, std::vector<double>(k.size(), 0.0));
      },
-     "log p·α", [](const cost_input& x) { return x.lg * x.a; }},
+     [](const cost_input& x) { return x.lg * x.a; }},
     {collective::barrier, "recursive_doubling", "2 log p′·α; fold + 2α",
      [](const cost_input& x) { return 2 * x.lq * x.a + (x.fold ? 2 * x.a : 0); },
-     "log p·α; fold + 2α", [](const cost_input& x) { return x.lq * x.a + (x.fold ? 2 * x.a : 0); }},
+     [](const cost_input& x) { return x.lq * x.a + (x.fold ? 2 * x.a : 0); }},
 
     {collective::scan, "naive", "nδ + (p−1)(t(n) + nγ)",
      [](const cost_input& x) { return x.n * x.d + (x.p - 1) * (t(x, x.n) + x.n * x.g); },
-     "(p−1)(α + nβ + nγ)", [](const cost_input& x) { return (x.p - 1) * (x.a + x.n * x.b + x.n * x.g); }},
+     [](const cost_input& x) { return (x.p - 1) * (x.a + x.n * x.b + x.n * x.g); }},
     {collective::scan, "recursive_doubling", "nδ + 2u(n) + 2(log p − 1)·t(n) + (2 log p − 1)·nγ",
      [](const cost_input& x) {
        return x.n * x.d + 2 * u(x, x.n) + 2 * (x.lg - 1) * t(x, x.n) + (2 * x.lg - 1) * x.n * x.g;
      },
-     "log p(α + nβ) + (2 log p − 1)·nγ",
      [](const cost_input& x) { return x.lg * (x.a + x.n * x.b) + (2 * x.lg - 1) * x.n * x.g; }},
 
     {collective::exscan, "naive", "u(n) + (p−2)·(t(n) + nγ)",
@@ -445,46 +441,42 @@ const cost_entry table[] = {
      [](const cost_input& x) {
        return 2 * u(x, x.n) + 2 * (x.lg - 1) * t(x, x.n) + (2 * x.lg - 2) * x.n * x.g + (x.ip > 2 ? x.n * x.d : 0);
      },
-     "log p(α + nβ) + (2 log p − 2)·nγ",
      [](const cost_input& x) { return x.lg * (x.a + x.n * x.b) + (2 * x.lg - 2) * x.n * x.g; }},
 
     // The v-variants at equal blocks (--skew 0), the lines of their block forms; binomial gatherv
     // and scatterv also send the counts down the tree first (log p·α: 8-byte counts).
     {collective::gatherv, "naive", "n/p·δ + (p−1)·u(n/p)", &naive_gather,
-     "(p−1)α + (p−1)/p·nβ", &gather_textbook},
+     &gather_textbook},
     {collective::gatherv, "binomial", "log p·α + u(n/p) + Σᵢ t(n/2ⁱ) (i = 1…log p − 1) + n/p·δ",
      [](const cost_input& x) { return x.lg * x.a + binomial_gather(x); },
-     "2 log p·α + (p−1)/p·nβ + 8(p−1)β",
      [](const cost_input& x) { return 2 * x.lg * x.a + (x.p - 1) / x.p * x.n * x.b + 8 * (x.p - 1) * x.b; }},
     {collective::scatterv, "naive", "n/p·δ + (p−1)·u(n/p)", &naive_gather,
-     "(p−1)α + (p−1)/p·nβ", &gather_textbook},
+     &gather_textbook},
     {collective::scatterv, "binomial", "log p·α + u(n/2) + Σᵢ t(n/2ⁱ) (i = 2…log p) + n/p·δ",
      [](const cost_input& x) { return x.lg * x.a + binomial_scatter(x); },
-     "2 log p·α + (p−1)/p·nβ + 8(p−1)β",
      [](const cost_input& x) { return 2 * x.lg * x.a + (x.p - 1) / x.p * x.n * x.b + 8 * (x.p - 1) * x.b; }},
     {collective::allgatherv, "naive", "n/p·δ + (p−1)·u(n/p) + (p−1)·t(n)", &naive_allgather,
-     "2(p−1)α + (p−1)(p+1)/p·nβ", &naive_allgather_textbook},
+     &naive_allgather_textbook},
     {collective::allgatherv, "ring", "n/p·δ + R(p−1)·t(n/p)", &ring_allgather,
-     "(p−1)α + (p−1)/p·nβ", &ring_textbook},
+     &ring_textbook},
     {collective::allgatherv, "recursive_doubling", "n/p·δ + 2Σᵢ t(2ⁱ·n/p′) (i = 0…log p′ − 1); fold + u(n/p) + t(n)",
-     &rd_allgather, "log p·α + (p−1)/p·nβ; fold + 2α + (n/p + n)β", &rd_allgather_textbook},
+     &rd_allgather, &rd_allgather_textbook},
     {collective::allgatherv, "bruck", "n/p·δ + X(−1, −2, −4, …; min(d, p−d)·n/p) + (n + ⌊p/2⌋·n/p)δ (rotation)", &bruck_allgather,
-     "log p·α + (p−1)/p·nβ",
      [](const cost_input& x) { return x.lg * x.a + (x.p - 1) / x.p * x.n * x.b; }},
     {collective::alltoallv, "naive", "n/p·δ + 2(p−1)·u(n/p), at best", &naive_alltoall,
-     "(p−1)(α + nβ/p), at best", &alltoall_textbook},
+     &alltoall_textbook},
     {collective::alltoallv, "pairwise", "n/p·δ + Xᵤ(1, 2, …, p−1; n/p)", &pairwise_alltoall,
-     "(p−1)(α + nβ/p)", &alltoall_textbook},
+     &alltoall_textbook},
     {collective::reduce_scatterv, "naive", "(p−1)(u(n) + nγ) + n/p·δ + (p−1)·t(n/p)", &naive_reduce_scatter,
-     "2(p−1)α + (p−1)(p+1)/p·nβ + (p−1)·nγ", &naive_reduce_scatter_textbook},
+     &naive_reduce_scatter_textbook},
     {collective::reduce_scatterv, "ring", "2u(n/p) + (R(p−1) − 2)·t(n/p) + (p−1)/p·nγ + n/p·δ",
      [](const cost_input& x) { return ring_reduce_scatter(x) + x.n / x.p * x.d; },
-     "(p−1)α + (p−1)/p·n(β + γ)", &rs_textbook},
+     &rs_textbook},
     {collective::reduce_scatterv, "recursive_halving",
      "2u(n/2) + 2Σᵢ t(n/2ⁱ) (i = 2…log p′) + (p′−1)/p′·nγ + n/p·δ; fold + 2u(n/2) + nγ + t(n/p)", &halving_reduce_scatter,
-     "log p·α + (p−1)/p·n(β + γ); fold + 3α + n(β + γ) + n/p·β", &halving_textbook},
+     &halving_textbook},
     {collective::reduce_scatterv, "pairwise", "Xᵤ(1, 2, …, p−1; n/p) + (p−1)/p·nγ", &pairwise_reduce_scatter,
-     "(p−1)α + (p−1)/p·n(β + γ)", &rs_textbook},
+     &rs_textbook},
 
     // hierarchical on one host, the only layout this model describes (one α-β pair): there each
     // runs the flat algorithm named, and its line is that algorithm's; across hosts the costs are
@@ -493,9 +485,9 @@ const cost_entry table[] = {
     {collective::reduce, "hierarchical", "one host: binomial's, u(n) + (log p − 1)·t(n) + log p·nγ (root 0)",
      &binomial_reduce},
     {collective::allgather, "hierarchical", "one host: ring's, n/p·δ + R(p−1)·t(n/p)", &ring_allgather,
-     "one host: ring's, (p−1)α + (p−1)/p·nβ", &ring_textbook},
+     &ring_textbook},
     {collective::allreduce, "hierarchical", "one host: ring's, 2u(n/p) + (R(2(p−1)) − 2)·t(n/p) + (p−1)/p·nγ", &ring_allreduce,
-     "one host: ring's, 2(p−1)α + 2(p−1)/p·nβ + (p−1)/p·nγ", &ring_allreduce_textbook},
+     &ring_allreduce_textbook},
 };
 // clang-format on
 
@@ -574,6 +566,13 @@ line find_line(collective c, std::string_view algorithm, int p, std::size_t coun
   return {find(c, other.empty() ? algorithm : other), true};
 }
 
+// The textbook cost of the library's algorithm `name`, from its descriptor.
+std::string_view textbook_text(collective c, std::string_view name) {
+  const std::optional<collectives::algorithm> a = collectives::parse_algorithm(name);
+  const collectives::detail::algorithm_descriptor* d = a ? collectives::detail::find_algorithm(c, *a) : nullptr;
+  return d != nullptr ? d->cost : std::string_view{};
+}
+
 // From this size up a ping-pong's time is mostly per byte (on one node its latency is under a tenth
 // of it), so its time per byte applies to a message of another size (message_seconds).
 constexpr double bandwidth_bound_bytes = 256 * 1024;
@@ -602,7 +601,7 @@ double measured_per_byte(const std::vector<pingpong_point>& measured, double n, 
 std::string cost_formula(collective c, std::string_view algorithm, int p) {
   const auto [e, textbook] = find_line(c, algorithm, p, static_cast<std::size_t>(-1));
   if (!e) return {};
-  std::string text(textbook && !e->textbook.empty() ? e->textbook : e->formula);
+  std::string text(textbook && e->textbook_seconds ? textbook_text(c, e->algorithm) : e->formula);
   if (algorithm.starts_with("vendor:"))
     if (const vendor_line* v = find_vendor(c, algorithm.substr(7)); v && !v->note.empty())
       text += fmt::format(" ({})", v->note);

@@ -7,17 +7,9 @@ namespace collbench {
 
 using collectives::collective;
 
-bool counts_whole_array(collective c) {
-  return c == collective::scatter || c == collective::gather || c == collective::allgather ||
-         c == collective::reduce_scatter || c == collective::alltoall || c == collective::gatherv ||
-         c == collective::scatterv || c == collective::allgatherv || c == collective::alltoallv ||
-         c == collective::reduce_scatterv;
-}
+bool counts_whole_array(collective c) { return collectives::detail::counts_whole_array(c); }
 
-bool reduces(collective c) {
-  return c == collective::reduce || c == collective::reduce_scatter || c == collective::allreduce ||
-         c == collective::scan || c == collective::exscan || c == collective::reduce_scatterv;
-}
+bool reduces(collective c) { return collectives::detail::reduces(c); }
 
 bool has_root(collective c) { return collectives::detail::has_root(c); }
 

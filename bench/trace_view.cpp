@@ -17,6 +17,8 @@
 #include <set>
 #include <tuple>
 
+#include "core/collective_traits.hpp"
+
 namespace collbench {
 namespace {
 
@@ -121,11 +123,6 @@ std::string blocks_text(const event& e) {
   if (e.count == 1) return fmt::format("b{}", e.first);
   if (e.first + e.count <= e.parts) return fmt::format("b{}-{}", e.first, e.first + e.count - 1);
   return fmt::format("b{}-{},b0-{}", e.first, e.parts - 1, (e.first + e.count) % e.parts - 1);
-}
-
-bool is_reduction(collective c) {
-  return c == collective::reduce || c == collective::allreduce || c == collective::reduce_scatter ||
-         c == collective::reduce_scatterv || c == collective::scan || c == collective::exscan;
 }
 
 // Who holds what before the first message, for the collectives whose state the picture shows.
@@ -414,7 +411,7 @@ std::string draw_call(const json& merged, const std::string& png, time_axis axis
   gp << "unset object\nunset arrow\nunset label\nunset key\n";
 
   if (show_state) {
-    const bool reduction = is_reduction(coll);
+    const bool reduction = collectives::detail::reduces(coll);
     gp << fmt::format("set origin 0,0\nset size 1,{:.4f}\n", static_cast<double>(state_height) / height);
     const std::size_t grids = columns + 1;
     const double grid_width = parts + 1.0;

@@ -3,14 +3,19 @@
 # Regenerates the gallery docs/algorithms/: one picture per library algorithm at p = 4 and at
 # p = 5 (non-powers of two fold, trees change shape), each drawn by
 #   scripts/mpirun/run -n P build/bench/collbench --draw all --draw-time logical
-# from a real traced run (one launch per p), and docs/algorithms/README.md listing them.
-# Usage: scripts/draw_gallery.sh [build-dir]   (default: build; collbench must be built)
+# from a real traced run (one launch per p), and docs/algorithms/README.md listing them
+# (collectives-lists print gallery).
+# Usage: scripts/draw_gallery.sh [build-dir]   (default: build; collbench and collectives-lists
+# must be built)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
 out=$root/docs/algorithms
 collbench=$build/bench/collbench
-[[ -x $collbench ]] || { echo "draw_gallery: $collbench not built" >&2; exit 1; }
+lists=$build/tests/collectives-lists
+for program in "$collbench" "$lists"; do
+  [[ -x $program ]] || { echo "draw_gallery: $program not built" >&2; exit 1; }
+done
 mkdir -p "$out"
 rm -f "$out"/*.png "$out"/*.gp
 for np in 4 5; do
@@ -30,15 +35,6 @@ rm -f "$out"/*.gp  # the gnuplot scripts: regenerated with the pictures, not kep
   echo "receive — which rank holds which block, and for reductions how many ranks' inputs it holds."
   echo "\`--draw-time real\` draws the measured times instead."
   echo
-  "$root/scripts/mpirun/run" -n 1 "$collbench" --list | grep -E '^[a-z_]+:' | while read -r line; do  # the collective lines only
-    coll=${line%%:*}
-    echo "## $coll"
-    echo
-    for alg in ${line#*:}; do
-      [[ $alg == vendor* ]] && continue
-      echo "- **$alg**: [p = 4](${coll}_${alg}_p4.png), [p = 5](${coll}_${alg}_p5.png)"
-    done
-    echo
-  done
+  "$lists" print gallery
 } > "$out/README.md"
 echo "draw_gallery: $(ls "$out"/*.png | wc -l) pictures in $out ($(du -sh "$out" | cut -f1))"

@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "core/collective_traits.hpp"
+#include "core/registry.hpp"
 #include "schedule/check.hpp"
 #include "schedule/schedule.hpp"
 
@@ -159,7 +160,7 @@ std::vector<call_spec> calls_for(collective c, algorithm a, int p) {
   std::vector<call_spec> out;
   const std::vector<int> roots{0, p - 1, p / 2};
   std::vector<host_spec> layouts{host_spec{}};
-  if (a == algorithm::hierarchical) layouts = hosts_for(p);
+  if (detail::node_aware(c, a)) layouts = hosts_for(p);
   const auto add = [&](call_spec s, std::size_t i) {
     s.coll = c;
     s.alg = a;

@@ -11,7 +11,8 @@
 namespace collectives {
 
 /// The algorithms a collective may be asked to run. The spelling of each enumerator is its
-/// `to_string`, the name of its source file and the row name in the benchmark.
+/// `to_string`, the name of its source file and the row name in the benchmark. algorithms_for()
+/// says which collective has which; docs/algorithms.md what each costs.
 enum class algorithm {
   automatic,  ///< the library's own choice among its algorithms (never vendor)
   vendor,     ///< the MPI library's own collective (MPI_Bcast, MPI_Allreduce, ...)
@@ -26,8 +27,8 @@ enum class algorithm {
   bruck,
   pairwise,
   dissemination,
-  hierarchical,  ///< node-aware: steps within each host and across hosts (core/hosts.hpp)
-  pipelined_tree,  ///< segments down (or up) a binary tree: pipeline with a depth of log p
+  hierarchical,                ///< node-aware: steps within each host and across hosts (core/hosts.hpp)
+  pipelined_tree,              ///< segments down (or up) a binary tree: pipeline with a depth of log p
   scatter_recursive_doubling,  ///< broadcast: scatter, then a recursive-doubling all-gather
 };
 

@@ -7,9 +7,9 @@ namespace collectives {
 
 /// Every rank receives in `recv` the element-wise x0 ∘ x1 ∘ … ∘ x(p−1) of every rank's `send`
 /// (any n, the same on every rank); every rank holds identical bits. Passing the same range
-/// as `send` and `recv` reduces in place. Algorithms: `vendor` (MPI_Allreduce); `naive` (keeps
-/// rank order); `ring` (commutative ops only); `recursive_doubling` (keeps rank order);
-/// `rabenseifner` and `hierarchical` (node-aware) for commutative ops only.
+/// as `send` and `recv` reduces in place.
+/// Algorithms: `vendor` (MPI_Allreduce), `naive`, `ring` (commutative ops only), `recursive_doubling`,
+/// `rabenseifner` (commutative ops only), `hierarchical` (node-aware; commutative ops only).
 template <detail::buffer S, detail::buffer R, class Op>
 void allreduce(S&& send, R&& recv, Op op, MPI_Comm comm, algorithm alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();

@@ -6,8 +6,8 @@
 namespace collectives {
 
 /// Every rank holds p blocks of n elements in `send`; block j of rank i lands as block i of
-/// rank j's `recv` (p·n elements). Algorithms: `vendor` (MPI_Alltoall), `naive`,
-/// `pairwise`, `bruck`.
+/// rank j's `recv` (p·n elements).
+/// Algorithms: `vendor` (MPI_Alltoall), `naive`, `pairwise`, `bruck`.
 template <detail::buffer S, detail::buffer R>
 void alltoall(S&& send, R&& recv, MPI_Comm comm, algorithm alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();

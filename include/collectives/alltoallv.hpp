@@ -9,7 +9,8 @@ namespace collectives {
 /// elements from rank i; blocks lie packed in rank order, or at the displacements of the second
 /// overload. As in MPI_Alltoallv, what a rank receives is sized by its own recv_counts, which
 /// must match what the sender sends. Counts and displacements: any contiguous range of an
-/// integral type, in elements. Algorithms: `vendor` (MPI_Alltoallv), `naive`, `pairwise`.
+/// integral type, in elements.
+/// Algorithms: `vendor` (MPI_Alltoallv), `naive`, `pairwise`.
 template <detail::buffer S, detail::index_range SC, detail::buffer R, detail::index_range RC>
 void alltoallv(S&& send, SC&& send_counts, R&& recv, RC&& recv_counts, MPI_Comm comm,
                algorithm alg = algorithm::automatic) {

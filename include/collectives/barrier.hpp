@@ -6,10 +6,8 @@
 namespace collectives {
 
 /// Returns on any rank only after every rank of `comm` has called it. No data moves; the
-/// library's messages are empty. Algorithms: `vendor` (MPI_Barrier), `naive` (every rank reports
-/// to rank 0, which then releases them), `binomial` (up and down a tree), `dissemination`
-/// (⌈log p⌉ rounds of shifts), `recursive_doubling` (pairings, with the extra ranks folded in and
-/// out).
+/// library's messages are empty.
+/// Algorithms: `vendor` (MPI_Barrier), `naive`, `binomial`, `dissemination`, `recursive_doubling`.
 inline void barrier(MPI_Comm comm, algorithm alg = algorithm::automatic) {
   detail::run({collective::barrier, nullptr, 0, nullptr, 0, detail::element_type_of<unsigned char>(), nullptr,
                0, comm, alg});

@@ -9,8 +9,8 @@ namespace collectives {
 /// recv_counts elements, rank r's block after blocks 0 … r−1); rank r receives in `recv`
 /// (recv_counts[r] elements) its block of x0 ∘ x1 ∘ … ∘ x(p−1). Every rank passes the same
 /// recv_counts: any contiguous range of an integral type, in elements.
-/// Algorithms: `vendor` (MPI_Reduce_scatter); `naive` (keeps rank order); `ring`,
-/// `recursive_halving` and `pairwise` for commutative ops only.
+/// Algorithms: `vendor` (MPI_Reduce_scatter), `naive`, `ring` (commutative ops only), `recursive_halving`
+/// (commutative ops only), `pairwise` (commutative ops only).
 template <detail::buffer S, detail::buffer R, detail::index_range C, class Op>
 void reduce_scatterv(S&& send, R&& recv, C&& recv_counts, Op op, MPI_Comm comm,
                      algorithm alg = algorithm::automatic) {

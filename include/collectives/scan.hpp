@@ -8,8 +8,8 @@ namespace collectives {
 /// Inclusive prefix reduction: rank r receives in `recv` the element-wise x0 ∘ x1 ∘ … ∘ xr of
 /// the `send` of ranks 0 … r, in rank order (n elements everywhere, the same n on every rank).
 /// Passing the same range as `send` and `recv` scans in place. Every algorithm keeps rank order,
-/// so non-commutative ops are fine. Algorithms: `vendor` (MPI_Scan), `naive` (a chain),
-/// `recursive_doubling`.
+/// so non-commutative ops are fine.
+/// Algorithms: `vendor` (MPI_Scan), `naive`, `recursive_doubling`.
 template <detail::buffer S, detail::buffer R, class Op>
 void scan(S&& send, R&& recv, Op op, MPI_Comm comm, algorithm alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();
@@ -23,8 +23,8 @@ void scan(S&& send, R&& recv, Op op, MPI_Comm comm, algorithm alg = algorithm::a
 /// x0 ∘ x1 ∘ … ∘ x(r−1) of the `send` of the ranks below it, in rank order; rank 0's `recv` is
 /// left untouched (no identity element is needed, so any op works). `recv` holds n elements on
 /// every rank. Passing the same range as `send` and `recv` scans in place (rank 0's buffer then
-/// keeps its input). Every algorithm keeps rank order. Algorithms: `vendor` (MPI_Exscan), `naive`
-/// (a chain), `recursive_doubling`.
+/// keeps its input). Every algorithm keeps rank order.
+/// Algorithms: `vendor` (MPI_Exscan), `naive`, `recursive_doubling`.
 template <detail::buffer S, detail::buffer R, class Op>
 void exscan(S&& send, R&& recv, Op op, MPI_Comm comm, algorithm alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();

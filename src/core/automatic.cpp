@@ -43,16 +43,15 @@
 
 #include "collectives/error.hpp"
 #include "collectives/tuning.hpp"
+#include "core/registry.hpp"
 #include "core/tuning.hpp"
 
 namespace collectives::detail {
 namespace {
 
-// p-block collectives: their size key (collbench's bytes) is the whole array, p blocks.
-bool keyed_by_whole_array(collective c) {
-  return c == collective::scatter || c == collective::gather || c == collective::allgather ||
-         c == collective::reduce_scatter || c == collective::alltoall;
-}
+// p-block collectives whose calls pass one block: their size key (collbench's bytes) is the whole
+// array, p blocks.
+bool keyed_by_whole_array(collective c) { return counts_whole_array(c) && !is_v_variant(c); }
 
 // Sizes every rank knows alike: the v-variants whose counts live on one rank or differ between
 // ranks have none, so a table (keyed by size) cannot choose for them.
@@ -64,15 +63,6 @@ bool size_known_alike(collective c) {
 // `bytes` is what a call passes (one block of the p-block collectives).
 std::size_t size_key(collective c, int p, std::size_t bytes) {
   return keyed_by_whole_array(c) ? bytes * static_cast<std::size_t>(p) : bytes;
-}
-
-// Algorithms that cut the vector into p (or pof2) parts: a table measured at whole vectors does
-// not speak for calls with fewer elements than ranks, where some parts are empty.
-bool cuts_vector(collective c, algorithm a) {
-  return (c == collective::broadcast &&
-          (a == algorithm::scatter_allgather || a == algorithm::scatter_recursive_doubling)) ||
-         (c == collective::reduce && a == algorithm::rabenseifner) ||
-         (c == collective::allreduce && (a == algorithm::ring || a == algorithm::rabenseifner));
 }
 
 // The fallback rule (see the top of this file).

@@ -275,8 +275,8 @@ class validator {
 
   /// The checks of every collective before its buffers: the algorithm (returns its entry, null
   /// for automatic), the root, the op's order.
-  [[gnu::always_inline]] const algorithm_entry* check_algorithm_root_and_op() const {
-    const algorithm_entry* entry = nullptr;
+  [[gnu::always_inline]] const algorithm_descriptor* check_algorithm_root_and_op() const {
+    const algorithm_descriptor* entry = nullptr;
     if (r_.alg != algorithm::automatic) {
       entry = find_algorithm(coll_, r_.alg);
       if (entry == nullptr) [[unlikely]]
@@ -352,13 +352,13 @@ checked_call validate(const request& r, int rank, int size) {
 // validate() for the collectives without counts and displacements, with nothing on the heap: what
 // a call of run()'s fast path needs (the algorithm's entry, null for automatic, and n). C is r.coll.
 struct fixed_checks {
-  const algorithm_entry* entry;
+  const algorithm_descriptor* entry;
   std::size_t count;
 };
 template <collective C>
 [[gnu::always_inline]] inline fixed_checks check_fixed(const request& r, int rank, int size) {
   const validator v(r, C, rank, size);
-  const algorithm_entry* entry = v.check_algorithm_root_and_op();
+  const algorithm_descriptor* entry = v.check_algorithm_root_and_op();
   const std::size_t count = v.check_sizes();
   v.check_no_overlap();
   v.check_vendor_count(count);
@@ -486,7 +486,7 @@ std::atomic<argument_checks> checks_level{initial_argument_checks()};
 }
 
 // The call traced (core/trace.hpp): one call record around the algorithm.
-[[gnu::noinline]] void run_traced(const request& r, const call& c, const algorithm_entry& entry) {
+[[gnu::noinline]] void run_traced(const request& r, const call& c, const algorithm_descriptor& entry) {
   const trace::call_scope traced(c.net.comm(), r.coll, r.alg, entry.alg, c.count, r.elem.size,
                                  has_root(r.coll) ? r.root : -1);
   entry.run(c);
@@ -495,7 +495,7 @@ std::atomic<argument_checks> checks_level{initial_argument_checks()};
 // Runs the checked call: `entry` is the algorithm's (null for automatic, resolved here); `coll` is
 // r.coll (known at compile time on run()'s fast path). Inline there.
 [[gnu::always_inline]] inline void execute(const request& r, collective coll, const transport& net,
-                                           const algorithm_entry* entry, std::size_t count,
+                                           const algorithm_descriptor* entry, std::size_t count,
                                            const block_layout* send_blocks, const block_layout* recv_blocks) {
   if (entry == nullptr) entry = find_algorithm(coll, resolve_automatic(r, net.size(), count, recv_blocks));
   const int rank = net.rank();

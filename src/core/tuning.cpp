@@ -22,6 +22,7 @@
 
 #include "collectives/error.hpp"
 #include "collectives/tuning.hpp"
+#include "core/registry.hpp"
 
 namespace collectives::detail {
 namespace {
@@ -48,7 +49,7 @@ algorithm read_algorithm(collective c, const json& range, const std::string& fil
   const std::string name = v.get<std::string>();
   const std::optional<algorithm> a = parse_algorithm(name);
   if (!a) fail(file, entry, fmt::format("unknown algorithm '{}'", name));
-  if (*a == algorithm::automatic || *a == algorithm::vendor || *a == algorithm::hierarchical)
+  if (*a == algorithm::automatic || *a == algorithm::vendor || node_aware(c, *a))
     fail(file, entry, fmt::format("automatic never chooses '{}' (only the library's flat algorithms)", name));
   if (!supports(c, *a)) fail(file, entry, fmt::format("{} has no algorithm '{}'", to_string(c), name));
   return *a;

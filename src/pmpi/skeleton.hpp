@@ -113,17 +113,6 @@ struct served_plan {
   side send{}, recv{};
 };
 
-/// The collectives whose MPI functions take an op.
-constexpr bool reduces(collective c) {
-  return c == collective::reduce || c == collective::reduce_scatter || c == collective::allreduce ||
-         c == collective::scan || c == collective::exscan || c == collective::reduce_scatterv;
-}
-/// The v-variants: count arrays, so never served from memory (what would be remembered is p long).
-constexpr bool has_count_arrays(collective c) {
-  return c == collective::gatherv || c == collective::scatterv || c == collective::allgatherv ||
-         c == collective::alltoallv || c == collective::reduce_scatterv;
-}
-
 /// The v-variants' blocks as the library takes them: in bytes, except a reduction's (MPI_Reduce_scatter:
 /// its counts in elements, packed in rank order).
 inline detail::block_arguments library_blocks(const served_plan& s, int p, bool elements) {
@@ -159,9 +148,10 @@ template <class Call>
 [[gnu::always_inline]] inline outcome serve_call(const Call& c) {
   constexpr mpi_function f = Call::f;
   constexpr collective coll = info(f).coll;
-  constexpr bool elements = reduces(coll);
+  constexpr bool elements = detail::reduces(coll);
   const call_shape shape = c.shape();
-  if constexpr (!has_count_arrays(coll)) {
+  // The v-variants are never served from memory: what would be remembered is p counts long.
+  if constexpr (!detail::is_v_variant(coll)) {
     const auto [sendbuf, recvbuf] = c.buffers();
     if (served_as_last_time(f, c.comm, shape, sendbuf, recvbuf)) [[likely]]
       return served_last_time(f);
@@ -174,8 +164,8 @@ template <class Call>
   if constexpr (requires { c.decision_counts(); }) counts = c.decision_counts();
   // The datatypes whose sizes made `decide`: a v-variant's receive blocks' when it decides by its
   // counts (none when by the process count alone), every buffer's otherwise.
-  const bool predefined = has_count_arrays(coll) ? counts == nullptr || s.recv.l->predefined != nullptr
-                                                 : s.send.predefined() && s.recv.predefined();
+  const bool predefined = detail::is_v_variant(coll) ? counts == nullptr || s.recv.l->predefined != nullptr
+                                                     : s.send.predefined() && s.recv.predefined();
   if (const auto why = to_vendor(a, shape, predefined, coll, s.decide, s.largest, counts))
     return forwarded(*why, s.bytes, c.forward());
   mapped_reduction m;
@@ -189,7 +179,7 @@ template <class Call>
   std::byte* const recv = s.recv.bytes(recv_scratch, c.comm);
   if (s.send.how == use::recv) send = recv;
   detail::block_arguments blocks;
-  if constexpr (has_count_arrays(coll)) blocks = library_blocks(s, a.size, elements);
+  if constexpr (detail::is_v_variant(coll)) blocks = library_blocks(s, a.size, elements);
   constexpr detail::element_type byte_elements{1, detail::builtin_type::none};
   const detail::request r{coll,
                           send,
@@ -201,10 +191,10 @@ template <class Call>
                           s.root,
                           c.comm,
                           alg,
-                          has_count_arrays(coll) ? &blocks : nullptr};
+                          detail::is_v_variant(coll) ? &blocks : nullptr};
   run_library(r);
   s.recv.store(recv_scratch, c.comm);
-  if constexpr (!has_count_arrays(coll))
+  if constexpr (!detail::is_v_variant(coll))
     remember_served(a, shape, s.send.reusable() && s.recv.reusable(), g, r, s.send.how == use::recv, s.bytes);
   return served(alg, s.bytes);
 }

@@ -266,7 +266,7 @@ void record_into(const call_spec& spec, int rank, const record_options& options,
     throw error(fmt::format("schedule: root {} of {}", spec.root, p));
   algorithm_fn run = options.run;
   if (run == nullptr) {
-    const algorithm_entry* entry = find_algorithm(coll, spec.alg);
+    const algorithm_descriptor* entry = find_algorithm(coll, spec.alg);
     if (entry == nullptr || spec.alg == algorithm::vendor)
       throw error(
           fmt::format("schedule: {} has no algorithm '{}' to record", to_string(coll), to_string(spec.alg)));
@@ -511,7 +511,7 @@ std::string describe(const call_spec& spec) {
     s += fmt::format(", count {}", spec.count);
   }
   if (has_root(spec.coll)) s += fmt::format(", root {}", spec.root);
-  if (spec.alg == algorithm::hierarchical || spec.eager_bytes_across)
+  if (node_aware(spec.coll, spec.alg) || spec.eager_bytes_across)
     s += fmt::format(", {} host{}{}", spec.hosts.hosts, spec.hosts.hosts == 1 ? "" : "s",
                      spec.hosts.cyclic ? " (round-robin)" : "");
   s += fmt::format(", {} B elements, E {}", spec.elem_size, spec.eager_bytes);

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-// The allgather algorithms: one function per file in this folder, listed in the table below that
-// dispatch, algorithms_for() and keeps_rank_order() read.
+// The allgather algorithms: one function per file in this folder, described in the table below
+// (core/descriptor.hpp), from which the registry, the lists and the tests follow.
 
 #include "core/block_partition.hpp"
+#include "core/descriptor.hpp"
 #include "core/pof2_fold.hpp"
-#include "core/registry.hpp"
 
 namespace collectives::detail {
 
@@ -33,15 +33,37 @@ void allgather_recursive_doubling_blocks(const transport& net, const pof2_fold& 
                                          std::byte* buf, const block_partition& blocks,
                                          std::size_t elem_size);
 
-// Vendor first: it is the baseline row of the benchmark. keeps_rank_order: correct for
-// non-commutative ops (MPI applies every op in rank order, so vendor keeps it).
-inline constexpr algorithm_entry allgather_algorithms[] = {
-    {collective::allgather, algorithm::vendor, &allgather_vendor, true},
-    {collective::allgather, algorithm::naive, &allgather_naive, true},
-    {collective::allgather, algorithm::ring, &allgather_ring, true},
-    {collective::allgather, algorithm::recursive_doubling, &allgather_recursive_doubling, true},
-    {collective::allgather, algorithm::bruck, &allgather_bruck, true},
-    {collective::allgather, algorithm::hierarchical, &allgather_hierarchical, true},
+// Vendor first: it is the baseline row of the benchmark. The order is algorithms_for()'s.
+inline constexpr algorithm_descriptor allgather_algorithms[] = {
+    {.coll = collective::allgather, .alg = algorithm::vendor, .name = "vendor", .run = &allgather_vendor},
+    {.coll = collective::allgather,
+     .alg = algorithm::naive,
+     .name = "naive",
+     .run = &allgather_naive,
+     .note = "gather + broadcast",
+     .cost = "2(p−1)α + (p+1)(p−1)/p·nβ"},
+    {.coll = collective::allgather,
+     .alg = algorithm::ring,
+     .name = "ring",
+     .run = &allgather_ring,
+     .cost = "(p−1)α + (p−1)/p·nβ"},
+    {.coll = collective::allgather,
+     .alg = algorithm::recursive_doubling,
+     .name = "recursive_doubling",
+     .run = &allgather_recursive_doubling,
+     .cost = "log p·α + (p−1)/p·nβ (+ 2α + (1+1/p)nβ fold)"},
+    {.coll = collective::allgather,
+     .alg = algorithm::bruck,
+     .name = "bruck",
+     .run = &allgather_bruck,
+     .cost = "⌈log p⌉α + (p−1)/p·nβ + local rotation"},
+    {.coll = collective::allgather,
+     .alg = algorithm::hierarchical,
+     .name = "hierarchical",
+     .run = &allgather_hierarchical,
+     .node_aware = true,
+     .note = "across hosts, then within each",
+     .cost = "(H−1)(αₙ + n/p·βₙ) + (L−1)(αₛ + n/L·βₛ) + local reordering; hosts of different sizes: flat"},
 };
 
 }  // namespace collectives::detail

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-// The allgatherv algorithms: one function per file in this folder, listed in the table below that
-// dispatch, algorithms_for() and keeps_rank_order() read.
+// The allgatherv algorithms: one function per file in this folder, described in the table below
+// (core/descriptor.hpp), from which the registry, the lists and the tests follow.
 
 #include "core/block_layout.hpp"
+#include "core/descriptor.hpp"
 #include "core/pof2_fold.hpp"
-#include "core/registry.hpp"
 #include "core/scratch.hpp"
 
 namespace collectives::detail {
@@ -33,14 +33,30 @@ void on_packed_result(const call& c, Gather gather) {
   unpack_blocks(c.recv, packed.get(), layout, c.elem.size, 0, c.size());
 }
 
-// Vendor first: it is the baseline row of the benchmark. keeps_rank_order: correct for
-// non-commutative ops (MPI applies every op in rank order, so vendor keeps it).
-inline constexpr algorithm_entry allgatherv_algorithms[] = {
-    {collective::allgatherv, algorithm::vendor, &allgatherv_vendor, true},
-    {collective::allgatherv, algorithm::naive, &allgatherv_naive, true},
-    {collective::allgatherv, algorithm::ring, &allgatherv_ring, true},
-    {collective::allgatherv, algorithm::recursive_doubling, &allgatherv_recursive_doubling, true},
-    {collective::allgatherv, algorithm::bruck, &allgatherv_bruck, true},
+// Vendor first: it is the baseline row of the benchmark. The order is algorithms_for()'s.
+inline constexpr algorithm_descriptor allgatherv_algorithms[] = {
+    {.coll = collective::allgatherv, .alg = algorithm::vendor, .name = "vendor", .run = &allgatherv_vendor},
+    {.coll = collective::allgatherv,
+     .alg = algorithm::naive,
+     .name = "naive",
+     .run = &allgatherv_naive,
+     .note = "gatherv + broadcast",
+     .cost = "2(p−1)α + (p − 1 + (N − b0)/N)·Nβ"},
+    {.coll = collective::allgatherv,
+     .alg = algorithm::ring,
+     .name = "ring",
+     .run = &allgatherv_ring,
+     .cost = "(p−1)α + Σ_steps (largest block in flight)β: (p−1)/p·Nβ equal, up to (p−1)·b_max·β"},
+    {.coll = collective::allgatherv,
+     .alg = algorithm::recursive_doubling,
+     .name = "recursive_doubling",
+     .run = &allgatherv_recursive_doubling,
+     .cost = "log p·α + (p−1)/p·Nβ equal (+ 2α + bβ + Nβ fold)"},
+    {.coll = collective::allgatherv,
+     .alg = algorithm::bruck,
+     .name = "bruck",
+     .run = &allgatherv_bruck,
+     .cost = "⌈log p⌉α + (p−1)/p·Nβ equal + local rotation"},
 };
 
 }  // namespace collectives::detail

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-// The allreduce algorithms: one function per file in this folder, listed in the table below that
-// dispatch, algorithms_for() and keeps_rank_order() read.
+// The allreduce algorithms: one function per file in this folder, described in the table below
+// (core/descriptor.hpp), from which the registry, the lists and the tests follow.
 
-#include "core/registry.hpp"
+#include "core/descriptor.hpp"
 
 namespace collectives::detail {
 
@@ -15,15 +15,48 @@ void allreduce_recursive_doubling(const call& c);
 void allreduce_rabenseifner(const call& c);
 void allreduce_hierarchical(const call& c);
 
-// Vendor first: it is the baseline row of the benchmark. keeps_rank_order: correct for
-// non-commutative ops (MPI applies every op in rank order, so vendor keeps it).
-inline constexpr algorithm_entry allreduce_algorithms[] = {
-    {collective::allreduce, algorithm::vendor, &allreduce_vendor, true},
-    {collective::allreduce, algorithm::naive, &allreduce_naive, true},
-    {collective::allreduce, algorithm::ring, &allreduce_ring, false},
-    {collective::allreduce, algorithm::recursive_doubling, &allreduce_recursive_doubling, true},
-    {collective::allreduce, algorithm::rabenseifner, &allreduce_rabenseifner, false},
-    {collective::allreduce, algorithm::hierarchical, &allreduce_hierarchical, false},
+// Vendor first: it is the baseline row of the benchmark. The order is algorithms_for()'s.
+inline constexpr algorithm_descriptor allreduce_algorithms[] = {
+    {.coll = collective::allreduce, .alg = algorithm::vendor, .name = "vendor", .run = &allreduce_vendor},
+    {.coll = collective::allreduce,
+     .alg = algorithm::naive,
+     .name = "naive",
+     .run = &allreduce_naive,
+     .note = "reduce + broadcast",
+     .cost = "2(p−1)α + 2(p−1)nβ + (p−1)nγ"},
+    {.coll = collective::allreduce,
+     .alg = algorithm::ring,
+     .name = "ring",
+     .run = &allreduce_ring,
+     .keeps_rank_order = false,
+     .cuts_vector = true,
+     .note = "ring reduce-scatter + ring all-gather",
+     .cost = "2(p−1)α + 2(p−1)/p·nβ + (p−1)/p·nγ"},
+    {.coll = collective::allreduce,
+     .alg = algorithm::recursive_doubling,
+     .name = "recursive_doubling",
+     .run = &allreduce_recursive_doubling,
+     .cost = "log p·(α + nβ + nγ) (+ 2(α + nβ) + nγ fold)"},
+    {.coll = collective::allreduce,
+     .alg = algorithm::rabenseifner,
+     .name = "rabenseifner",
+     .run = &allreduce_rabenseifner,
+     .keeps_rank_order = false,
+     .cuts_vector = true,
+     .note = "recursive-halving reduce-scatter + recursive-doubling all-gather",
+     .cost = "2 log p·α + 2(p−1)/p·nβ + (p−1)/p·nγ (+ 3α + 2nβ + nγ fold)"},
+    {.coll = collective::allreduce,
+     .alg = algorithm::hierarchical,
+     .name = "hierarchical",
+     .run = &allreduce_hierarchical,
+     .keeps_rank_order = false,
+     .node_aware = true,
+     .note = "two ranks per host: a crossed ring across hosts, senders pass partial sums to the next host's "
+             "receivers, receivers pass the final blocks on; more ranks per host: ring reduce-scatter within "
+             "each host, every local rank's shard all-reduced across hosts, ring all-gather within",
+     .cost = "two per host: (3H−2)(αₛ + n/H·βₛ) + 2(H−1)(αₙ + n/H·βₙ) + γ terms; more: 2(L−1)αₛ + "
+             "2(L−1)/L·nβₛ + 2(H−1)αₙ + 2(H−1)/H·(n/L)βₙ + γ terms; hosts of different sizes: reduce, "
+             "all-reduce among hosts' first ranks, broadcast"},
 };
 
 }  // namespace collectives::detail

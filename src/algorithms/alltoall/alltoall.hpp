@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-// The alltoall algorithms: one function per file in this folder, listed in the table below that
-// dispatch, algorithms_for() and keeps_rank_order() read.
+// The alltoall algorithms: one function per file in this folder, described in the table below
+// (core/descriptor.hpp), from which the registry, the lists and the tests follow.
 
-#include "core/registry.hpp"
+#include "core/descriptor.hpp"
 
 namespace collectives::detail {
 
@@ -13,13 +13,25 @@ void alltoall_naive(const call& c);
 void alltoall_pairwise(const call& c);
 void alltoall_bruck(const call& c);
 
-// Vendor first: it is the baseline row of the benchmark. keeps_rank_order: correct for
-// non-commutative ops (MPI applies every op in rank order, so vendor keeps it).
-inline constexpr algorithm_entry alltoall_algorithms[] = {
-    {collective::alltoall, algorithm::vendor, &alltoall_vendor, true},
-    {collective::alltoall, algorithm::naive, &alltoall_naive, true},
-    {collective::alltoall, algorithm::pairwise, &alltoall_pairwise, true},
-    {collective::alltoall, algorithm::bruck, &alltoall_bruck, true},
+// Vendor first: it is the baseline row of the benchmark. The order is algorithms_for()'s.
+inline constexpr algorithm_descriptor alltoall_algorithms[] = {
+    {.coll = collective::alltoall, .alg = algorithm::vendor, .name = "vendor", .run = &alltoall_vendor},
+    {.coll = collective::alltoall,
+     .alg = algorithm::naive,
+     .name = "naive",
+     .run = &alltoall_naive,
+     .note = "ordered exchanges",
+     .cost = "(p−1)(α + n/p·β) up to twice that"},
+    {.coll = collective::alltoall,
+     .alg = algorithm::pairwise,
+     .name = "pairwise",
+     .run = &alltoall_pairwise,
+     .cost = "(p−1)(α + n/p·β)"},
+    {.coll = collective::alltoall,
+     .alg = algorithm::bruck,
+     .name = "bruck",
+     .run = &alltoall_bruck,
+     .cost = "⌈log p⌉(α + n/2·β) + local packing"},
 };
 
 }  // namespace collectives::detail

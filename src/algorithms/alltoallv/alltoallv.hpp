@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-// The alltoallv algorithms: one function per file in this folder, listed in the table below that
-// dispatch, algorithms_for() and keeps_rank_order() read.
+// The alltoallv algorithms: one function per file in this folder, described in the table below
+// (core/descriptor.hpp), from which the registry, the lists and the tests follow.
 
 #include "core/block_layout.hpp"
-#include "core/registry.hpp"
+#include "core/descriptor.hpp"
 
 namespace collectives::detail {
 
@@ -13,12 +13,20 @@ void alltoallv_vendor(const call& c);
 void alltoallv_naive(const call& c);
 void alltoallv_pairwise(const call& c);
 
-// Vendor first: it is the baseline row of the benchmark. keeps_rank_order: correct for
-// non-commutative ops (MPI applies every op in rank order, so vendor keeps it).
-inline constexpr algorithm_entry alltoallv_algorithms[] = {
-    {collective::alltoallv, algorithm::vendor, &alltoallv_vendor, true},
-    {collective::alltoallv, algorithm::naive, &alltoallv_naive, true},
-    {collective::alltoallv, algorithm::pairwise, &alltoallv_pairwise, true},
+// Vendor first: it is the baseline row of the benchmark. The order is algorithms_for()'s.
+inline constexpr algorithm_descriptor alltoallv_algorithms[] = {
+    {.coll = collective::alltoallv, .alg = algorithm::vendor, .name = "vendor", .run = &alltoallv_vendor},
+    {.coll = collective::alltoallv,
+     .alg = algorithm::naive,
+     .name = "naive",
+     .run = &alltoallv_naive,
+     .note = "ordered exchanges",
+     .cost = "(p−1)α + Σ_peers max(sent, received)·β, up to twice that"},
+    {.coll = collective::alltoallv,
+     .alg = algorithm::pairwise,
+     .name = "pairwise",
+     .run = &alltoallv_pairwise,
+     .cost = "(p−1)α + Σ_k (largest block of shift k)·β"},
 };
 
 }  // namespace collectives::detail

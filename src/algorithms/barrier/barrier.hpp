@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-// The barrier algorithms: one function per file in this folder, listed in the table below that
-// dispatch, algorithms_for() and keeps_rank_order() read. A barrier moves no data: every message
-// is empty, and a rank may leave only once every rank has entered.
+// The barrier algorithms: one function per file in this folder, described in the table below
+// (core/descriptor.hpp), from which the registry, the lists and the tests follow. A barrier moves no data:
+// every message is empty, and a rank may leave only once every rank has entered.
 
-#include "core/registry.hpp"
+#include "core/descriptor.hpp"
 
 namespace collectives::detail {
 
@@ -15,14 +15,33 @@ void barrier_binomial(const call& c);
 void barrier_dissemination(const call& c);
 void barrier_recursive_doubling(const call& c);
 
-// Vendor first: it is the baseline row of the benchmark. No reduction, so every algorithm
-// "keeps rank order".
-inline constexpr algorithm_entry barrier_algorithms[] = {
-    {collective::barrier, algorithm::vendor, &barrier_vendor, true},
-    {collective::barrier, algorithm::naive, &barrier_naive, true},
-    {collective::barrier, algorithm::binomial, &barrier_binomial, true},
-    {collective::barrier, algorithm::dissemination, &barrier_dissemination, true},
-    {collective::barrier, algorithm::recursive_doubling, &barrier_recursive_doubling, true},
+// Vendor first: it is the baseline row of the benchmark. The order is algorithms_for()'s.
+inline constexpr algorithm_descriptor barrier_algorithms[] = {
+    {.coll = collective::barrier, .alg = algorithm::vendor, .name = "vendor", .run = &barrier_vendor},
+    {.coll = collective::barrier,
+     .alg = algorithm::naive,
+     .name = "naive",
+     .run = &barrier_naive,
+     .note = "all report to rank 0, which releases them",
+     .cost = "2(p−1)α"},
+    {.coll = collective::barrier,
+     .alg = algorithm::binomial,
+     .name = "binomial",
+     .run = &barrier_binomial,
+     .note = "up the tree, then down",
+     .cost = "2⌈log p⌉α"},
+    {.coll = collective::barrier,
+     .alg = algorithm::dissemination,
+     .name = "dissemination",
+     .run = &barrier_dissemination,
+     .note = "shifts by 1, 2, 4, …",
+     .cost = "⌈log p⌉α"},
+    {.coll = collective::barrier,
+     .alg = algorithm::recursive_doubling,
+     .name = "recursive_doubling",
+     .run = &barrier_recursive_doubling,
+     .note = "pairings",
+     .cost = "log p·α (+ 2α fold)"},
 };
 
 }  // namespace collectives::detail

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-// The broadcast algorithms: one function per file in this folder, listed in the table below that
-// dispatch, algorithms_for() and keeps_rank_order() read.
+// The broadcast algorithms: one function per file in this folder, described in the table below
+// (core/descriptor.hpp), from which the registry, the lists and the tests follow.
 
-#include "core/registry.hpp"
+#include "core/descriptor.hpp"
 
 namespace collectives::detail {
 
@@ -17,17 +17,52 @@ void broadcast_hierarchical(const call& c);
 void broadcast_pipelined_tree(const call& c);
 void broadcast_scatter_recursive_doubling(const call& c);
 
-// Vendor first: it is the baseline row of the benchmark. keeps_rank_order: correct for
-// non-commutative ops (MPI applies every op in rank order, so vendor keeps it).
-inline constexpr algorithm_entry broadcast_algorithms[] = {
-    {collective::broadcast, algorithm::vendor, &broadcast_vendor, true},
-    {collective::broadcast, algorithm::naive, &broadcast_naive, true},
-    {collective::broadcast, algorithm::binomial, &broadcast_binomial, true},
-    {collective::broadcast, algorithm::pipeline, &broadcast_pipeline, true},
-    {collective::broadcast, algorithm::scatter_allgather, &broadcast_scatter_allgather, true},
-    {collective::broadcast, algorithm::scatter_recursive_doubling, &broadcast_scatter_recursive_doubling, true},
-    {collective::broadcast, algorithm::pipelined_tree, &broadcast_pipelined_tree, true},
-    {collective::broadcast, algorithm::hierarchical, &broadcast_hierarchical, true},
+// Vendor first: it is the baseline row of the benchmark. The order is algorithms_for()'s.
+inline constexpr algorithm_descriptor broadcast_algorithms[] = {
+    {.coll = collective::broadcast, .alg = algorithm::vendor, .name = "vendor", .run = &broadcast_vendor},
+    {.coll = collective::broadcast,
+     .alg = algorithm::naive,
+     .name = "naive",
+     .run = &broadcast_naive,
+     .cost = "(p−1)(α + nβ)"},
+    {.coll = collective::broadcast,
+     .alg = algorithm::binomial,
+     .name = "binomial",
+     .run = &broadcast_binomial,
+     .cost = "⌈log p⌉(α + nβ)"},
+    {.coll = collective::broadcast,
+     .alg = algorithm::pipeline,
+     .name = "pipeline",
+     .run = &broadcast_pipeline,
+     .note = "a segmented chain",
+     .cost = "(p − 2 + S)(α + nβ/S), S segments of `COLLECTIVES_PIPELINE_SEGMENT_BYTES` (default 64 KiB)"},
+    {.coll = collective::broadcast,
+     .alg = algorithm::scatter_allgather,
+     .name = "scatter_allgather",
+     .run = &broadcast_scatter_allgather,
+     .cuts_vector = true,
+     .note = "binomial scatter + ring all-gather",
+     .cost = "(⌈log p⌉ + p − 1)α + 2(p−1)/p·nβ"},
+    {.coll = collective::broadcast,
+     .alg = algorithm::scatter_recursive_doubling,
+     .name = "scatter_recursive_doubling",
+     .run = &broadcast_scatter_recursive_doubling,
+     .cuts_vector = true,
+     .note = "binomial scatter + recursive-doubling all-gather",
+     .cost = "2⌈log p⌉α + 2(p−1)/p·nβ; not a power of two: + 2α + (n/p + n)β"},
+    {.coll = collective::broadcast,
+     .alg = algorithm::pipelined_tree,
+     .name = "pipelined_tree",
+     .run = &broadcast_pipelined_tree,
+     .note = "segments down a binary tree",
+     .cost = "(2⌊log p⌋ + 3(S − 1))(α + nβ/S), S segments of 32 KiB (`COLLECTIVES_PIPELINE_SEGMENT_BYTES`)"},
+    {.coll = collective::broadcast,
+     .alg = algorithm::hierarchical,
+     .name = "hierarchical",
+     .run = &broadcast_hierarchical,
+     .node_aware = true,
+     .note = "within the root's host, among hosts, within the others",
+     .cost = "2⌈log L⌉(αₛ + nβₛ) + ⌈log H⌉(αₙ + nβₙ)"},
 };
 
 }  // namespace collectives::detail

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-// The exscan (exclusive prefix reduction) algorithms: one function per file in this folder,
-// listed in the table below that dispatch, algorithms_for() and keeps_rank_order() read.
-// Rank 0's recv is never written: none of them needs an identity element.
+// The exscan (exclusive prefix reduction) algorithms: one function per file in this folder, described in the
+// table below (core/descriptor.hpp), from which the registry, the lists and the tests follow. Rank 0's recv
+// is never written: none of them needs an identity element.
 
-#include "core/registry.hpp"
+#include "core/descriptor.hpp"
 
 namespace collectives::detail {
 
@@ -13,13 +13,21 @@ void exscan_vendor(const call& c);
 void exscan_naive(const call& c);
 void exscan_recursive_doubling(const call& c);
 
-// Vendor first: it is the baseline row of the benchmark. keeps_rank_order: correct for
-// non-commutative ops (MPI applies every op in rank order, so vendor keeps it); both of the
-// library's algorithms combine contiguous runs of ranks, lower on the left.
-inline constexpr algorithm_entry exscan_algorithms[] = {
-    {collective::exscan, algorithm::vendor, &exscan_vendor, true},
-    {collective::exscan, algorithm::naive, &exscan_naive, true},
-    {collective::exscan, algorithm::recursive_doubling, &exscan_recursive_doubling, true},
+// Vendor first: it is the baseline row of the benchmark. The order is algorithms_for()'s. Both of
+// the library's algorithms keep rank order: they combine contiguous runs of ranks, lower on the left.
+inline constexpr algorithm_descriptor exscan_algorithms[] = {
+    {.coll = collective::exscan, .alg = algorithm::vendor, .name = "vendor", .run = &exscan_vendor},
+    {.coll = collective::exscan,
+     .alg = algorithm::naive,
+     .name = "naive",
+     .run = &exscan_naive,
+     .note = "a chain",
+     .cost = "(p−1)(α + nβ) + (p−2)nγ"},
+    {.coll = collective::exscan,
+     .alg = algorithm::recursive_doubling,
+     .name = "recursive_doubling",
+     .run = &exscan_recursive_doubling,
+     .cost = "⌈log p⌉(α + nβ) + (2⌈log p⌉ − 2)nγ, any p without a fold"},
 };
 
 }  // namespace collectives::detail

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-// The gather algorithms: one function per file in this folder, listed in the table below that
-// dispatch, algorithms_for() and keeps_rank_order() read.
+// The gather algorithms: one function per file in this folder, described in the table below
+// (core/descriptor.hpp), from which the registry, the lists and the tests follow.
 
 #include "core/binomial_tree.hpp"
 #include "core/block_partition.hpp"
-#include "core/registry.hpp"
+#include "core/descriptor.hpp"
 
 namespace collectives::detail {
 
@@ -23,12 +23,19 @@ void gather_binomial(const call& c);
 void gather_binomial_blocks(const transport& net, const binomial_tree& tree, const block_partition& blocks,
                             std::size_t elem_size, std::byte* subtree_data);
 
-// Vendor first: it is the baseline row of the benchmark. keeps_rank_order: correct for
-// non-commutative ops (MPI applies every op in rank order, so vendor keeps it).
-inline constexpr algorithm_entry gather_algorithms[] = {
-    {collective::gather, algorithm::vendor, &gather_vendor, true},
-    {collective::gather, algorithm::naive, &gather_naive, true},
-    {collective::gather, algorithm::binomial, &gather_binomial, true},
+// Vendor first: it is the baseline row of the benchmark. The order is algorithms_for()'s.
+inline constexpr algorithm_descriptor gather_algorithms[] = {
+    {.coll = collective::gather, .alg = algorithm::vendor, .name = "vendor", .run = &gather_vendor},
+    {.coll = collective::gather,
+     .alg = algorithm::naive,
+     .name = "naive",
+     .run = &gather_naive,
+     .cost = "(p−1)α + (p−1)/p·nβ"},
+    {.coll = collective::gather,
+     .alg = algorithm::binomial,
+     .name = "binomial",
+     .run = &gather_binomial,
+     .cost = "⌈log p⌉α + (p−1)/p·nβ"},
 };
 
 }  // namespace collectives::detail

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-// The gatherv algorithms: one function per file in this folder, listed in the table below that
-// dispatch, algorithms_for() and keeps_rank_order() read.
+// The gatherv algorithms: one function per file in this folder, described in the table below
+// (core/descriptor.hpp), from which the registry, the lists and the tests follow.
 
 #include <vector>
 
 #include "core/binomial_tree.hpp"
 #include "core/block_layout.hpp"
-#include "core/registry.hpp"
+#include "core/descriptor.hpp"
 
 namespace collectives::detail {
 
@@ -25,12 +25,20 @@ void gatherv_binomial(const call& c);
 std::vector<std::size_t> binomial_subtree_counts(const transport& net, const binomial_tree& tree,
                                                  const block_layout* at_root, std::size_t own);
 
-// Vendor first: it is the baseline row of the benchmark. keeps_rank_order: correct for
-// non-commutative ops (MPI applies every op in rank order, so vendor keeps it).
-inline constexpr algorithm_entry gatherv_algorithms[] = {
-    {collective::gatherv, algorithm::vendor, &gatherv_vendor, true},
-    {collective::gatherv, algorithm::naive, &gatherv_naive, true},
-    {collective::gatherv, algorithm::binomial, &gatherv_binomial, true},
+// Vendor first: it is the baseline row of the benchmark. The order is algorithms_for()'s.
+inline constexpr algorithm_descriptor gatherv_algorithms[] = {
+    {.coll = collective::gatherv, .alg = algorithm::vendor, .name = "vendor", .run = &gatherv_vendor},
+    {.coll = collective::gatherv,
+     .alg = algorithm::naive,
+     .name = "naive",
+     .run = &gatherv_naive,
+     .cost = "(p−1)α + (N − b_root)β"},
+    {.coll = collective::gatherv,
+     .alg = algorithm::binomial,
+     .name = "binomial",
+     .run = &gatherv_binomial,
+     .note = "counts sent down the tree first",
+     .cost = "⌈log p⌉α + (N − b_root)β + counts: ⌈log p⌉α + 8(p−1)β"},
 };
 
 }  // namespace collectives::detail

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-// The reduce algorithms: one function per file in this folder, listed in the table below that
-// dispatch, algorithms_for() and keeps_rank_order() read.
+// The reduce algorithms: one function per file in this folder, described in the table below
+// (core/descriptor.hpp), from which the registry, the lists and the tests follow.
 
-#include "core/registry.hpp"
+#include "core/descriptor.hpp"
 
 namespace collectives::detail {
 
@@ -15,15 +15,43 @@ void reduce_rabenseifner(const call& c);
 void reduce_hierarchical(const call& c);
 void reduce_pipelined_tree(const call& c);
 
-// Vendor first: it is the baseline row of the benchmark. keeps_rank_order: correct for
-// non-commutative ops (MPI applies every op in rank order, so vendor keeps it).
-inline constexpr algorithm_entry reduce_algorithms[] = {
-    {collective::reduce, algorithm::vendor, &reduce_vendor, true},
-    {collective::reduce, algorithm::naive, &reduce_naive, true},
-    {collective::reduce, algorithm::binomial, &reduce_binomial, true},
-    {collective::reduce, algorithm::rabenseifner, &reduce_rabenseifner, false},
-    {collective::reduce, algorithm::pipelined_tree, &reduce_pipelined_tree, false},
-    {collective::reduce, algorithm::hierarchical, &reduce_hierarchical, false},
+// Vendor first: it is the baseline row of the benchmark. The order is algorithms_for()'s.
+inline constexpr algorithm_descriptor reduce_algorithms[] = {
+    {.coll = collective::reduce, .alg = algorithm::vendor, .name = "vendor", .run = &reduce_vendor},
+    {.coll = collective::reduce,
+     .alg = algorithm::naive,
+     .name = "naive",
+     .run = &reduce_naive,
+     .cost = "(p−1)(α + nβ + nγ)"},
+    {.coll = collective::reduce,
+     .alg = algorithm::binomial,
+     .name = "binomial",
+     .run = &reduce_binomial,
+     .cost = "⌈log p⌉(α + nβ + nγ)"},
+    {.coll = collective::reduce,
+     .alg = algorithm::rabenseifner,
+     .name = "rabenseifner",
+     .run = &reduce_rabenseifner,
+     .keeps_rank_order = false,
+     .cuts_vector = true,
+     .note = "recursive-halving reduce-scatter + binomial gather",
+     .cost = "2 log p·α + 2(p−1)/p·nβ + (p−1)/p·nγ (+ fold for p not a power of two)"},
+    {.coll = collective::reduce,
+     .alg = algorithm::pipelined_tree,
+     .name = "pipelined_tree",
+     .run = &reduce_pipelined_tree,
+     .keeps_rank_order = false,
+     .note = "segments up a binary tree",
+     .cost = "(2⌊log p⌋ + 3(S − 1))(α + nβ/S) + 2(⌊log p⌋ + S − 1)·nγ/S, S segments of 32 KiB"},
+    {.coll = collective::reduce,
+     .alg = algorithm::hierarchical,
+     .name = "hierarchical",
+     .run = &reduce_hierarchical,
+     .keeps_rank_order = false,
+     .node_aware = true,
+     .note = "reduce within each host, then among hosts",
+     .cost = "⌈log L⌉(αₛ + nβₛ + nγ) + ⌈log H⌉(αₙ + nβₙ + nγ) (+ αₛ + nβₛ when the root is not its host's "
+             "first rank)"},
 };
 
 }  // namespace collectives::detail

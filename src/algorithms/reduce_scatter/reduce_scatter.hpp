@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-// The reduce_scatter algorithms: one function per file in this folder, listed in the table below that
-// dispatch, algorithms_for() and keeps_rank_order() read.
+// The reduce_scatter algorithms: one function per file in this folder, described in the table below
+// (core/descriptor.hpp), from which the registry, the lists and the tests follow.
 
 #include "core/block_partition.hpp"
+#include "core/descriptor.hpp"
 #include "core/pof2_fold.hpp"
-#include "core/registry.hpp"
 
 namespace collectives::detail {
 
@@ -38,14 +38,36 @@ void reduce_scatter_recursive_halving_blocks(const transport& net, const pof2_fo
                                              const block_partition& blocks, std::size_t elem_size,
                                              const reduction& op);
 
-// Vendor first: it is the baseline row of the benchmark. keeps_rank_order: correct for
-// non-commutative ops (MPI applies every op in rank order, so vendor keeps it).
-inline constexpr algorithm_entry reduce_scatter_algorithms[] = {
-    {collective::reduce_scatter, algorithm::vendor, &reduce_scatter_vendor, true},
-    {collective::reduce_scatter, algorithm::naive, &reduce_scatter_naive, true},
-    {collective::reduce_scatter, algorithm::ring, &reduce_scatter_ring, false},
-    {collective::reduce_scatter, algorithm::recursive_halving, &reduce_scatter_recursive_halving, false},
-    {collective::reduce_scatter, algorithm::pairwise, &reduce_scatter_pairwise, false},
+// Vendor first: it is the baseline row of the benchmark. The order is algorithms_for()'s.
+inline constexpr algorithm_descriptor reduce_scatter_algorithms[] = {
+    {.coll = collective::reduce_scatter,
+     .alg = algorithm::vendor,
+     .name = "vendor",
+     .run = &reduce_scatter_vendor},
+    {.coll = collective::reduce_scatter,
+     .alg = algorithm::naive,
+     .name = "naive",
+     .run = &reduce_scatter_naive,
+     .note = "reduce + scatter",
+     .cost = "(p−1)(α + nβ + nγ) + (p−1)(α + n/p·β)"},
+    {.coll = collective::reduce_scatter,
+     .alg = algorithm::ring,
+     .name = "ring",
+     .run = &reduce_scatter_ring,
+     .keeps_rank_order = false,
+     .cost = "(p−1)α + (p−1)/p·n(β + γ)"},
+    {.coll = collective::reduce_scatter,
+     .alg = algorithm::recursive_halving,
+     .name = "recursive_halving",
+     .run = &reduce_scatter_recursive_halving,
+     .keeps_rank_order = false,
+     .cost = "log p·α + (p−1)/p·n(β + γ) (+ fold)"},
+    {.coll = collective::reduce_scatter,
+     .alg = algorithm::pairwise,
+     .name = "pairwise",
+     .run = &reduce_scatter_pairwise,
+     .keeps_rank_order = false,
+     .cost = "(p−1)α + (p−1)/p·n(β + γ)"},
 };
 
 }  // namespace collectives::detail

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-// The scatter algorithms: one function per file in this folder, listed in the table below that
-// dispatch, algorithms_for() and keeps_rank_order() read.
+// The scatter algorithms: one function per file in this folder, described in the table below
+// (core/descriptor.hpp), from which the registry, the lists and the tests follow.
 
 #include "core/binomial_tree.hpp"
 #include "core/block_partition.hpp"
-#include "core/registry.hpp"
+#include "core/descriptor.hpp"
 
 namespace collectives::detail {
 
@@ -23,12 +23,19 @@ void scatter_binomial(const call& c);
 void scatter_binomial_blocks(const transport& net, const binomial_tree& tree, const block_partition& blocks,
                              std::size_t elem_size, const std::byte* root_data, std::byte* subtree_data);
 
-// Vendor first: it is the baseline row of the benchmark. keeps_rank_order: correct for
-// non-commutative ops (MPI applies every op in rank order, so vendor keeps it).
-inline constexpr algorithm_entry scatter_algorithms[] = {
-    {collective::scatter, algorithm::vendor, &scatter_vendor, true},
-    {collective::scatter, algorithm::naive, &scatter_naive, true},
-    {collective::scatter, algorithm::binomial, &scatter_binomial, true},
+// Vendor first: it is the baseline row of the benchmark. The order is algorithms_for()'s.
+inline constexpr algorithm_descriptor scatter_algorithms[] = {
+    {.coll = collective::scatter, .alg = algorithm::vendor, .name = "vendor", .run = &scatter_vendor},
+    {.coll = collective::scatter,
+     .alg = algorithm::naive,
+     .name = "naive",
+     .run = &scatter_naive,
+     .cost = "(p−1)α + (p−1)/p·nβ"},
+    {.coll = collective::scatter,
+     .alg = algorithm::binomial,
+     .name = "binomial",
+     .run = &scatter_binomial,
+     .cost = "⌈log p⌉α + (p−1)/p·nβ"},
 };
 
 }  // namespace collectives::detail

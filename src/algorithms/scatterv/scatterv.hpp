@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-// The scatterv algorithms: one function per file in this folder, listed in the table below that
-// dispatch, algorithms_for() and keeps_rank_order() read.
+// The scatterv algorithms: one function per file in this folder, described in the table below
+// (core/descriptor.hpp), from which the registry, the lists and the tests follow.
 
 #include "core/binomial_tree.hpp"
 #include "core/block_layout.hpp"
-#include "core/registry.hpp"
+#include "core/descriptor.hpp"
 
 namespace collectives::detail {
 
@@ -14,12 +14,20 @@ void scatterv_vendor(const call& c);
 void scatterv_naive(const call& c);
 void scatterv_binomial(const call& c);
 
-// Vendor first: it is the baseline row of the benchmark. keeps_rank_order: correct for
-// non-commutative ops (MPI applies every op in rank order, so vendor keeps it).
-inline constexpr algorithm_entry scatterv_algorithms[] = {
-    {collective::scatterv, algorithm::vendor, &scatterv_vendor, true},
-    {collective::scatterv, algorithm::naive, &scatterv_naive, true},
-    {collective::scatterv, algorithm::binomial, &scatterv_binomial, true},
+// Vendor first: it is the baseline row of the benchmark. The order is algorithms_for()'s.
+inline constexpr algorithm_descriptor scatterv_algorithms[] = {
+    {.coll = collective::scatterv, .alg = algorithm::vendor, .name = "vendor", .run = &scatterv_vendor},
+    {.coll = collective::scatterv,
+     .alg = algorithm::naive,
+     .name = "naive",
+     .run = &scatterv_naive,
+     .cost = "(p−1)α + (N − b_root)β"},
+    {.coll = collective::scatterv,
+     .alg = algorithm::binomial,
+     .name = "binomial",
+     .run = &scatterv_binomial,
+     .note = "counts sent down the tree first",
+     .cost = "⌈log p⌉α + (N − b_root)β + counts: ⌈log p⌉α + 8(p−1)β"},
 };
 
 }  // namespace collectives::detail
