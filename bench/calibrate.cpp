@@ -386,6 +386,11 @@ struct measurement {
   std::string command;
 };
 
+// A larger message's ping-pong this much faster than a smaller one's, and by at least this many
+// seconds, under one protocol: the measurement was disturbed (read_measurement).
+constexpr double disturbed_ratio = 0.75;
+constexpr double disturbed_seconds = 10e-6;
+
 measurement read_measurement(const std::string& path) {
   std::ifstream file(path);
   if (!file) throw std::runtime_error(fmt::format("cannot read {}", path));
@@ -406,6 +411,18 @@ measurement read_measurement(const std::string& path) {
                         p["recv"].get<double>(), p["isend"].get<double>(), p["stream"].get<double>(),
                         p.value("duplex", 0.0), p["rendezvous"].get<bool>()});
   if (m.points.size() < 4) throw std::runtime_error(fmt::format("{}: fewer than 4 sizes measured", path));
+  // Under one protocol a larger message never crosses clearly faster than a smaller one: where it
+  // does, the machine was disturbed while the smaller one was measured, and a fit would price that.
+  for (std::size_t i = 0; i < m.points.size(); ++i)
+    for (std::size_t k = i + 1; k < m.points.size(); ++k) {
+      const point &small = m.points[i], &large = m.points[k];
+      if (small.rendezvous == large.rendezvous && large.ping_pong < small.ping_pong * disturbed_ratio &&
+          small.ping_pong - large.ping_pong > disturbed_seconds)
+        throw std::runtime_error(fmt::format(
+            "{}: a disturbed measurement: the ping-pong takes {:.2f} µs one way at {} B but {:.2f} µs at {} B, "
+            "by the same protocol; measure again on a quiet machine",
+            path, small.ping_pong * 1e6, small.bytes, large.ping_pong * 1e6, large.bytes));
+    }
   return m;
 }
 
