@@ -21,7 +21,9 @@
 #                                                  ones at 17 and 64 on threads), and the
 #                                                  node-aware ones on
 #                                                  multi-core nodes, and the fit of collcalibrate
-#                                                  on a platform of known parameters (label smpi).
+#                                                  on a platform of known parameters (label smpi);
+#                                                  collbench's vendor:<name> rows back to back and
+#                                                  vendor:ompi41 against vendor (label smpi_bench).
 #   COLLECTIVES_SANITIZE=1 bash scripts/test.sh    AddressSanitizer + UndefinedBehaviorSanitizer
 #                                                  (build-sanitize/, Open MPI, no benchmark): the
 #                                                  library's tests and the drop-in's at np 1-4
@@ -59,7 +61,6 @@ if [[ $mpi == smpi ]]; then
   # SimGrid's SMPI: the matrix at 17, 64 and 100 simulated ranks (label smpi).
   build+=-smpi
   ranks="17;64;100"
-  bench=OFF
 fi
 if [[ $sanitize == ON ]]; then
   build+=-sanitize
@@ -92,7 +93,7 @@ cmake --build "$build" -j "$(nproc)"
 
 run_ctest() { ctest --test-dir "$build" --output-on-failure -j "$(nproc)" "$@"; }
 if [[ $mpi == smpi ]]; then
-  run_ctest -L '^smpi$' "$@"
+  run_ctest -L '^smpi$|^smpi_bench$' "$@"
   exit
 fi
 if [[ $mpi == openmpi && $sanitize == OFF ]]; then
