@@ -28,9 +28,10 @@
 //     table); an algorithm that is ahead of it replaces it (the one whose worst ratio is least, or
 //     the previous size's choice if its worst ratio is within 3% of that: fewer, wider ranges).
 //     Elsewhere the rule's choice stays: the built-in rule decides.
-//   - "fastest" (the drop-in's vendor-or-library verdict): the library keeps a size only where it
-//     is ahead of vendor, the MPI library's collective; elsewhere vendor, the cheaper path (a call
-//     forwarded to the MPI library costs less than one served).
+//   - "fastest" (the drop-in's vendor-or-library verdict): vendor, the MPI library's collective,
+//     takes a size only where it is ahead of the library's choice; elsewhere the library keeps it,
+//     as `automatic` would (the built-in rule, or a measured choice): `fastest` departs from
+//     `automatic` only where the runs show it is faster to.
 // Every point says which and why ("by"), with the ratios per timing and the noise; every range
 // says why ("why"): colltune starts a new range where the verdict or its reason changes.
 // Each point also keeps what the table showed before: the chosen algorithm's least median over the
@@ -38,7 +39,7 @@
 // gatherv, scatterv and alltoallv have no per-size choice (every rank must decide alike, and their
 // counts are not known alike): from the runs timed as applications see calls, one range over every
 // size per process count, library only where in every such run the geometric mean over the sizes
-// of vendor's time ÷ the library's puts the library ahead by the same rule, else vendor.
+// of vendor's time ÷ the library's puts vendor ahead by the same rule, else the library.
 //
 // Usage: colltune --out table.json [--options "collbench options"] [--command "how it was run"]
 //                 run1.json run2.json ...   (synchronized, back-to-back and imb runs, in any order)
@@ -296,9 +297,8 @@ const char* const why_rule =
 const char* const why_library = "library: ahead of vendor in every run and timing by more than the noise";
 const char* const why_vendor_ahead =
     "vendor: ahead of the library in every run and timing by more than the noise";
-const char* const why_vendor_cheaper =
-    "vendor: the cheaper path (a forwarded call costs less than a served one); the runs and timings did not "
-    "all put the library ahead by more than the noise";
+const char* const why_library_kept =
+    "library: as automatic; the runs and timings did not all put vendor ahead by more than the noise";
 const char* const why_unmeasured = "library: vendor not measured";
 
 // The least medians of both sides in each timing, and the first timing (imb, back-to-back,
@@ -322,7 +322,7 @@ std::optional<shown> times_to_show(const observations& obs, const side& library,
   return std::nullopt;
 }
 
-// One size of the "fastest" section: library only where it is ahead of vendor in every run and timing.
+// One size of the "fastest" section: vendor only where it is ahead of the library in every run and timing.
 struct verdict {
   bool vendor = false;
   std::string why;
@@ -336,9 +336,9 @@ verdict versus_vendor(std::size_t bytes, const std::string& chosen, const observ
   const agreement g = compare(obs, vendor, library);  // vendor ÷ library
   if (g.count == 0 && !g.unpaired.empty() &&
       std::any_of(obs.begin(), obs.end(), [](const observation& o) { return o.us.contains("vendor"); })) {
-    // Vendor measured, the library's choice never beside it: nothing shows the library ahead.
-    j["by"] = fmt::format("{} (the library's choice was never measured beside vendor)", why_vendor_cheaper);
-    return {true, why_vendor_cheaper, j};
+    // Vendor measured, the library's choice never beside it: nothing shows vendor ahead.
+    j["by"] = fmt::format("{} (the library's choice was never measured beside vendor)", why_library_kept);
+    return {false, why_library_kept, j};
   }
   if (g.count == 0) {
     j["by"] = why_unmeasured;
@@ -358,10 +358,10 @@ verdict versus_vendor(std::size_t bytes, const std::string& chosen, const observ
   j["vendor_ratio"] = s.vendor.least_us / s.library.least_us;
   j["ratios"] = g.to_json();
   j["noise"] = g.noise;
-  const bool library_ahead = g.b_ahead();
-  const std::string why = library_ahead ? why_library : g.a_ahead() ? why_vendor_ahead : why_vendor_cheaper;
+  const bool vendor_ahead = g.a_ahead();
+  const std::string why = vendor_ahead ? why_vendor_ahead : g.b_ahead() ? why_library : why_library_kept;
   j["by"] = fmt::format("{} (vendor ÷ library: {})", why, g.summary());
-  return {!library_ahead, why, j};
+  return {vendor_ahead, why, j};
 }
 
 std::string now_utc() {
@@ -621,7 +621,7 @@ int run(int argc, char** argv) {
   };
 
   json colls = json::object(), fastest = json::object();
-  std::size_t ranges = 0, by_rule = 0, sizes = 0, vendor_sizes = 0, vendor_cheaper = 0;
+  std::size_t ranges = 0, by_rule = 0, sizes = 0, vendor_sizes = 0, library_kept = 0;
   std::vector<std::string> unsized_verdicts;  // "gatherv 4 vendor"
   for (const auto& [k, by_bytes] : times) {
     const auto& [name, p] = k;
@@ -670,7 +670,7 @@ int run(int argc, char** argv) {
       verdict_whys.push_back(d.why);
       verdict_jsons.push_back(d.point);
       vendor_sizes += d.vendor;
-      vendor_cheaper += d.why == why_vendor_cheaper;
+      library_kept += d.why == why_library_kept;
     }
     json r = ranges_json(bytes, chosen, whys, "algorithm", point_jsons);
     ranges += r.size();
@@ -722,15 +722,15 @@ int run(int argc, char** argv) {
       means.push_back(o);
     }
     const agreement g = compare(means, vendor, row_of("library"));
-    const bool library_ahead = g.b_ahead();
-    const std::string why = library_ahead ? why_library : g.a_ahead() ? why_vendor_ahead : why_vendor_cheaper;
+    const bool vendor_ahead = g.a_ahead();
+    const std::string why = vendor_ahead ? why_vendor_ahead : g.b_ahead() ? why_library : why_library_kept;
     for (json& pt : points)
       pt["by"] = fmt::format(
           "{}: one verdict for every size (counts are not known alike on every rank), from each run's "
           "geometric mean over the sizes of vendor ÷ library: {}",
           why, g.summary());
-    unsized_verdicts.push_back(fmt::format("{} {} {}", name, p, library_ahead ? "library" : "vendor"));
-    const std::vector<std::string> verdicts(bytes.size(), library_ahead ? "library" : "vendor");
+    unsized_verdicts.push_back(fmt::format("{} {} {}", name, p, vendor_ahead ? "vendor" : "library"));
+    const std::vector<std::string> verdicts(bytes.size(), vendor_ahead ? "vendor" : "library");
     fastest[name][std::to_string(p)] =
         ranges_json(bytes, verdicts, std::vector<std::string>(bytes.size(), why), "fastest", points);
   }
@@ -787,13 +787,12 @@ int run(int argc, char** argv) {
              "synchronized runs is the time shown",
              noise_floor * 100, noise_floor * 100, noise_floor * 100)},
         {"fastest_rule",
-         "per size, \"library\" only where the library's choice is ahead of vendor (the MPI library's "
-         "default collective) in every run and timing by more than the noise, else \"vendor\", the cheaper "
-         "path (a forwarded call costs less than a served one); gatherv, scatterv and alltoallv (no per-size "
-         "choice: their counts are not known alike on every rank) get one range per process count, library "
-         "only where in every run timed as applications see calls the geometric mean over the sizes of "
-         "vendor's time ÷ the library's is ahead by the same rule; read by the drop-in's "
-         "COLLECTIVES_ALGORITHMS=*=fastest only"},
+         "per size, \"vendor\" (the MPI library's default collective) only where it is ahead of the "
+         "library's choice in every run and timing by more than the noise, else \"library\", as automatic; "
+         "gatherv, scatterv and alltoallv (no per-size choice: their counts are not known alike on every "
+         "rank) get one range per process count, vendor only where in every run timed as applications see "
+         "calls the geometric mean over the sizes of vendor's time ÷ the library's is ahead by the same rule; "
+         "read by the drop-in's COLLECTIVES_ALGORITHMS=*=fastest only"},
         {"fastest_timing",
          fmt::format("{}: every timing given decides, and must agree{}.{}", joined(used),
                      through_dropin_any ? "; the runs other than synchronized went through the drop-in (the "
@@ -809,9 +808,9 @@ int run(int argc, char** argv) {
   fmt::print(
       stderr,
       "colltune: {}: {} ranges over {} sizes ({} kept the built-in rule's choice: nothing ahead of it "
-      "in every run and timing); vendor at {} sizes ({} of them the cheaper path, the library not ahead "
-      "in every run and timing); timings: {}{}{}\n",
-      out, ranges, sizes, by_rule, vendor_sizes, vendor_cheaper, joined(used),
+      "in every run and timing); vendor at {} sizes, ahead in every run and timing ({} sizes the library "
+      "as automatic, neither side ahead); timings: {}{}{}\n",
+      out, ranges, sizes, by_rule, vendor_sizes, library_kept, joined(used),
       unsized_verdicts.empty() ? "" : "; one verdict for every size: ", fmt::join(unsized_verdicts, ", "));
   // What the library will load must load: the table checks itself.
   collectives::load_tuning(out);

@@ -2,8 +2,8 @@
 // colltune's verdicts on runs whose times are written by hand (no MPI launch). The rule: a decision
 // is kept only where every run of every timing agrees by more than the measured noise (each run's
 // ratio of the two sides beyond 1 + 3%, and their median beyond 1 + the noise: how far that ratio
-// moved between the runs of one timing, at least 3%). "fastest": the library only where it is ahead of vendor so, else vendor, the cheaper
-// path; "collectives": an algorithm replaces the built-in rule's choice only where it is ahead of
+// moved between the runs of one timing, at least 3%). "fastest": vendor only where it is ahead of the
+// library so, else the library, as automatic; "collectives": an algorithm replaces the built-in rule's choice only where it is ahead of
 // it so, else the rule's choice stays. Each range says why. The tables load, and fastest_choice and
 // automatic_choice follow them; runs without vendor rows give a table without the "fastest"
 // section, where fastest_choice is automatic's choice.
@@ -45,15 +45,17 @@ struct vendor_times {
 };
 const std::vector<vendor_times> sizes{
     {8, {{50, 52}}, "vendor", "vendor: ahead"},           // 0.52 × 1.04 (the noise: 52 ÷ 50) < 1
-    {64, {{98, 98}}, "vendor", "vendor: the cheaper"},    // 2% faster: within the 3% floor
-    {512, {{80, 120}}, "vendor", "vendor: the cheaper"},  // the runs disagree (noise 50%)
-    {1024, {{98, 140}}, "vendor", "vendor: the cheaper"},
+    {64, {{98, 98}}, "library", "library: as automatic"},    // 2% faster: within the 3% floor
+    {512, {{80, 120}}, "library", "library: as automatic"},  // the runs disagree (noise 50%)
+    {1024, {{98, 140}}, "library", "library: as automatic"},
     {4096, {}, "library", "library: vendor not measured"},  // no vendor row
+    // Vendor ahead in both runs (0.5 and 0.9), but their median 0.7 is not below 1 ÷ (1 + 80% noise).
+    {16384, {{50, 90}}, "library", "library: as automatic"},
     {32768, {{40, 41}}, "vendor", "vendor: ahead"},
-    {262144, {{150, 150}}, "library", "library: ahead"},      // 1.5 in both runs
-    {524288, {{110, 150}}, "vendor", "vendor: the cheaper"},  // ahead in both, but median 1.3 < 1 + 36% noise
+    {262144, {{150, 150}}, "library", "library: ahead"},        // 1.5 in both runs
+    {524288, {{110, 150}}, "library", "library: as automatic"},  // ahead in both, but median 1.3 < 1 + 36% noise
     {1048576, {{106, 104}}, "library", "library: ahead"},  // 1.04 > 1.03: the noise (1.9%) is below the floor
-    {2097152, {{102, 102}}, "vendor", "vendor: the cheaper"},  // 2% slower: within the floor
+    {2097152, {{102, 102}}, "library", "library: as automatic"},  // 2% slower: within the floor
     // 1.5 and 2.5: both runs ahead by more than the floor, and their median 2.0 beyond 1 + the noise
     // (67%): the advantage moved between the runs, its sign did not.
     {4194304, {{150, 250}}, "library", "library: ahead"},
@@ -160,13 +162,14 @@ BOOST_AUTO_TEST_CASE(the_library_keeps_a_size_only_where_every_run_puts_it_ahead
   // Ranges: boundaries at the geometric middle of the sizes either side, as the library's; a range
   // ends where the verdict or its reason changes, and says why.
   const json expected = json::array({json::array({0, 22, "vendor", "vendor: ahead"}),
-                                     json::array({23, 2048, "vendor", "vendor: the cheaper"}),
-                                     json::array({2049, 11585, "library", "library: vendor not measured"}),
-                                     json::array({11586, 92681, "vendor", "vendor: ahead"}),
+                                     json::array({23, 2048, "library", "library: as automatic"}),
+                                     json::array({2049, 8192, "library", "library: vendor not measured"}),
+                                     json::array({8193, 23170, "library", "library: as automatic"}),
+                                     json::array({23171, 92681, "vendor", "vendor: ahead"}),
                                      json::array({92682, 370727, "library", "library: ahead"}),
-                                     json::array({370728, 741455, "vendor", "vendor: the cheaper"}),
+                                     json::array({370728, 741455, "library", "library: as automatic"}),
                                      json::array({741456, 1482910, "library", "library: ahead"}),
-                                     json::array({1482911, 2965820, "vendor", "vendor: the cheaper"}),
+                                     json::array({1482911, 2965820, "library", "library: as automatic"}),
                                      json::array({2965821, nullptr, "library", "library: ahead"})});
   BOOST_TEST_REQUIRE(ranges.size() == expected.size(), ranges.dump());
   for (std::size_t i = 0; i < ranges.size(); ++i) {
@@ -230,44 +233,51 @@ std::string write_rows(const fs::path& dir, const std::string& name, const std::
 BOOST_AUTO_TEST_CASE(runs_through_the_drop_in_read_pmpi_as_vendor) {
   const scratch s;
   std::vector<std::tuple<std::string, std::size_t, double>> sync;
-  for (std::size_t bytes : {std::size_t{8}, std::size_t{512}, std::size_t{4096}}) {
-    sync.emplace_back("vendor", bytes, bytes == 8 ? 100 : 150);
+  for (std::size_t bytes : {std::size_t{8}, std::size_t{512}, std::size_t{4096}, std::size_t{8192}}) {
+    sync.emplace_back("vendor", bytes, bytes == 8 ? 100 : bytes == 8192 ? 80 : 150);
     for (algorithm a : collectives::algorithms_for(collective::allreduce))
       if (a != algorithm::vendor && a != algorithm::hierarchical) sync.emplace_back(to_string(a), bytes, 100);
   }
   const std::string run = write_rows(s.dir, "sync", "synchronized", sync);
-  // 8 B: the drop-in serves in 100, PMPI_* takes 90 (synchronized: alike): vendor, the cheaper path.
+  // 8 B: the drop-in serves in 100, PMPI_* takes 90 (synchronized: alike): the library, as automatic.
   // 512 B: the drop-in 50, PMPI_* 100 (synchronized: the library 1.5× faster): the library.
-  // 4096 B: the drop-in 100, PMPI_* 80 (synchronized: the library 1.5× faster): they disagree, vendor.
+  // 4096 B: the drop-in 100, PMPI_* 80 (synchronized: the library 1.5× faster): they disagree, the
+  // library, as automatic. 8192 B: the drop-in 100, PMPI_* 80 (synchronized: vendor 1.25× faster):
+  // vendor.
   const std::string b2b = write_rows(s.dir, "b2b", "back-to-back",
                                      {{"vendor", 8, 100},
                                       {"pmpi", 8, 90},
                                       {"vendor", 512, 50},
                                       {"pmpi", 512, 100},
                                       {"vendor", 4096, 100},
-                                      {"pmpi", 4096, 80}});
+                                      {"pmpi", 4096, 80},
+                                      {"vendor", 8192, 100},
+                                      {"pmpi", 8192, 80}});
   const json table = colltune({run, b2b}, s.dir / "t.json");
   std::map<std::size_t, std::pair<std::string, json>> seen;
   for (const json& r : table.at("fastest").at("allreduce").at("2"))
     for (const json& p : r.at("points")) seen[p.at("bytes").get<std::size_t>()] = {r.at("fastest"), p};
-  BOOST_TEST(seen.at(8).first == "vendor");
+  BOOST_TEST(seen.at(8).first == "library");
   BOOST_TEST(seen.at(8).second.at("vendor_us").get<double>() == 90.0);
   BOOST_TEST(seen.at(8).second.at("library_us").get<double>() == 100.0);
-  BOOST_TEST(seen.at(8).second.at("by").get<std::string>().starts_with("vendor: the cheaper path"));
+  BOOST_TEST(seen.at(8).second.at("by").get<std::string>().starts_with("library: as automatic"));
   BOOST_TEST(seen.at(512).first == "library");
   BOOST_TEST(seen.at(512).second.at("timing") == "back-to-back");
   BOOST_TEST(seen.at(512).second.at("ratios").at("back-to-back")[0].get<double>() == 2.0);
   BOOST_TEST(seen.at(512).second.at("ratios").at("synchronized")[0].get<double>() == 1.5);
-  BOOST_TEST(seen.at(4096).first == "vendor");
-  BOOST_TEST(seen.at(4096).second.at("by").get<std::string>().starts_with("vendor: the cheaper path"));
+  BOOST_TEST(seen.at(4096).first == "library");
+  BOOST_TEST(seen.at(4096).second.at("by").get<std::string>().starts_with("library: as automatic"));
+  BOOST_TEST(seen.at(8192).first == "vendor");
+  BOOST_TEST(seen.at(8192).second.at("vendor_us").get<double>() == 80.0);
+  BOOST_TEST(seen.at(8192).second.at("by").get<std::string>().starts_with("vendor: ahead"));
   BOOST_TEST(table.at("provenance").at("fastest_timing").get<std::string>().find("through the drop-in") !=
              std::string::npos);
 }
 
 // gatherv, scatterv and alltoallv have no per-size choice (their counts are not known alike on every
 // rank): from the runs timed as applications see calls, one "fastest" verdict for every size per
-// process count: library only where every run's geometric mean over the sizes of vendor ÷ library
-// is above 1 + noise, else vendor, even where one size says otherwise. The drop-in asks at 0 bytes.
+// process count: vendor only where every run's geometric mean over the sizes of vendor ÷ library
+// is below 1 ÷ (1 + noise), else the library, even where one size says otherwise. The drop-in asks at 0 bytes.
 BOOST_AUTO_TEST_CASE(collectives_without_a_size_choice_get_one_verdict_for_every_size) {
   const scratch s;
   const std::string sync = write_run(s.dir, 0, true);
@@ -287,7 +297,7 @@ BOOST_AUTO_TEST_CASE(collectives_without_a_size_choice_get_one_verdict_for_every
     return path.string();
   };
   // gatherv: vendor half of automatic's time at 8 B, 10% slower at 1 MiB: 0.74 in geometric mean.
-  // alltoallv: vendor 2% faster at every size: within the noise, so vendor, the cheaper path.
+  // alltoallv: vendor 2% faster at every size: within the noise, so the library, as automatic.
   // scatterv: vendor 1.2× slower back to back, 1.1× as IMB times: the library.
   // allgatherv... not by size only when skewed: left to the synchronized rows here.
   const std::string b2b = write("back-to-back", {{"gatherv", "vendor", 8, 50},
@@ -313,8 +323,8 @@ BOOST_AUTO_TEST_CASE(collectives_without_a_size_choice_get_one_verdict_for_every
   BOOST_TEST(gatherv[0].at("points")[1].at("vendor_ratio").get<double>() == 1.1);
   const json& alltoallv = table.at("fastest").at("alltoallv").at("2");
   BOOST_TEST_REQUIRE(alltoallv.size() == 1u);
-  BOOST_TEST(alltoallv[0].at("fastest") == "vendor");
-  BOOST_TEST(alltoallv[0].at("why").get<std::string>().starts_with("vendor: the cheaper path"));
+  BOOST_TEST(alltoallv[0].at("fastest") == "library");
+  BOOST_TEST(alltoallv[0].at("why").get<std::string>().starts_with("library: as automatic"));
   const json& scatterv = table.at("fastest").at("scatterv").at("2");
   BOOST_TEST_REQUIRE(scatterv.size() == 1u);
   BOOST_TEST(scatterv[0].at("fastest") == "library");
@@ -324,14 +334,15 @@ BOOST_AUTO_TEST_CASE(collectives_without_a_size_choice_get_one_verdict_for_every
   BOOST_TEST(collectives::fastest_choice({.coll = collective::gatherv, .p = 2, .bytes = 64}) ==
              algorithm::vendor);
   BOOST_TEST(collectives::fastest_choice({.coll = collective::alltoallv, .p = 2, .bytes = 64}) ==
-             algorithm::vendor);
+             collectives::automatic_choice({.coll = collective::alltoallv, .p = 2, .bytes = 64}));
   BOOST_TEST(collectives::fastest_choice({.coll = collective::scatterv, .p = 2, .bytes = 64}) ==
              collectives::automatic_choice({.coll = collective::scatterv, .p = 2, .bytes = 64}));
   collectives::clear_tuning();
 }
 
 // With runs of other timings beside the synchronized ones, every timing must agree: a verdict that
-// the synchronized runs give and the back-to-back ones contradict falls back to vendor. The library's
+// the synchronized runs give and the back-to-back ones contradict falls back to the library, as
+// automatic, whichever side the synchronized runs put ahead. The library's
 // time in a run is the chosen algorithm's own row where the run measured it, else automatic's.
 // Synchronized runs alone cannot be contradicted; runs of other timings alone are refused.
 BOOST_AUTO_TEST_CASE(back_to_back_runs_must_agree_with_the_synchronized_ones) {
@@ -378,11 +389,15 @@ BOOST_AUTO_TEST_CASE(back_to_back_runs_must_agree_with_the_synchronized_ones) {
   BOOST_TEST(a.at(512).first == "library");
   BOOST_TEST(a.at(262144).first == "library");
   BOOST_TEST(a.at(8).second.at("timing") == "synchronized");
-  BOOST_TEST(b.at(8).first == "vendor");
-  BOOST_TEST(b.at(8).second.at("by").get<std::string>().starts_with("vendor: the cheaper path"));
+  BOOST_TEST(a.at(8).second.at("by").get<std::string>().starts_with("vendor: ahead"));
+  BOOST_TEST(a.at(262144).second.at("by").get<std::string>().starts_with("library: ahead"));
+  BOOST_TEST(b.at(8).first == "library");
+  BOOST_TEST(b.at(8).second.at("by").get<std::string>().starts_with("library: as automatic"));
   BOOST_TEST(b.at(512).first == "library");
+  BOOST_TEST(b.at(512).second.at("by").get<std::string>().starts_with("library: ahead"));
   BOOST_TEST(b.at(512).second.at("library_us").get<double>() == 80.0);
-  BOOST_TEST(b.at(262144).first == "vendor");
+  BOOST_TEST(b.at(262144).first == "library");
+  BOOST_TEST(b.at(262144).second.at("by").get<std::string>().starts_with("library: as automatic"));
   for (const auto& [bytes, verdict] : b) {
     BOOST_TEST(verdict.second.at("timing") == "back-to-back", bytes);  // the times shown
     BOOST_TEST(verdict.second.at("ratios").contains("synchronized"), bytes);
@@ -391,15 +406,18 @@ BOOST_AUTO_TEST_CASE(back_to_back_runs_must_agree_with_the_synchronized_ones) {
   BOOST_TEST(b.at(8).second.at("ratios").at("synchronized")[0].get<double>() == 0.5);
   BOOST_TEST(b.at(8).second.at("ratios").at("back-to-back")[0].get<double>() == 1.2);
 
-  // The library loads it, and fastest_choice follows the verdicts.
-  collectives::load_tuning((s.dir / "both.json").string());
-  BOOST_TEST(collectives::fastest_choice({.coll = collective::allreduce, .p = 2, .bytes = 8}) ==
-             algorithm::vendor);
-  BOOST_TEST(collectives::fastest_choice({.coll = collective::allreduce, .p = 2, .bytes = 512}) ==
-             collectives::automatic_choice({.coll = collective::allreduce, .p = 2, .bytes = 512}));
-  BOOST_TEST(collectives::fastest_choice({.coll = collective::allreduce, .p = 2, .bytes = 262144}) ==
-             algorithm::vendor);
-  collectives::clear_tuning();
+  // The library loads both tables, and fastest_choice follows the verdicts.
+  for (const char* file : {"alone.json", "both.json"}) {
+    collectives::load_tuning((s.dir / file).string());
+    const bool from_sync_alone = std::string(file) == "alone.json";
+    for (const std::size_t bytes : {std::size_t{8}, std::size_t{512}, std::size_t{262144}}) {
+      const collectives::call_shape shape{.coll = collective::allreduce, .p = 2, .bytes = bytes};
+      BOOST_TEST(collectives::fastest_choice(shape) ==
+                     (from_sync_alone && bytes == 8 ? algorithm::vendor : collectives::automatic_choice(shape)),
+                 file << ", " << bytes << " bytes");
+    }
+    collectives::clear_tuning();
+  }
 
   // Runs of other timings alone cannot choose among the library's algorithms: refused.
   const std::string command =
@@ -546,7 +564,7 @@ BOOST_AUTO_TEST_CASE(automatic_keeps_an_algorithm_only_where_every_run_and_timin
 
   // "fastest": at `kept` the drop-in served a1 (71 and 66 against PMPI_* 100; synchronized 100 ÷ 60):
   // the library; at `contradicted` the choice is now the rule's, whose own rows say 100 against 100:
-  // vendor, the cheaper path.
+  // neither side ahead, so the library, as automatic.
   std::map<std::size_t, std::pair<std::string, json>> verdict;
   for (const json& r : table.at("fastest").at("allreduce").at("2"))
     for (const json& p : r.at("points")) verdict[p.at("bytes").get<std::size_t>()] = {r.at("fastest"), p};
@@ -554,7 +572,8 @@ BOOST_AUTO_TEST_CASE(automatic_keeps_an_algorithm_only_where_every_run_and_timin
   BOOST_TEST(verdict.at(kept).second.at("library") == a1);
   BOOST_TEST(verdict.at(kept).second.at("timing") == "imb");
   BOOST_TEST(verdict.at(kept).second.at("library_us").get<double>() == 66.0);
-  BOOST_TEST(verdict.at(contradicted).first == "vendor");
+  BOOST_TEST(verdict.at(contradicted).first == "library");
+  BOOST_TEST(verdict.at(contradicted).second.at("by").get<std::string>().starts_with("library: as automatic"));
   BOOST_TEST(verdict.at(contradicted).second.at("library") == r2);
   BOOST_TEST(verdict.at(contradicted).second.at("library_us").get<double>() == 100.0);
 
@@ -569,6 +588,6 @@ BOOST_AUTO_TEST_CASE(automatic_keeps_an_algorithm_only_where_every_run_and_timin
   BOOST_TEST(to_string(collectives::automatic_choice(shape(unmeasured))) == r5);
   BOOST_TEST(to_string(collectives::automatic_choice(shape(close))) == r4);
   BOOST_TEST(collectives::fastest_choice(shape(kept)) == collectives::automatic_choice(shape(kept)));
-  BOOST_TEST(collectives::fastest_choice(shape(contradicted)) == algorithm::vendor);
+  BOOST_TEST(collectives::fastest_choice(shape(contradicted)) == collectives::automatic_choice(shape(contradicted)));
   collectives::clear_tuning();
 }

@@ -13,9 +13,9 @@
 # Those runs go through the drop-in when it is built (installed: beside the library), as
 # `fastest` runs: the library's time is then MPI_* served by the drop-in, what the drop-in itself
 # costs included, and vendor's is PMPI_* (collbench -a pmpi). colltune then keeps a verdict (an
-# algorithm instead of the built-in rule's choice; the library instead of vendor) only where every
+# algorithm instead of the built-in rule's choice; vendor instead of the library) only where every
 # run of every timing agrees by more than the measured noise; elsewhere the built-in rule's choice,
-# and vendor, the cheaper path (docs/tuning.md).
+# and the library, as automatic (docs/tuning.md).
 #
 # Usage: scripts/mpirun/tune.sh [NP ...] [--quick] [-o FILE] [--runs N] [--build-dir DIR]
 #                               [--no-back-to-back] [--no-imb] [--simulate PLATFORM] [-- OPTIONS]
