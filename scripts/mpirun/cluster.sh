@@ -7,7 +7,8 @@
 # first host with a hostfile and an rsh agent that enters the target namespace: TCP between
 # hosts, shared memory within one, exactly as across real nodes.
 #
-#   cluster.sh up H [--rate 1gbit] [--slots R]     create H hosts (default rate 1gbit, R = 2)
+#   cluster.sh up H [--rate 1gbit] [--burst 256kb] [--slots R]
+#                                                    create H hosts (default rate 1gbit, R = 2)
 #   cluster.sh run -n P [--map block|cyclic] program args…
 #   cluster.sh hosts                                 the hosts and their addresses
 #   cluster.sh down                                  remove everything `up` made (safe twice)
@@ -44,17 +45,17 @@ down() {
   rmdir "$netns_etc" 2>/dev/null || true  # only if empty: it may hold other namespaces' files
 }
 
-# Shape the egress of one interface inside a namespace to `rate` (a token bucket: burst of
-# 256 KiB, queue of 50 ms). Measured at 1 Gbit/s with raw TCP between two hosts (48 MiB, load ≈ 11):
-# one way 107–111 MB/s, both ways at once 65–80 MB/s each with a queue of 50, 5 or 2 ms alike
-# (the machine's cores, not the queue, limit the duplex case); a 64 KiB burst halved both.
+# Shape the egress of one interface inside a namespace to `rate` (a token bucket, queue of 50 ms).
+# The bucket's `burst` is what a link idle long enough lets through at once, at the machine's
+# speed: no real wire does that, and no simulator models it; a smaller burst makes the link more
+# wire-like, until the kernel's timers cannot keep the rate (docs/cluster.md).
 shape() {
-  local ns=$1 dev=$2 rate=$3
-  ip netns exec "$ns" tc qdisc replace dev "$dev" root tbf rate "$rate" burst 256kb latency 50ms
+  local ns=$1 dev=$2 rate=$3 burst=$4
+  ip netns exec "$ns" tc qdisc replace dev "$dev" root tbf rate "$rate" burst "$burst" latency 50ms
 }
 
 up() {
-  local hosts=$1 rate=$2 slots=$3 i ns
+  local hosts=$1 rate=$2 burst=$3 slots=$4 i ns
   [[ $hosts =~ ^[1-9][0-9]*$ ]] && [ "$hosts" -le 200 ] || die "up: H must be a number of hosts in 1..200, given '$hosts'"
   [[ $slots =~ ^[1-9][0-9]*$ ]] || die "up: --slots must be a positive number, given '$slots'"
   require_privileges
@@ -73,8 +74,8 @@ up() {
     ip netns exec "$ns" ip link set lo up
     ip netns exec "$ns" ip link set eth0 up
     ip netns exec "$switch_ns" ip link set "port$i" master br0 up
-    shape "$ns" eth0 "$rate"                  # host → switch
-    shape "$switch_ns" "port$i" "$rate"       # switch → host
+    shape "$ns" eth0 "$rate" "$burst"                  # host → switch
+    shape "$switch_ns" "port$i" "$rate" "$burst"       # switch → host
   done
   # Every host resolves every other by name (ip netns exec mounts this file over /etc/hosts).
   for ((i = 1; i <= hosts; i++)); do
@@ -85,9 +86,9 @@ up() {
     } >"$netns_etc/$(host_name "$i")/hosts"
     echo "$(host_name "$i") slots=$slots"
   done >"$state/hostfile"
-  printf 'hosts=%s\nrate=%s\nslots=%s\n' "$hosts" "$rate" "$slots" >"$state/settings"
+  printf 'hosts=%s\nrate=%s\nburst=%s\nslots=%s\n' "$hosts" "$rate" "$burst" "$slots" >"$state/settings"
   trap - ERR INT TERM
-  echo "cluster.sh: $hosts hosts × $slots slots, links shaped to $rate (no added delay: no netem)"
+  echo "cluster.sh: $hosts hosts × $slots slots, links shaped to $rate, burst $burst (no added delay: no netem)"
 }
 
 # Runs a command inside host `name`: its network namespace, a fresh UTS namespace with its
@@ -155,19 +156,20 @@ case ${1:-} in
     shift
     hosts_wanted=${1:-}
     shift || true
-    rate=1gbit slots=2
+    rate=1gbit burst=256kb slots=2
     while [ $# -gt 0 ]; do
       case $1 in
         --rate) rate=$2; shift 2 ;;
+        --burst) burst=$2; shift 2 ;;
         --slots) slots=$2; shift 2 ;;
         *) die "up: unknown option '$1'" ;;
       esac
     done
-    up "$hosts_wanted" "$rate" "$slots"
+    up "$hosts_wanted" "$rate" "$burst" "$slots"
     ;;
   run) shift; run "$@" ;;
   agent) shift; agent "$@" ;;
   hosts) hosts ;;
   down) down ;;
-  *) sed -n '3,17p' "$self" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+  *) sed -n '3,18p' "$self" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac

@@ -9,11 +9,13 @@
 # collsimcheck --vendor-row vendor:ompi), and writes collsimcheck's report: per point simulated ÷
 # real, and whether both name the same fastest algorithm.
 #
-# Usage: scripts/mpirun/simulation-check.sh [--layouts "2x1 2x2 4x1"] [--rate 1gbit] [--out DIR]
+# Usage: scripts/mpirun/simulation-check.sh [--layouts "2x1 2x2 4x1"] [--rate 1gbit] [--burst B]
+#                                           [--out DIR]
 #                                           [--time-per-size S] [--transfer T] [--reuse DIR]
 #                                           [-- OPTIONS]
 #   --layouts "LIST"   H×R layouts (default "2x1 2x2 4x1"); R ranks per host, in rank order
 #   --rate RATE        the emulated links' bandwidth, as tc spells it (default 1gbit)
+#   --burst B          their token bucket's burst, as tc spells it (default: cluster.sh's)
 #   --out DIR          where to write (default results/<date>-simulation-check)
 #   --time-per-size S  collbench's bound per size in the real runs (default 0.3; at least 3 calls)
 #   --transfer T       the fit's rendezvous transfer: stream (default) or ping-pong (calibrate.sh)
@@ -34,11 +36,12 @@ die() {
   exit 2
 }
 
-layouts="2x1 2x2 4x1" rate=1gbit out='' per_size=0.3 transfer=stream reuse='' extra=()
+layouts="2x1 2x2 4x1" rate=1gbit burst=() out='' per_size=0.3 transfer=stream reuse='' extra=()
 while (($#)); do
   case $1 in
     --layouts) layouts=${2:?--layouts needs a list}; shift ;;
     --rate) rate=${2:?--rate needs a rate}; shift ;;
+    --burst) burst=(--burst "${2:?--burst needs a size}"); shift ;;
     --out) out=${2:?--out needs a directory}; shift ;;
     --time-per-size) per_size=${2:?--time-per-size needs seconds}; shift ;;
     --transfer) transfer=${2:?--transfer needs stream or ping-pong}; shift ;;
@@ -77,7 +80,7 @@ if [[ -n $reuse ]]; then
   fi
 else
   cluster=(bash "$mpirun_dir/cluster.sh")
-  "${cluster[@]}" up "$hosts" --slots "$slots" --rate "$rate"
+  "${cluster[@]}" up "$hosts" --slots "$slots" --rate "$rate" "${burst[@]}"
   trap '"${cluster[@]}" down' EXIT
   uptime | tee "$out/uptime-before.txt" >&2
   # The calibration: one rank on each of two hosts, and two on one host.
