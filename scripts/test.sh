@@ -64,8 +64,8 @@ if [[ $mpi == smpi ]]; then
 fi
 if [[ $sanitize == ON ]]; then
   build+=-sanitize
-  # -Og -g1: line numbers in the sanitizers' reports, and a build 2.5× cheaper than -O2 -g (the
-  # heaviest test compiles in 15 s instead of 42 s), which is what lets CI afford this part.
+  # -Og -g1: line numbers in the sanitizers' reports, and a build much cheaper than -O2 -g, which
+  # is what lets CI afford this part (docs/measurements/2026-11-28-figures-from-comments.md).
   build_type=Debug
   extra_configure=("-DCMAKE_CXX_FLAGS_DEBUG=-Og -g1" "-DCMAKE_C_FLAGS_DEBUG=-Og -g1")
   [[ $mpi == mpich ]] || ranks="1;2;3;4"

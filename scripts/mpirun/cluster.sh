@@ -130,10 +130,9 @@ run() {
   export OMPI_MCA_plm_rsh_agent="$self agent" OMPI_MCA_plm_rsh_no_tree_spawn=1
   # Poll the TCP sockets on every progress call. By default Open MPI polls them (libevent) only
   # once per 10000 µs of progress (opal_progress_set_event_poll_rate), and with more ranks than
-  # cores every idle progress call also yields the core: measured here, 2 × 2 at 1 Gbit/s, the
-  # one-way time of a 1 B message between hosts fell from 1.6 ms to 41 µs with this, of 64 KiB
-  # from 4.9 to 0.13 ms (raw TCP between the namespaces: 31 µs round trip). The vendor's
-  # collectives and the library's run on the same setting.
+  # cores every idle progress call also yields the core, so small messages between the hosts
+  # took milliseconds (docs/cluster.md). The vendor's collectives and the library's run on the
+  # same setting.
   export OMPI_MCA_mpi_event_tick_rate=${OMPI_MCA_mpi_event_tick_rate:-1}
   # The shared-memory path within each host: the launcher's choice (its probe, or
   # COLLECTIVES_SHM_COPY), as on one machine.

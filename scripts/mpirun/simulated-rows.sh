@@ -8,12 +8,10 @@
 #   allgatherv, reduce_scatter, reduce_scatterv, allreduce), reduce_scatter's pairwise exchange
 #   and broadcast's scatter_allgather (scatter + ring), and SMPI's ones of that shape (vendor:ring,
 #   vendor:ompi_ring, vendor:mpich_pair, vendor:lr, vendor:scatter_LR_allgather). Each sends about
-#   p² messages a call (2.1 M for a 1024-rank ring all-reduce), which SMPI 3.32 simulates at about
-#   23,000 a second here: 90 s of wall time per call and size. And at 256 ranks they lose to the
-#   log p algorithms at every size already (docs/measurements/2026-11-27-simulated-fat-trees.md:
-#   ring allgather and reduce_scatter 1.75× at 8 MiB and 26× at 2 KiB, pairwise reduce_scatter
-#   2.3× at 8 MiB, ring allreduce 1.27× Rabenseifner at 16 MiB and 46× at 4 KiB). alltoall(v)
-#   keeps its pairwise exchange, the only bandwidth-bound schedule it has.
+#   p² messages a call, which SMPI simulates one by one: minutes of wall time per call and size.
+#   And at 256 ranks they lose to the log p algorithms at every size already
+#   (docs/measurements/2026-11-27-simulated-fat-trees.md has both figures). alltoall(v) keeps its
+#   pairwise exchange, the only bandwidth-bound schedule it has.
 # - From 256 ranks, all-to-all's vendor:ompi: SMPI's reproduction of Open MPI's selection takes its
 #   linear all-to-all (all p − 1 sends and receives posted at once, then one wait) for blocks of
 #   1–32 KiB at 256–511 ranks and 512 B–256 KiB at 1024–2047: p² flows in the network model at once,
