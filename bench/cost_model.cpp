@@ -608,6 +608,13 @@ std::string cost_formula(collective c, std::string_view algorithm, int p) {
   return text;
 }
 
+std::string_view vendor_runs(collective c, std::string_view name, int p, std::size_t count) {
+  const vendor_line* v = find_vendor(c, name);
+  if (!v) return {};
+  const std::string_view other = v->switched ? v->switched(p, count) : std::string_view{};
+  return other.empty() ? v->name : other;
+}
+
 std::optional<double> predict_seconds(collective c, std::string_view algorithm, const call_shape& call,
                                       const cost_params& m) {
   const auto [e, textbook] = find_line(c, algorithm, call.p, call.count);

@@ -42,7 +42,8 @@ json to_json(const machine& m) {
           {"pingpong", to_json(m.pingpong)},
           {"pingpong_clean", to_json(m.pingpong_clean)},
           {"copy", to_json(m.copy, "us")},
-          {"reduce", to_json(m.reduce, "us")}};
+          {"reduce", to_json(m.reduce, "us")},
+          {"exchange", to_json(m.exchange, "us")}};
 }
 
 machine machine_from_json(const json& j) {
@@ -59,6 +60,7 @@ machine machine_from_json(const json& j) {
   if (j.contains("pingpong_clean")) m.pingpong_clean = points_from_json(j.at("pingpong_clean"));
   if (j.contains("copy")) m.copy = points_from_json(j.at("copy"), "us");
   if (j.contains("reduce")) m.reduce = points_from_json(j.at("reduce"), "us");
+  if (j.contains("exchange")) m.exchange = points_from_json(j.at("exchange"), "us");
   return m;
 }
 
@@ -144,6 +146,7 @@ std::optional<double> model_us(collectives::collective c, std::string_view algor
   // A simulated cluster: the row's schedule priced on the platform the simulation runs on
   // (scripts/mpirun/simulate names it); the vendor rows have no schedule.
   if (const char* file = std::getenv("COLLBENCH_PLATFORM"); file != nullptr && *file != '\0') {
+    if (algorithm.starts_with("vendor")) return std::nullopt;  // SimGrid's own algorithms
     static const schedule::platform simulated = simgrid_platform(file);
     const std::size_t elem_size = count > 0 ? bytes / count : 4;
     const std::size_t call_count =
@@ -156,16 +159,18 @@ std::optional<double> model_us(collectives::collective c, std::string_view algor
   if (!info.model) return std::nullopt;
   const machine& m = *info.model;
   const cost_params params{m.alpha,      m.beta,     m.gamma,        m.memcpy_bandwidth > 0 ? 1 / m.memcpy_bandwidth : 0.0,
-                           m.beta_clean, m.pingpong, m.pingpong_clean, m.copy, m.reduce, eager_bytes(info)};
+                           m.beta_clean, m.pingpong, m.pingpong_clean, m.copy, m.reduce, eager_bytes(info),
+                           m.exchange};
   if (schedules) {
     // The schedule priced on this machine: across hosts where several hold more than one rank each.
     const bool several = info.hosts && info.hosts->layout.hosts > 1 && info.hosts->layout.ranks_per_host != 1;
     const std::size_t elem_size = count > 0 ? bytes / count : 4;
     const std::size_t call_count =
         counts_whole_array(c) ? count / static_cast<std::size_t>(info.ranks) : count;
-    const auto net = measured_platform(params, c, info.ranks, static_cast<double>(bytes),
-                                       several ? &*info.hosts : nullptr,
-                                       several && info.eager ? info.eager->other_host : 0);
+    auto net = measured_platform(params, c, info.ranks, static_cast<double>(bytes),
+                                 several ? &*info.hosts : nullptr, several && info.eager ? info.eager->other_host : 0);
+    // Every rank on this machine: they share its cores.
+    if (net && !(info.hosts && info.hosts->layout.hosts > 1)) net->cores = info.cores;
     const auto seconds =
         net ? priced_seconds(c, algorithm, info.ranks, call_count, elem_size, info.root, info.skew, *net)
             : std::nullopt;
