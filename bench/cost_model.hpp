@@ -68,7 +68,8 @@ struct call_shape {
 /// of Open MPI that run the library's algorithm of the same name (with a note where Open MPI
 /// switches to another algorithm, at `p` ranks or for few elements); vendor and the other
 /// internals have none.
-std::string cost_formula(collectives::collective c, std::string_view algorithm, int p);
+/// With `textbook`, a library algorithm's textbook cost (its descriptor's) instead of its line.
+std::string cost_formula(collectives::collective c, std::string_view algorithm, int p, bool textbook = false);
 
 /// The library algorithm whose schedule the vendor internal `name` (a row's vendor:<name>, without
 /// the prefix) runs for a call of `count` elements on p ranks, where Open MPI switches included;
