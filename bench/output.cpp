@@ -169,8 +169,9 @@ std::optional<double> model_us(collectives::collective c, std::string_view algor
     const std::size_t elem_size = count > 0 ? bytes / count : 4;
     const std::size_t call_count =
         counts_whole_array(c) ? count / static_cast<std::size_t>(info.ranks) : count;
-    auto net = measured_platform(params, c, info.ranks, static_cast<double>(bytes), several ? &*info.hosts : nullptr,
-                                 several && info.eager ? info.eager->other_host : 0);
+    auto net =
+        measured_platform(params, c, info.ranks, static_cast<double>(bytes), several ? &*info.hosts : nullptr,
+                          several && info.eager ? info.eager->other_host : 0);
 #if !COLLBENCH_SMPI  // simulated ranks do not share the machine's cores
     if (net && !across) net->cores = info.cores;
 #endif

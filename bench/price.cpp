@@ -57,7 +57,8 @@ double small_message_value(const std::string& pieces) {
 // exchange's time, where measured. Its one message carries the exchange's whole time, so that the
 // step ends one exchange after both partners arrive.
 std::optional<double> exchange_seconds(const cost_params& m, std::uint64_t bytes, bool exchange) {
-  if (!exchange || m.exchange.size() < 2 || static_cast<double>(bytes) > m.eager || bytes > m.exchange.back().bytes)
+  if (!exchange || m.exchange.size() < 2 || static_cast<double>(bytes) > m.eager ||
+      bytes > m.exchange.back().bytes)
     return std::nullopt;
   const double at = static_cast<double>(std::max<std::uint64_t>(bytes, 1));
   return measured_per_byte(m.exchange, at, 0) * at;
@@ -78,7 +79,8 @@ std::optional<schedule::platform> measured_platform(const cost_params& m, collec
   net.eager_moves_at_match = net.whole_messages_apart = true;
   const double footprint = call_footprint(c, p, n);
   net.message = [m, footprint](std::uint64_t bytes, bool input, bool, bool exchange) {
-    return exchange_seconds(m, bytes, exchange).value_or(message_seconds(m, static_cast<double>(bytes), input, footprint));
+    return exchange_seconds(m, bytes, exchange)
+        .value_or(message_seconds(m, static_cast<double>(bytes), input, footprint));
   };
   if (hosts == nullptr) return net;
   const host_layout_info& l = hosts->layout;
@@ -93,7 +95,8 @@ std::optional<schedule::platform> measured_platform(const cost_params& m, collec
   const cost_params inter{hosts->alpha_inter, hosts->beta_inter, 0};
   net.message = [intra, inter, footprint](std::uint64_t bytes, bool input, bool across, bool exchange) {
     if (across) return message_seconds(inter, static_cast<double>(bytes), false);
-    return exchange_seconds(intra, bytes, exchange).value_or(message_seconds(intra, static_cast<double>(bytes), input, footprint));
+    return exchange_seconds(intra, bytes, exchange)
+        .value_or(message_seconds(intra, static_cast<double>(bytes), input, footprint));
   };
   return net;
 }
