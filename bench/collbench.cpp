@@ -7,6 +7,7 @@
 #include <mpi.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <collectives/collectives.hpp>
 #include <ctime>
@@ -283,7 +284,9 @@ int run(int argc, char** argv, bool forcing_set_here) {
   progress prog(!o.quiet, rank);
   if (o.model) {
     prog.note("measuring the model (ping-pong, reduction kernel, memcpy)");
-    info.model = measure_machine(comm, o.type, o.op, o.sizes().empty() ? 0 : o.sizes().back());
+    // The exchanges stop at the smaller E: ranks 0 and 1 may sit on two hosts.
+    const std::size_t eager = info.eager ? std::min(info.eager->same_host, info.eager->other_host) : 0;
+    info.model = measure_machine(comm, o.type, o.op, o.sizes().empty() ? 0 : o.sizes().back(), eager);
   }
   // Where the ranks sit; with --model also α-β within a host and between two.
   if (o.model) prog.note("measuring α-β within a host and between hosts");

@@ -598,14 +598,22 @@ double measured_per_byte(const std::vector<pingpong_point>& measured, double n, 
   return interpolate(measured, n, true) / n;
 }
 
-std::string cost_formula(collective c, std::string_view algorithm, int p) {
+std::string cost_formula(collective c, std::string_view algorithm, int p, bool textbook_only) {
   const auto [e, textbook] = find_line(c, algorithm, p, static_cast<std::size_t>(-1));
   if (!e) return {};
-  std::string text(textbook && e->textbook_seconds ? textbook_text(c, e->algorithm) : e->formula);
+  const std::string_view book = textbook_text(c, e->algorithm);
+  std::string text((textbook && e->textbook_seconds) || (textbook_only && !book.empty()) ? book : e->formula);
   if (algorithm.starts_with("vendor:"))
     if (const vendor_line* v = find_vendor(c, algorithm.substr(7)); v && !v->note.empty())
       text += fmt::format(" ({})", v->note);
   return text;
+}
+
+std::string_view vendor_runs(collective c, std::string_view name, int p, std::size_t count) {
+  const vendor_line* v = find_vendor(c, name);
+  if (!v) return {};
+  const std::string_view other = v->switched ? v->switched(p, count) : std::string_view{};
+  return other.empty() ? v->name : other;
 }
 
 std::optional<double> predict_seconds(collective c, std::string_view algorithm, const call_shape& call,

@@ -37,6 +37,8 @@ struct cost_params {
   /// The eager size E in bytes (collectives/eager.hpp): an exchange of at most E bytes sends on
   /// both sides first and costs one message, not two; 0: every exchange is ordered.
   double eager = 0;
+  /// An eager exchange's time by size, up to E (model.hpp: machine::exchange); empty: unmeasured.
+  std::vector<pingpong_point> exchange = {};
 };
 
 /// Seconds of one blocking message of `bytes` bytes: t(m) (forward) or u(m) (clean, untouched),
@@ -66,7 +68,13 @@ struct call_shape {
 /// of Open MPI that run the library's algorithm of the same name (with a note where Open MPI
 /// switches to another algorithm, at `p` ranks or for few elements); vendor and the other
 /// internals have none.
-std::string cost_formula(collectives::collective c, std::string_view algorithm, int p);
+/// With `textbook`, a library algorithm's textbook cost (its descriptor's) instead of its line.
+std::string cost_formula(collectives::collective c, std::string_view algorithm, int p, bool textbook = false);
+
+/// The library algorithm whose schedule the vendor internal `name` (a row's vendor:<name>, without
+/// the prefix) runs for a call of `count` elements on p ranks, where Open MPI switches included;
+/// empty when it runs none of them.
+std::string_view vendor_runs(collectives::collective c, std::string_view name, int p, std::size_t count);
 
 /// Predicted seconds for `call`, or std::nullopt when the table has no formula.
 std::optional<double> predict_seconds(collectives::collective c, std::string_view algorithm,

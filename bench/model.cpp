@@ -101,6 +101,22 @@ std::vector<std::size_t> pingpong_sizes(std::size_t largest) {
 // line; above, 20 (a 16 MiB round trip takes ~5 ms).
 int pingpong_reps(std::size_t bytes) { return bytes <= (std::size_t{1} << 20) ? 100 : 20; }
 
+// The eager exchanges (model.hpp): both ranks send from a buffer they never write, then receive.
+std::vector<pingpong_point> exchanges(MPI_Comm comm, int rank, std::size_t eager) {
+  std::vector<pingpong_point> points;
+  if (eager == 0) return points;
+  pingpong_buffers b(eager);
+  const int peer = 1 - rank;
+  for (std::size_t bytes : pingpong_sizes(eager)) {
+    const int n = static_cast<int>(bytes);
+    points.push_back({bytes, time_median(pingpong_reps(bytes), HUGE_VAL, [&] {
+                        MPI_Send(b.own.data(), n, MPI_BYTE, peer, 0, comm);
+                        MPI_Recv(b.bounced.data(), n, MPI_BYTE, peer, 0, comm, MPI_STATUS_IGNORE);
+                      })});
+  }
+  return points;
+}
+
 }  // namespace
 
 std::vector<pingpong_point> pingpong(MPI_Comm comm, int rank, pingpong_kind kind, std::size_t largest) {
@@ -149,14 +165,17 @@ void fit_alpha_beta(const std::vector<pingpong_point>& points, double& alpha, do
   beta = std::max(beta, 0.0);
 }
 
-machine measure_machine(MPI_Comm comm, element_kind type, op_kind op, std::size_t largest) {
+machine measure_machine(MPI_Comm comm, element_kind type, op_kind op, std::size_t largest, std::size_t eager) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   machine m;
   MPI_Barrier(comm);
   largest = std::max(largest, std::size_t{4} << 20);
-  if (size > 1 && rank < 2) pingpongs(comm, rank, largest, m.pingpong, m.pingpong_clean);
+  if (size > 1 && rank < 2) {
+    pingpongs(comm, rank, largest, m.pingpong, m.pingpong_clean);
+    m.exchange = exchanges(comm, rank, eager);
+  }
   MPI_Barrier(comm);
   if (rank == 0) {
     fit_alpha_beta(m.pingpong, m.alpha, m.beta);

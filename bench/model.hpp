@@ -16,7 +16,10 @@
 //   memcpy bandwidth: std::memcpy of 16 MiB on rank 0, bytes copied per second;
 //   and the time of a reduction and of a memcpy of 4 KiB, 8 KiB, … ×2 up to the run's largest
 //   message (at least 4 MiB), on rank 0: within the caches both run several times faster than
-//   from memory, and the model prices a call's copies and reductions at its size.
+//   from memory, and the model prices a call's copies and reductions at its size;
+//   an eager exchange: ranks 0 and 1 both send m bytes, then both receive the other's (what
+//   transport::exchange does up to the eager size E), 1 B … E by ×2: the time of one exchange,
+//   which is not the ping-pong's one way (both ranks copy in and out of the same queues at once).
 // Rank 0 measures alone while the others wait, so these are the figures of one core.
 
 #include <mpi.h>
@@ -42,11 +45,13 @@ struct machine {
   std::vector<pingpong_point> pingpong;  ///< forward; empty with one rank (α = β = 0)
   std::vector<pingpong_point> pingpong_clean;
   std::vector<pingpong_point> copy, reduce;  ///< on rank 0
+  std::vector<pingpong_point> exchange;      ///< an eager exchange's time; empty when E = 0
 };
 
 /// Collective over `comm`; the result is the same on every rank. `largest`: the run's largest
-/// message in bytes, where the ping-pongs stop (4 MiB if smaller).
-machine measure_machine(MPI_Comm comm, element_kind type, op_kind op, std::size_t largest);
+/// message in bytes, where the ping-pongs stop (4 MiB if smaller); `eager`: the largest message
+/// ranks 0 and 1 send eagerly, where the exchanges stop (0: none).
+machine measure_machine(MPI_Comm comm, element_kind type, op_kind op, std::size_t largest, std::size_t eager);
 
 enum class pingpong_kind { forward, clean };
 

@@ -42,7 +42,8 @@ json to_json(const machine& m) {
           {"pingpong", to_json(m.pingpong)},
           {"pingpong_clean", to_json(m.pingpong_clean)},
           {"copy", to_json(m.copy, "us")},
-          {"reduce", to_json(m.reduce, "us")}};
+          {"reduce", to_json(m.reduce, "us")},
+          {"exchange", to_json(m.exchange, "us")}};
 }
 
 machine machine_from_json(const json& j) {
@@ -59,6 +60,7 @@ machine machine_from_json(const json& j) {
   if (j.contains("pingpong_clean")) m.pingpong_clean = points_from_json(j.at("pingpong_clean"));
   if (j.contains("copy")) m.copy = points_from_json(j.at("copy"), "us");
   if (j.contains("reduce")) m.reduce = points_from_json(j.at("reduce"), "us");
+  if (j.contains("exchange")) m.exchange = points_from_json(j.at("exchange"), "us");
   return m;
 }
 
@@ -139,11 +141,12 @@ double eager_bytes(const run_info& info) {
 }  // namespace
 
 std::optional<double> model_us(collectives::collective c, std::string_view algorithm, const run_info& info,
-                               std::size_t bytes, std::size_t count, bool schedules) {
+                               std::size_t bytes, std::size_t count, model_kind kind) {
   if (info.ranks < 2) return std::nullopt;
   // A simulated cluster: the row's schedule priced on the platform the simulation runs on
   // (scripts/mpirun/simulate names it); the vendor rows have no schedule.
   if (const char* file = std::getenv("COLLBENCH_PLATFORM"); file != nullptr && *file != '\0') {
+    if (algorithm.starts_with("vendor")) return std::nullopt;  // SimGrid's own algorithms
     static const schedule::platform simulated = simgrid_platform(file);
     const std::size_t elem_size = count > 0 ? bytes / count : 4;
     const std::size_t call_count =
@@ -156,23 +159,29 @@ std::optional<double> model_us(collectives::collective c, std::string_view algor
   if (!info.model) return std::nullopt;
   const machine& m = *info.model;
   const cost_params params{m.alpha,      m.beta,     m.gamma,        m.memcpy_bandwidth > 0 ? 1 / m.memcpy_bandwidth : 0.0,
-                           m.beta_clean, m.pingpong, m.pingpong_clean, m.copy, m.reduce, eager_bytes(info)};
-  if (schedules) {
-    // The schedule priced on this machine: across hosts where several hold more than one rank each.
-    const bool several = info.hosts && info.hosts->layout.hosts > 1 && info.hosts->layout.ranks_per_host != 1;
+                           m.beta_clean, m.pingpong, m.pingpong_clean, m.copy, m.reduce, eager_bytes(info),
+                           m.exchange};
+  const bool across = info.hosts && info.hosts->layout.hosts > 1;
+  // The row's schedule priced on this machine: on one host, whose cores its ranks share; across
+  // hosts where several hold more than one rank each (model_kind::schedules only).
+  const bool several = across && info.hosts->layout.ranks_per_host != 1;
+  if (kind == model_kind::schedules || (kind == model_kind::standard && !across)) {
     const std::size_t elem_size = count > 0 ? bytes / count : 4;
     const std::size_t call_count =
         counts_whole_array(c) ? count / static_cast<std::size_t>(info.ranks) : count;
-    const auto net = measured_platform(params, c, info.ranks, static_cast<double>(bytes),
-                                       several ? &*info.hosts : nullptr,
-                                       several && info.eager ? info.eager->other_host : 0);
+    auto net =
+        measured_platform(params, c, info.ranks, static_cast<double>(bytes), several ? &*info.hosts : nullptr,
+                          several && info.eager ? info.eager->other_host : 0);
+#if !COLLBENCH_SMPI  // simulated ranks do not share the machine's cores
+    if (net && !across) net->cores = info.cores;
+#endif
     const auto seconds =
         net ? priced_seconds(c, algorithm, info.ranks, call_count, elem_size, info.root, info.skew, *net)
             : std::nullopt;
     if (seconds) return *seconds * 1e6;
-    return std::nullopt;
+    if (kind == model_kind::schedules) return std::nullopt;
   }
-  if (info.hosts && info.hosts->layout.hosts > 1) {
+  if (across) {
     // Across hosts one α-β pair does not describe the links: the model across hosts does, or nothing.
     if (info.root != 0) return std::nullopt;
     const auto predicted =

@@ -6,6 +6,7 @@
 #include <collectives/error.hpp>
 #include <algorithm>
 #include <fstream>
+#include <limits>
 #include <regex>
 #include <sstream>
 
@@ -52,6 +53,17 @@ double small_message_value(const std::string& pieces) {
   return std::stod(pieces.substr(a + 1, b - a - 1));
 }
 
+// An exchange of `bytes` each way that both partners send first (at most E): the measured
+// exchange's time, where measured. Its one message carries the exchange's whole time, so that the
+// step ends one exchange after both partners arrive.
+std::optional<double> exchange_seconds(const cost_params& m, std::uint64_t bytes, bool exchange) {
+  if (!exchange || m.exchange.size() < 2 || static_cast<double>(bytes) > m.eager ||
+      bytes > m.exchange.back().bytes)
+    return std::nullopt;
+  const double at = static_cast<double>(std::max<std::uint64_t>(bytes, 1));
+  return measured_per_byte(m.exchange, at, 0) * at;
+}
+
 }  // namespace
 
 std::optional<schedule::platform> measured_platform(const cost_params& m, collectives::collective c, int p,
@@ -66,8 +78,9 @@ std::optional<schedule::platform> measured_platform(const cost_params& m, collec
   // copy out of it: each rank's messages go one after another, the whole ping-pong time apart.
   net.eager_moves_at_match = net.whole_messages_apart = true;
   const double footprint = call_footprint(c, p, n);
-  net.message = [m, footprint](std::uint64_t bytes, bool input, bool) {
-    return message_seconds(m, static_cast<double>(bytes), input, footprint);
+  net.message = [m, footprint](std::uint64_t bytes, bool input, bool, bool exchange) {
+    return exchange_seconds(m, bytes, exchange)
+        .value_or(message_seconds(m, static_cast<double>(bytes), input, footprint));
   };
   if (hosts == nullptr) return net;
   const host_layout_info& l = hosts->layout;
@@ -80,9 +93,10 @@ std::optional<schedule::platform> measured_platform(const cost_params& m, collec
   const bool pair_on_host = l.host_of[0] == l.host_of[1];
   const cost_params intra = pair_on_host ? m : cost_params{hosts->alpha_intra, hosts->beta_intra, 0};
   const cost_params inter{hosts->alpha_inter, hosts->beta_inter, 0};
-  net.message = [intra, inter, footprint](std::uint64_t bytes, bool input, bool across) {
-    return across ? message_seconds(inter, static_cast<double>(bytes), false)
-                  : message_seconds(intra, static_cast<double>(bytes), input, footprint);
+  net.message = [intra, inter, footprint](std::uint64_t bytes, bool input, bool across, bool exchange) {
+    if (across) return message_seconds(inter, static_cast<double>(bytes), false);
+    return exchange_seconds(intra, bytes, exchange)
+        .value_or(message_seconds(intra, static_cast<double>(bytes), input, footprint));
   };
   return net;
 }
@@ -131,6 +145,16 @@ schedule::platform simgrid_platform(const std::string& file) {
 std::optional<double> priced_seconds(collectives::collective c, std::string_view algorithm, int p,
                                      std::size_t call_count, std::size_t elem_size, int root, double skew,
                                      const schedule::platform& net) {
+  // A vendor internal that runs one of the library's schedules: that schedule, every exchange with
+  // both sides sending first and every send returning at once, as the MPI library's concurrent
+  // send-receives and nonblocking sends do.
+  schedule::platform vendor_net;
+  const bool vendor = algorithm.starts_with("vendor:");
+  if (vendor) {
+    algorithm = vendor_runs(c, algorithm.substr(7), p, call_count);
+    vendor_net = net;
+    vendor_net.eager_bytes = vendor_net.eager_across = std::numeric_limits<std::uint32_t>::max();
+  }
   const auto alg = collectives::parse_algorithm(algorithm);
   if (!alg || *alg == collectives::algorithm::vendor || *alg == collectives::algorithm::automatic)
     return std::nullopt;
@@ -155,7 +179,7 @@ std::optional<double> priced_seconds(collectives::collective c, std::string_view
     spec.hosts = {hosts, hosts > 1 && net.host_of[1] == 1};
   }
 #if COLLBENCH_SCHEDULES
-  return schedule::price(spec, net);
+  return schedule::price(spec, vendor ? vendor_net : net);
 #else
   static_cast<void>(net);
   return std::nullopt;  // built without the trace hooks: nothing to record

@@ -47,8 +47,9 @@ std::optional<schedule::platform> measured_platform(const cost_params& m, collec
 
 /// Seconds of one call of a library algorithm (not vendor, not automatic): `call_count` elements as
 /// the library call takes them (message::call_count), `elem_size`-byte elements, the v-variants'
-/// blocks as collbench deals them (v_counts, `skew`). std::nullopt for a row that is no library
-/// algorithm.
+/// blocks as collbench deals them (v_counts, `skew`). A vendor:<name> row that runs one of the
+/// library's schedules (vendor_runs) is priced by it, with concurrent exchanges and sends that
+/// return at once. std::nullopt for any other row.
 std::optional<double> priced_seconds(collectives::collective c, std::string_view algorithm, int p,
                                      std::size_t call_count, std::size_t elem_size, int root, double skew,
                                      const schedule::platform& net);

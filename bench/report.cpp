@@ -218,8 +218,9 @@ void write_model(std::ostream& md, const table& t) {
   if (modelled.empty()) return;
   const std::size_t largest = t.sizes.back();
   fmt::print(md,
-             "Model against measurement: measured ÷ predicted µs (ratio), and busbw as a fraction of memcpy "
-             "bandwidth at {}.\n\n| algorithm | cost |",
+             "Model against measurement: measured ÷ predicted µs (ratio; predicted: the run's model column), and "
+             "busbw as a fraction of memcpy bandwidth at {}.\n\n"
+             "| algorithm | textbook cost |",
              format_size(largest));
   for (std::size_t s : picks) fmt::print(md, " {} |", format_size(s));
   fmt::print(md, " busbw/memcpy |\n|---|---|");
@@ -227,7 +228,7 @@ void write_model(std::ostream& md, const table& t) {
   fmt::print(md, "---:|\n");
   for (const std::string& l : modelled) {
     fmt::print(md, "| {} | {} |", l,
-               cost_formula(*collectives::parse_collective(t.collective), l, t.info->ranks));
+               cost_formula(*collectives::parse_collective(t.collective), l, t.info->ranks, true));
     for (std::size_t s : picks) {
       const row* r = t.at(l, s);
       if (r && r->model_us && *r->model_us > 0)
@@ -730,19 +731,25 @@ int run(int argc, char** argv) {
   app.add_option("--out", out, "Directory to write report.md, results.csv, results.json and plots/ into")
       ->required();
   app.add_option("inputs", inputs, "collbench --format json files, one per process count")->required();
-  bool reprice = false, reprice_schedules = false;
+  bool reprice = false, reprice_lines = false, reprice_schedules = false;
   app.add_flag("--reprice", reprice,
-               "Recompute every row's model_us with this build's cost model, from the machine each run "
-               "measured (its ping-pongs, copies and reductions), instead of the figures collbench wrote: "
-               "what a change of the model does to runs already made");
+               "Recompute every row's model_us with this build's model, from the machine each run "
+               "measured (its ping-pongs, exchanges, copies and reductions), instead of the figures collbench "
+               "wrote: what a change of the model does to runs already made");
   std::string tuning;
   app.add_option("--tuning", tuning,
                  "The decision table automatic followed in the runs (tune.sh), named in the report");
+  app.add_flag("--reprice-lines", reprice_lines,
+               "As --reprice, with every row priced by its hand-written cost line (bench/cost_model.hpp, "
+               "bench/host_model.hpp) instead of its recorded schedule: how the two models compare");
   app.add_flag("--reprice-schedules", reprice_schedules,
-               "As --reprice, with each library row's recorded schedule priced on the machine the run "
-               "measured (bench/price.hpp) instead of its cost line: how the two models compare");
+               "As --reprice, with every row's recorded schedule priced on the machine the run measured, "
+               "across hosts too (bench/price.hpp), and no cost line");
   CLI11_PARSE(app, argc, argv);
-  reprice = reprice || reprice_schedules;
+  reprice = reprice || reprice_lines || reprice_schedules;
+  const model_kind kind = reprice_lines       ? model_kind::lines
+                          : reprice_schedules ? model_kind::schedules
+                                              : model_kind::standard;
 
   std::vector<run_results> runs;
   nlohmann::json merged = {{"runs", nlohmann::json::array()}};
@@ -754,7 +761,7 @@ int run(int argc, char** argv) {
       for (row& r : run.rows) {
         const auto c = collectives::parse_collective(r.collective);
         if (!c) throw std::runtime_error(fmt::format("{}: unknown collective '{}'", path, r.collective));
-        r.model_us = model_us(*c, r.algorithm, run.info, r.bytes, r.count, reprice_schedules);
+        r.model_us = model_us(*c, r.algorithm, run.info, r.bytes, r.count, kind);
       }
       std::ostringstream repriced;
       write_json(repriced, run.info, run.rows);

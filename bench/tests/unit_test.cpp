@@ -779,3 +779,25 @@ BOOST_AUTO_TEST_CASE(priced_rings_follow_the_transport_order) {
                "p = " << p);
   }
 }
+
+BOOST_AUTO_TEST_CASE(priced_exchanges_take_the_measured_exchange_and_share_the_cores) {
+  // Every message costs 1; an exchange that both partners send first (at most E) was measured at 1.5.
+  cb::cost_params m{1.0, 0.0, 0.0};
+  m.eager = 64;
+  m.exchange = {{1, 1.5}, {64, 1.5}};
+  // Recursive doubling's one exchange at p = 2: the measured exchange below E, two ordered messages above.
+  BOOST_TEST(*predict_priced(collective::allreduce, "recursive_doubling", {2, 0, 8, 2}, m) == 1.5);
+  BOOST_TEST(*predict_priced(collective::allreduce, "recursive_doubling", {2, 0, 128, 32}, m) == 2.0);
+  // Unmeasured (a file from before): one message.
+  cb::cost_params unmeasured = m;
+  unmeasured.exchange.clear();
+  BOOST_TEST(*predict_priced(collective::allreduce, "recursive_doubling", {2, 0, 8, 2}, unmeasured) == 1.0);
+  // p = 4 on 2 cores: two steps of 1.5 on the critical path, but 8 exchanged messages of 1.5 of work
+  // shared by 2 cores take 6; on 4 cores the critical path's 3.
+  auto net = cb::measured_platform(m, collective::allreduce, 4, 8);
+  BOOST_REQUIRE(net.has_value());
+  net->cores = 2;
+  BOOST_TEST(*cb::priced_seconds(collective::allreduce, "recursive_doubling", 4, 2, 4, 0, 0, *net) == 6.0);
+  net->cores = 4;
+  BOOST_TEST(*cb::priced_seconds(collective::allreduce, "recursive_doubling", 4, 2, 4, 0, 0, *net) == 3.0);
+}

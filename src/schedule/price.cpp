@@ -33,7 +33,7 @@ int platform::links(int from, int to) const {
 double platform::wire(int from, const step& send, bool latency_only) const {
   const int n = links(from, send.peer);
   const std::uint64_t bytes = latency_only ? 0 : send.bytes;
-  if (message) return message(bytes, send.input, n > 0);
+  if (message) return message(bytes, send.input, n > 0, send.exchange);
   const auto m = static_cast<double>(bytes);
   return n == 0 ? host_latency + m * host_byte : n * link_latency + m * link_byte;
 }
@@ -67,6 +67,7 @@ double rank_clocks::send(int rank, const step& s, bool eager) {
 void rank_clocks::match(int rank, const step& sent, int sender, bool eager, double posted_at) {
   double& t = t_[static_cast<std::size_t>(rank)];
   const double wire = net_.wire(sender, sent);
+  work_ += wire;
   if (eager) {
     const double arrival = (net_.eager_moves_at_match ? std::max(posted_at, t) : posted_at) + wire;
     t = std::max(t, arrival) + net_.recv_overhead;
@@ -80,6 +81,7 @@ void rank_clocks::match(int rank, const step& sent, int sender, bool eager, doub
 void rank_clocks::local(int rank, const step& s) {
   const double per_byte = s.kind == op::reduce ? net_.gamma * static_cast<double>(elem_size_) : net_.delta;
   t_[static_cast<std::size_t>(rank)] += per_byte * static_cast<double>(s.bytes);
+  work_ += per_byte * static_cast<double>(s.bytes);
 }
 
 double price(std::span<const rank_schedule> ranks, const platform& net, std::size_t elem_size) {
@@ -92,7 +94,10 @@ double price(std::span<const rank_schedule> ranks, const platform& net, std::siz
   const verdict v = replay_timed(ranks, m, clocks);
   if (!v.ok) throw error(fmt::format("schedule: cannot price a call that does not run: {}", v.problem));
   const std::span<const double> t = clocks.clocks();
-  return t.empty() ? 0.0 : *std::max_element(t.begin(), t.end());
+  const double last = t.empty() ? 0.0 : *std::max_element(t.begin(), t.end());
+  // More ranks than cores on the host: they cannot all work at once.
+  const bool shared = net.cores > 0 && static_cast<int>(ranks.size()) > net.cores;
+  return shared ? std::max(last, clocks.work() / net.cores) : last;
 }
 
 double price(const call_spec& spec, const platform& net) {

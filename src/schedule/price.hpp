@@ -16,7 +16,10 @@
 //     of the two was posted;
 //   - a rank's own link sends one message's bytes at a time (LogGP's G): messages a rank sends
 //     eagerly one after another leave one after another, m·β apart (or a whole message apart);
-//   - a reduction costs γ per byte, a local copy δ per byte, on the rank that does it.
+//   - a reduction costs γ per byte, a local copy δ per byte, on the rank that does it;
+//   - where the ranks on one host outnumber its cores, they share them: a message occupies a core
+//     for its time (on one node a message is a copy a processor makes), and so do reductions and
+//     copies, so the call takes at least all of that work divided by the cores.
 //
 // The network's shared links are not modelled: beyond the sender's own link, every message has its
 // route to itself. The price of a call is the time from a common start to the last rank's end.
@@ -48,8 +51,9 @@ struct platform {
   double send_overhead = 0;  ///< o_s: processor time of an eager send
   double recv_overhead = 0;  ///< o_r: processor time of receiving an eager message
   /// Where set, a message's wire time by its bytes, whether it sends the caller's untouched input
-  /// (step::input) and whether it crosses hosts, instead of the latencies and bytes above.
-  std::function<double(std::uint64_t bytes, bool input, bool across)> message;
+  /// (step::input), whether it crosses hosts and whether it is half of an exchange (step::exchange),
+  /// instead of the latencies and bytes above.
+  std::function<double(std::uint64_t bytes, bool input, bool across, bool exchange)> message;
   double gamma = 0;          ///< s per byte reduced
   double delta = 0;          ///< s per byte copied locally
   std::size_t eager_bytes = 0;  ///< E (0: every send waits for its receive)
@@ -59,6 +63,8 @@ struct platform {
   /// A rank's messages leave a whole message time apart, not their bytes' time apart (on one node
   /// the sender copies a message and signals its receiver itself).
   bool whole_messages_apart = false;
+  /// The cores the ranks of one host share (0: a core each). One host only.
+  int cores = 0;
 
   /// Links a message from rank `from` to rank `to` crosses (0: one host).
   int links(int from, int to) const;
@@ -76,6 +82,7 @@ class rank_clocks {
   void start(std::size_t p) {
     t_.assign(p, 0.0);
     out_free_.assign(p, 0.0);
+    work_ = 0;
   }
   /// Returns when the message may leave: the sender's clock, or later while its link is busy.
   double send(int rank, const step& s, bool eager);
@@ -83,12 +90,15 @@ class rank_clocks {
   void match(int rank, const step& sent, int sender, bool eager, double posted_at);
   void local(int rank, const step& s);
   std::span<const double> clocks() const { return t_; }
+  /// Seconds of processor time of every message, reduction and copy so far.
+  double work() const { return work_; }
 
  private:
   const platform& net_;
   std::size_t elem_size_;
   std::vector<double> t_;
   std::vector<double> out_free_;  ///< when each rank's link has sent what it was given
+  double work_ = 0;
 };
 
 /// The checker's replay (check.hpp) with the clocks moved by every step.
