@@ -63,6 +63,64 @@ constexpr choosable choosables[] = {
 // collbench's own name for Open MPI 4.1's decision (ompi41.hpp).
 constexpr std::string_view ompi41 = "ompi41";
 
+bool always(int) { return true; }
+bool two(int p) { return p == 2; }
+bool not_two(int p) { return p != 2; }
+bool three(int p) { return p == 3; }
+bool more_than_two(int p) { return p > 2; }
+bool not_power_of_two(int p) { return (p & (p - 1)) != 0; }
+bool prime_above_three(int p) {
+  if (p <= 3) return false;
+  for (int d = 2; d * d <= p; ++d)
+    if (p % d == 0) return false;
+  return true;
+}
+
+// SimGrid 3.32's algorithms that fail as collbench calls them, and where.
+struct broken {
+  collective coll;
+  std::string_view name;
+  bool (*at)(int p);
+  std::string_view what;
+};
+constexpr std::string_view crashes = "crashes (segmentation fault)";
+constexpr std::string_view mixes = "receives another call's messages (mismatched datatypes)";
+constexpr std::string_view wrong = "returns wrong results";
+constexpr std::string_view refuses = "refuses a process count that is not a power of two";
+constexpr broken broken_algorithms[] = {
+    {collective::broadcast, "arrival_scatter", &always, crashes},
+    {collective::broadcast, "SMP_linear", &always, mixes},
+    {collective::broadcast, "ompi_split_bintree", &always, mixes},
+    {collective::broadcast, "impi", &always, "truncates a receive at several process counts (2, 5–8)"},
+    {collective::reduce, "NTSL", &always, crashes},
+    {collective::reduce, "arrival_pattern_aware", &always, crashes},
+    {collective::reduce, "scatter_gather", &not_power_of_two, "truncates a receive where p is not a power of two"},
+    {collective::allreduce, "smp_rsag", &more_than_two, wrong},
+    {collective::allreduce, "smp_rsag_lr", &more_than_two, wrong},
+    {collective::allreduce, "smp_rsag_rab", &always, wrong},
+    {collective::allreduce, "rab1", &not_power_of_two, refuses},
+    {collective::allgather, "pair", &not_power_of_two, refuses},
+    {collective::allgather, "rhv", &not_power_of_two, refuses},
+    {collective::allgather, "2dmesh", &prime_above_three, "refuses a prime process count"},
+    {collective::allgather, "3dmesh", &two, "refuses 2 processes"},
+    {collective::allgatherv, "pair", &not_power_of_two, refuses},
+    {collective::alltoall, "pair", &not_power_of_two, refuses},
+    {collective::alltoall, "pair_light_barrier", &not_power_of_two, refuses},
+    {collective::alltoall, "pair_mpi_barrier", &not_power_of_two, refuses},
+    {collective::alltoall, "pair_one_barrier", &not_power_of_two, refuses},
+    {collective::alltoall, "pair_rma", &always, wrong},
+    {collective::alltoall, "2dmesh", &prime_above_three, "refuses a prime process count"},
+    {collective::alltoall, "3dmesh", &two, crashes},
+    {collective::alltoallv, "pair", &not_power_of_two, refuses},
+    {collective::alltoallv, "pair_light_barrier", &not_power_of_two, refuses},
+    {collective::alltoallv, "pair_mpi_barrier", &not_power_of_two, refuses},
+    {collective::alltoallv, "pair_one_barrier", &not_power_of_two, refuses},
+    {collective::alltoallv, "ompi", &three, "chooses its pair algorithm, which refuses 3 processes"},
+    {collective::barrier, "ompi_two_procs", &not_two, "never ends (it is for two processes)"},
+    {collective::reduce_scatter, "mpich_noncomm", &not_power_of_two, refuses},
+    {collective::reduce_scatterv, "mpich_noncomm", &not_power_of_two, refuses},
+};
+
 const choosable* find(collective c) {
   for (const choosable& x : choosables)
     if (x.coll == c) return &x;
@@ -92,6 +150,12 @@ std::vector<std::string> algorithms(collective c) {
   if (ompi41_decision(c, 2, 1, 1)) out.emplace_back(ompi41);
   out.insert(out.end(), single.begin(), single.end());
   return out;
+}
+
+std::string unusable(collective c, std::string_view name, int p) {
+  for (const broken& b : broken_algorithms)
+    if (b.coll == c && b.name == name && b.at(p)) return std::string(b.what);
+  return {};
 }
 
 std::string algorithm_for_call(collective c, const std::string& name, int p, std::size_t count,

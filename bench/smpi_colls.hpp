@@ -29,6 +29,11 @@ std::string_view collective_name(collectives::collective c);
 /// row) and "automatic" (which runs them all).
 std::vector<std::string> algorithms(collectives::collective c);
 
+/// Why SimGrid 3.32's algorithm `name` for `c` cannot be measured on `p` ranks — it crashes, mixes
+/// its messages with other calls', returns wrong results or refuses the process count (found by
+/// running every one of them at 2–9, 12 and 16 ranks) — or empty where it can.
+std::string unusable(collectives::collective c, std::string_view name, int p);
+
 /// The SMPI algorithm that `name` (one of algorithms(c)) runs for a call of `count` elements of
 /// `element_bytes` on `p` ranks: `name` itself, but for "ompi41" Open MPI 4.1's choice.
 std::string algorithm_for_call(collectives::collective c, const std::string& name, int p, std::size_t count,

@@ -136,8 +136,14 @@ vendor_internals::vendor_internals(MPI_Comm base, int ranks) : base_(base) {
 #if COLLBENCH_SMPI
   for (collective c : collectives::all_collectives()) {
     const std::vector<std::string> names = smpi::algorithms(c);
-    for (std::size_t i = 0; i < names.size(); ++i)
-      available_.push_back({c, names[i], static_cast<int>(i), 0});
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      const vendor_internal v{c, names[i], static_cast<int>(i), 0};
+      if (std::string why = smpi::unusable(c, names[i], ranks); !why.empty())
+        left_out_.emplace_back(v, fmt::format("SimGrid's {} {} {} at {} ranks", smpi::collective_name(c),
+                                              names[i], why, ranks));
+      else
+        available_.push_back(v);
+    }
   }
   return;
 #endif
@@ -228,6 +234,12 @@ void vendor_internals::discover_mpich() {
   }
   if (available_.empty())
     reason_ = "no MPIR_CVAR_<collective>_INTRA_ALGORITHM control variable lists an algorithm";
+}
+
+std::string vendor_internals::left_out(collective c, std::string_view name) const {
+  for (const auto& [v, why] : left_out_)
+    if (v.coll == c && "vendor:" + v.name == name) return why;
+  return {};
 }
 
 vendor_internals::~vendor_internals() {
@@ -347,6 +359,9 @@ std::string check_selection(std::span<const collective> colls, const std::vector
         if (offered.find("vendor:" + v.name + ",") == std::string::npos)
           offered += fmt::format("vendor:{}, ", v.name);
       }
+      for (collective c : colls)
+        if (std::string why = internals.left_out(c, name); !found && !why.empty())
+          return fmt::format("{}: left out, {}", name, why);
       if (!found)
         return fmt::format("unknown vendor algorithm '{}' for {}; the MPI library offers: {}", name,
                            colls_text, offered.empty() ? "none" : offered.substr(0, offered.size() - 2));

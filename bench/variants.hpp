@@ -111,6 +111,9 @@ class vendor_internals {
   std::span<const vendor_internal> available() const { return available_; }
   /// Why nothing is available (empty when something is).
   const std::string& unavailable_reason() const { return reason_; }
+  /// Why `name` ("vendor:<name>") of `c` is left out here, or empty: SimGrid's algorithms that fail
+  /// at this process count (smpi_colls.hpp: unusable).
+  std::string left_out(collectives::collective c, std::string_view name) const;
   /// A communicator locked to `v` (collective: every rank must ask for the same ones in the
   /// same order). Kept until destruction. With MPICH, `base` itself.
   MPI_Comm communicator(const vendor_internal& v);
@@ -138,6 +141,7 @@ class vendor_internals {
   MPI_Comm base_;
   bool mpit_ = false;
   std::vector<vendor_internal> available_;
+  std::vector<std::pair<vendor_internal, std::string>> left_out_;  ///< with the reason
   std::vector<int> cvar_index_;     ///< per collective, -1 if none
   std::vector<int> segment_index_;  ///< per collective, its segment size variable, -1 if none
   std::vector<locked> comms_;
