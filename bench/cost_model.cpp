@@ -24,9 +24,8 @@
 // the whole call, not on one message: a message moves at the time per byte of the ping-pong that
 // touches as many bytes as the call does (call_footprint: every rank's buffers; the clean
 // ping-pong touches 4m, the forward one 2m), never faster than its own ping-pong when the call
-// touches more (message_seconds). At np 2 this VM's ping-pongs fall off a cliff between 4 and
-// 8 MiB (32 MiB of L3): an 8 MiB broadcast (16 MiB touched) ran 0.6× the 8 MiB ping-pong (32 MiB),
-// an 8 MiB all-reduce by ring (32 MiB, messages of 4 MiB) 1.65× twice the 4 MiB one (16 MiB).
+// touches more (message_seconds): where the ping-pongs fall off a cliff as their buffers leave
+// the last-level cache, a call's messages fall with them at the call's own footprint.
 // With no points (the tests, a file from before), t(m) = α + mβ and u(m) = α + mβ_u, the
 // ping-pongs' least-squares lines.
 // Built from them:

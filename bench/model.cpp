@@ -59,8 +59,7 @@ double memcpy_seconds(std::size_t bytes) {
 }
 
 // 4 KiB, 8 KiB, … ×2 up to `largest`, and `largest` itself. ×2 because the times bend where a
-// call's buffers leave the caches: with ×4 the line from 4 to 16 MiB priced an 8 MiB message at
-// 1.6× its time.
+// call's buffers leave the caches, and a line across a ×4 step misprices the size between.
 std::vector<std::size_t> local_sizes(std::size_t largest) {
   std::vector<std::size_t> sizes;
   for (std::size_t bytes = 4096; bytes < largest; bytes *= 2) sizes.push_back(bytes);
@@ -96,9 +95,8 @@ std::vector<std::size_t> pingpong_sizes(std::size_t largest) {
   return sizes;
 }
 
-// 100 round trips up to 1 MiB (a few ms each size): the median of 20 moved by up to a quarter between
-// runs at 256 KiB–1 MiB on a shared VM, enough to push a 1 MiB scatter outside [1/1.5, 1.5] of its
-// line; above, 20 (a 16 MiB round trip takes ~5 ms).
+// 100 round trips up to 1 MiB (a few ms each size): a median of fewer moved too much between runs
+// on a shared machine; above, 20, each round trip long enough on its own.
 int pingpong_reps(std::size_t bytes) { return bytes <= (std::size_t{1} << 20) ? 100 : 20; }
 
 // The eager exchanges (model.hpp): both ranks send from a buffer they never write, then receive.
