@@ -2,6 +2,7 @@
 #include "smpi_colls.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 #include <xbt/config.hpp>
 
@@ -68,7 +69,7 @@ bool two(int p) { return p == 2; }
 bool not_two(int p) { return p != 2; }
 bool three(int p) { return p == 3; }
 bool more_than_two(int p) { return p > 2; }
-bool not_power_of_two(int p) { return (p & (p - 1)) != 0; }
+bool not_power_of_two(int p) { return !std::has_single_bit(static_cast<unsigned>(p)); }
 bool prime_above_three(int p) {
   if (p <= 3) return false;
   for (int d = 2; d * d <= p; ++d)

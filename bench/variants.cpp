@@ -359,12 +359,13 @@ std::string check_selection(std::span<const collective> colls, const std::vector
         if (offered.find("vendor:" + v.name + ",") == std::string::npos)
           offered += fmt::format("vendor:{}, ", v.name);
       }
-      for (collective c : colls)
-        if (std::string why = internals.left_out(c, name); !found && !why.empty())
-          return fmt::format("{}: left out, {}", name, why);
-      if (!found)
+      if (!found) {
+        for (collective c : colls)
+          if (std::string why = internals.left_out(c, name); !why.empty())
+            return fmt::format("{}: left out, {}", name, why);
         return fmt::format("unknown vendor algorithm '{}' for {}; the MPI library offers: {}", name,
                            colls_text, offered.empty() ? "none" : offered.substr(0, offered.size() - 2));
+      }
       continue;
     }
     const algorithm a = *collectives::parse_algorithm(name);
