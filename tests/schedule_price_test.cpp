@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The price of recorded schedules (src/schedule/price.hpp), without MPI: calls whose time is known
 // by hand — a ping-pong with and without eager sends, the ring all-gather at p = 4, a message by
-// the distance between its ranks, recursive doubling across a fat tree's spine, reductions and
-// copies — and the price of a deadlock refused.
+// the distance between its ranks, a host's link shared by its ranks, recursive doubling across a
+// fat tree's spine, reductions and copies — and the price of a deadlock refused.
 
 #define BOOST_TEST_MODULE schedule_price
 #include <boost/test/unit_test.hpp>
@@ -84,6 +84,28 @@ BOOST_AUTO_TEST_CASE(alpha_follows_the_distance) {
   torus.torus = {4, 4};
   BOOST_TEST(torus.links(0, 3) == 1);   // around the ring of the first dimension
   BOOST_TEST(torus.links(0, 10) == 4);  // (0, 0) to (2, 2)
+}
+
+BOOST_AUTO_TEST_CASE(the_ranks_of_a_host_share_its_link) {
+  // Hosts of two ranks: ranks 0 and 1 each send 1000 bytes to ranks 2 and 3 on the next host
+  // (2 links, 1 µs; 0.1 µs of bytes). Sent at once, the second message's bytes wait for the first's.
+  const platform net = test_platform();
+  const std::vector<rank_schedule> both{{send(2, 1000)}, {send(3, 1000)}, {recv(0, 1000)}, {recv(1, 1000)}};
+  BOOST_TEST(price(both, net, 1) == 1.2e-6, boost::test_tools::tolerance(1e-12));
+  // Rank 0 first copies for 5 µs: rank 1's message passes before it, though the replay may meet
+  // rank 0's first.
+  platform copying = net;
+  copying.delta = 5e-6 / 1000;
+  const std::vector<rank_schedule> apart{{{op::copy, false, 0, false, -1, 1000}, send(2, 1000)},
+                                         {send(3, 1000)},
+                                         {recv(0, 1000)},
+                                         {recv(1, 1000)}};
+  BOOST_TEST(price(apart, copying, 1) == 6.1e-6, boost::test_tools::tolerance(1e-12));
+  // One rank a host: every rank has its link to itself.
+  platform alone = net;
+  alone.ranks_per_host = 1;
+  alone.hosts_per_switch = 0;
+  BOOST_TEST(price(both, alone, 1) == 1.1e-6, boost::test_tools::tolerance(1e-12));
 }
 
 BOOST_AUTO_TEST_CASE(ring_allgather_at_p4_costs_its_steps) {

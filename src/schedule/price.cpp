@@ -13,10 +13,11 @@
 
 namespace collectives::detail::schedule {
 
+int platform::host(int rank) const {
+  return host_of.empty() ? rank / std::max(ranks_per_host, 1) : host_of[static_cast<std::size_t>(rank)];
+}
+
 int platform::links(int from, int to) const {
-  const auto host = [&](int r) {
-    return host_of.empty() ? r / std::max(ranks_per_host, 1) : host_of[static_cast<std::size_t>(r)];
-  };
   const int a = host(from), b = host(to);
   if (a == b) return 0;
   if (torus.empty()) return hosts_per_switch == 0 || a / hosts_per_switch == b / hosts_per_switch ? 2 : 4;
@@ -54,6 +55,50 @@ std::string describe(const platform& net) {
       net.eager_moves_at_match ? " (eager messages move at the match)" : "");
 }
 
+void rank_clocks::start(std::size_t p) {
+  t_.assign(p, 0.0);
+  out_free_.assign(p, 0.0);
+  ranks_on_host_.clear();
+  for (int r = 0; r < static_cast<int>(p); ++r) {
+    const auto h = static_cast<std::size_t>(net_.host(r));
+    if (h >= ranks_on_host_.size()) ranks_on_host_.resize(h + 1, 0);
+    ++ranks_on_host_[h];
+  }
+  host_out_.assign(ranks_on_host_.size(), {});
+  host_in_.assign(ranks_on_host_.size(), {});
+  work_ = 0;
+}
+
+double rank_clocks::link_calendar::first_gap(double ready, double seconds) const {
+  double start = ready;
+  // The intervals do not overlap, so their ends are in order too: skip those over before `ready`.
+  auto it = std::upper_bound(busy_.begin(), busy_.end(), ready,
+                             [](double t, const std::pair<double, double>& b) { return t < b.second; });
+  for (; it != busy_.end() && it->first < start + seconds; ++it) start = std::max(start, it->second);
+  return start;
+}
+
+void rank_clocks::link_calendar::take(double start, double seconds) {
+  if (seconds <= 0) return;
+  const std::pair<double, double> interval{start, start + seconds};
+  busy_.insert(std::upper_bound(busy_.begin(), busy_.end(), interval), interval);
+}
+
+double rank_clocks::through_host_links(int sender, int receiver, const step& sent, double ready) {
+  const auto from = static_cast<std::size_t>(net_.host(sender)), to = static_cast<std::size_t>(net_.host(receiver));
+  if (from == to || (ranks_on_host_[from] < 2 && ranks_on_host_[to] < 2)) return ready;
+  const double seconds = net_.wire(sender, sent) - net_.wire(sender, sent, true);
+  // The first instant both directions it needs are free for its bytes.
+  double start = ready;
+  for (double out = -1; out != start;) {
+    out = host_out_[from].first_gap(start, seconds);
+    start = host_in_[to].first_gap(out, seconds);
+  }
+  host_out_[from].take(start, seconds);
+  host_in_[to].take(start, seconds);
+  return start;
+}
+
 double rank_clocks::send(int rank, const step& s, bool eager) {
   const auto r = static_cast<std::size_t>(rank);
   if (eager) t_[r] += net_.send_overhead;
@@ -69,11 +114,12 @@ void rank_clocks::match(int rank, const step& sent, int sender, bool eager, doub
   const double wire = net_.wire(sender, sent);
   work_ += wire;
   if (eager) {
-    const double arrival = (net_.eager_moves_at_match ? std::max(posted_at, t) : posted_at) + wire;
+    const double moves = net_.eager_moves_at_match ? std::max(posted_at, t) : posted_at;
+    const double arrival = through_host_links(sender, rank, sent, moves) + wire;
     t = std::max(t, arrival) + net_.recv_overhead;
   } else {
     // The sender has waited since it posted: both end when the message is through.
-    t = std::max(posted_at, t) + wire;
+    t = through_host_links(sender, rank, sent, std::max(posted_at, t)) + wire;
     t_[static_cast<std::size_t>(sender)] = t;
   }
 }

@@ -16,12 +16,15 @@
 //     of the two was posted;
 //   - a rank's own link sends one message's bytes at a time (LogGP's G): messages a rank sends
 //     eagerly one after another leave one after another, m·β apart (or a whole message apart);
+//   - the ranks of one host share its one link to the network, full duplex: where a host holds
+//     several ranks, the bytes of the messages leaving it pass one message after another, and so
+//     do those entering it (a message starts when both its hosts' links are free);
 //   - a reduction costs γ per byte, a local copy δ per byte, on the rank that does it;
 //   - where the ranks on one host outnumber its cores, they share them: a message occupies a core
 //     for its time (on one node a message is a copy a processor makes), and so do reductions and
 //     copies, so the call takes at least all of that work divided by the cores.
 //
-// The network's shared links are not modelled: beyond the sender's own link, every message has its
+// The network's shared links are not modelled: beyond the hosts' own links, every message has its
 // route to itself. The price of a call is the time from a common start to the last rank's end.
 
 #include <cstddef>
@@ -66,6 +69,8 @@ struct platform {
   /// The cores the ranks of one host share (0: a core each). One host only.
   int cores = 0;
 
+  /// The host of `rank`.
+  int host(int rank) const;
   /// Links a message from rank `from` to rank `to` crosses (0: one host).
   int links(int from, int to) const;
   /// Seconds on the wire of the message `send` of rank `from`, α + m·β; with bytes = 0 its latency.
@@ -79,11 +84,7 @@ std::string describe(const platform& net);
 class rank_clocks {
  public:
   rank_clocks(const platform& net, std::size_t elem_size) : net_(net), elem_size_(elem_size) {}
-  void start(std::size_t p) {
-    t_.assign(p, 0.0);
-    out_free_.assign(p, 0.0);
-    work_ = 0;
-  }
+  void start(std::size_t p);
   /// Returns when the message may leave: the sender's clock, or later while its link is busy.
   double send(int rank, const step& s, bool eager);
   /// `rank` receives the message `sent` that `sender` posted at `posted_at`.
@@ -98,7 +99,26 @@ class rank_clocks {
   std::size_t elem_size_;
   std::vector<double> t_;
   std::vector<double> out_free_;  ///< when each rank's link has sent what it was given
+  /// One direction of a host's link: the intervals in which it carries a message's bytes, in
+  /// order. The replay meets messages in an order of its own, not in time order, so a message
+  /// takes the first gap from its start on that fits it.
+  class link_calendar {
+   public:
+    /// The earliest start ≥ `ready` of `seconds` of bytes that fit between the intervals taken.
+    double first_gap(double ready, double seconds) const;
+    void take(double start, double seconds);
+
+   private:
+    std::vector<std::pair<double, double>> busy_;
+  };
+  /// Per host: its ranks, and its link's two directions.
+  std::vector<int> ranks_on_host_;
+  std::vector<link_calendar> host_out_, host_in_;
   double work_ = 0;
+
+  /// When a message from `sender` to `receiver` that could start at `ready` starts, and its hosts'
+  /// links busy until it is through, where either host is shared.
+  double through_host_links(int sender, int receiver, const step& sent, double ready);
 };
 
 /// The checker's replay (check.hpp) with the clocks moved by every step.
