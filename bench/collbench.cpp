@@ -17,7 +17,6 @@
 #include <sstream>
 #include <thread>
 
-#include "cost_model.hpp"
 #include "draw.hpp"
 #include "measure.hpp"
 #include "metrics.hpp"

@@ -8,7 +8,6 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "cost_model.hpp"
 #include "metrics.hpp"
 #include "options.hpp"
 #include "price.hpp"
@@ -141,20 +140,20 @@ double eager_bytes(const run_info& info) {
 }  // namespace
 
 std::optional<double> model_us(collectives::collective c, std::string_view algorithm, const run_info& info,
-                               std::size_t bytes, std::size_t count, model_kind kind) {
+                               std::size_t bytes, std::size_t count) {
   if (info.ranks < 2) return std::nullopt;
-  // A simulated cluster: the row's schedule priced on the platform the simulation runs on
-  // (scripts/mpirun/simulate names it); the vendor rows have no schedule.
-  if (const char* file = std::getenv("COLLBENCH_PLATFORM"); file != nullptr && *file != '\0') {
-    if (algorithm.starts_with("vendor")) return std::nullopt;  // SimGrid's own algorithms
-    static const schedule::platform simulated = simgrid_platform(file);
-    const std::size_t elem_size = count > 0 ? bytes / count : 4;
-    const std::size_t call_count =
-        counts_whole_array(c) ? count / static_cast<std::size_t>(info.ranks) : count;
+  const std::size_t elem_size = count > 0 ? bytes / count : 4;
+  const std::size_t call_count = counts_whole_array(c) ? count / static_cast<std::size_t>(info.ranks) : count;
+  const auto priced_us = [&](const schedule::platform& net) -> std::optional<double> {
     const auto seconds =
-        priced_seconds(c, algorithm, info.ranks, call_count, elem_size, info.root, info.skew, simulated);
-    if (seconds) return *seconds * 1e6;
-    return std::nullopt;
+        priced_seconds(c, algorithm, info.ranks, call_count, elem_size, info.root, info.skew, net);
+    return seconds ? std::optional(*seconds * 1e6) : std::nullopt;
+  };
+  // A simulated cluster: the platform the simulation runs on; the vendor rows are SimGrid's own.
+  if (const char* file = std::getenv("COLLBENCH_PLATFORM"); file != nullptr && *file != '\0') {
+    if (algorithm.starts_with("vendor")) return std::nullopt;
+    static const schedule::platform simulated = simgrid_platform(file);
+    return priced_us(simulated);
   }
   if (!info.model) return std::nullopt;
   const machine& m = *info.model;
@@ -162,39 +161,16 @@ std::optional<double> model_us(collectives::collective c, std::string_view algor
                            m.beta_clean, m.pingpong, m.pingpong_clean, m.copy, m.reduce, eager_bytes(info),
                            m.exchange};
   const bool across = info.hosts && info.hosts->layout.hosts > 1;
-  // The row's schedule priced on this machine: on one host, whose cores its ranks share; across
-  // hosts where several hold more than one rank each (model_kind::schedules only).
+  // Hosts of several ranks each: messages between them cost the ping-pong between two.
   const bool several = across && info.hosts->layout.ranks_per_host != 1;
-  if (kind == model_kind::schedules || (kind == model_kind::standard && !across)) {
-    const std::size_t elem_size = count > 0 ? bytes / count : 4;
-    const std::size_t call_count =
-        counts_whole_array(c) ? count / static_cast<std::size_t>(info.ranks) : count;
-    auto net =
-        measured_platform(params, c, info.ranks, static_cast<double>(bytes), several ? &*info.hosts : nullptr,
-                          several && info.eager ? info.eager->other_host : 0);
+  auto net =
+      measured_platform(params, c, info.ranks, static_cast<double>(bytes), several ? &*info.hosts : nullptr,
+                        several && info.eager ? info.eager->other_host : 0);
+  if (!net) return std::nullopt;
 #if !COLLBENCH_SMPI  // simulated ranks do not share the machine's cores
-    if (net && !across) net->cores = info.cores;
+  if (!across) net->cores = info.cores;
 #endif
-    const auto seconds =
-        net ? priced_seconds(c, algorithm, info.ranks, call_count, elem_size, info.root, info.skew, *net)
-            : std::nullopt;
-    if (seconds) return *seconds * 1e6;
-    if (kind == model_kind::schedules) return std::nullopt;
-  }
-  if (across) {
-    // Across hosts one α-β pair does not describe the links: the model across hosts does, or nothing.
-    if (info.root != 0) return std::nullopt;
-    const auto predicted =
-        predict_across_hosts(c, algorithm, *info.hosts, static_cast<double>(bytes), m.gamma);
-    if (predicted) return predicted->total() * 1e6;
-    // Except with one rank per host (a simulated cluster): every message then crosses a link, as
-    // the ping-pongs' did, so their one pair prices what the model across hosts has no line for.
-    if (info.hosts->layout.ranks_per_host != 1) return std::nullopt;
-  }
-  const auto predicted =
-      predict_seconds(c, algorithm, {info.ranks, info.root, static_cast<double>(bytes), count}, params);
-  if (!predicted) return std::nullopt;
-  return *predicted * 1e6;
+  return priced_us(*net);
 }
 
 void write_csv(std::ostream& os, std::span<const row> rows, bool header) {
@@ -330,7 +306,7 @@ void write_table(std::ostream& os, const run_info& info, std::span<const row> ro
       fmt::print(
           os, "; within a host α = {:.2f} µs, β = {:.3f} ns/B; between hosts α = {:.2f} µs, β = {:.3f} ns/B",
           h.alpha_intra * 1e6, h.beta_intra * 1e9, h.alpha_inter * 1e6, h.beta_inter * 1e9);
-    fmt::print(os, " (model_us: the model across hosts, bench/host_model.hpp)\n");
+    fmt::print(os, " (model_us: the schedules priced on these links, bench/price.hpp)\n");
   }
   fmt::print(
       os,

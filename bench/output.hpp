@@ -5,15 +5,17 @@
 // or JSON (nlohmann) carrying the run's description and the model too. collreport reads the JSON
 // back with read_json.
 
+#include <collectives/algorithm.hpp>
 #include <collectives/eager.hpp>
 #include <cstddef>
 #include <iosfwd>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "host_model.hpp"
+#include "host_links.hpp"
 #include "model.hpp"
 #include "mpit.hpp"
 
@@ -82,25 +84,16 @@ inline constexpr std::string_view csv_header =
 /// One sentence for the table's header and the report.
 std::string describe_start(const start_info& s);
 
-/// Which model prices a row (model_us).
-enum class model_kind {
-  standard,   ///< the schedule on one host (priced, falling back to the line), the lines across hosts
-  lines,      ///< the cost lines only (cost_model.hpp, host_model.hpp)
-  schedules,  ///< the schedule only, across hosts too (price.hpp)
-};
-
-/// The model's time in µs for a row of `bytes` (`count` elements) of a run described by `info`: on a
-/// simulated cluster (COLLBENCH_PLATFORM, which scripts/mpirun/simulate sets) the row's schedule
-/// recorded and priced on that platform (price.hpp; library rows only); else, with the run's
-/// measured machine, every rank on one host: the row's schedule recorded and priced on that
-/// machine (price.hpp: measured_platform, the ranks sharing its cores; a vendor:<name> row by the
-/// library schedule it runs), or the line of cost_model.hpp for a row without a schedule; with
-/// ranks on several hosts the model across hosts (host_model.hpp; root 0 only). None without a
-/// price, a line or a measured model, or on one rank. `kind` chooses another model (collreport
-/// --reprice-lines, --reprice-schedules). collbench fills model_us with it (--model); collreport
-/// --reprice recomputes it.
+/// The model's time in µs for a row of `bytes` (`count` elements) of a run described by `info`: the
+/// row's schedule recorded and priced (price.hpp) on a simulated cluster's platform
+/// (COLLBENCH_PLATFORM, which scripts/mpirun/simulate sets), else on the machine the run measured:
+/// on one host, whose cores its ranks share; across hosts with messages between them timed by the
+/// ping-pong between two (with one rank per host the run's own ping-pong already is that one). A
+/// vendor:<name> row is priced by the library schedule it runs (vendor_runs). None for a row
+/// without a schedule (vendor, automatic, the other vendor internals), without a measured machine,
+/// or on one rank. collbench fills model_us with it (--model); collreport --reprice recomputes it.
 std::optional<double> model_us(collectives::collective c, std::string_view algorithm, const run_info& info,
-                               std::size_t bytes, std::size_t count, model_kind kind = model_kind::standard);
+                               std::size_t bytes, std::size_t count);
 
 void write_csv(std::ostream& os, std::span<const row> rows, bool header = true);
 void write_json(std::ostream& os, const run_info& info, std::span<const row> rows);

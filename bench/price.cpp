@@ -2,22 +2,54 @@
 #include "price.hpp"
 
 #include <fmt/format.h>
+#include <mpi.h>  // OMPI_MAJOR_VERSION: vendor_runs describes Open MPI's internals
 
-#include <collectives/error.hpp>
 #include <algorithm>
+#include <bit>
+#include <collectives/error.hpp>
 #include <fstream>
 #include <limits>
 #include <regex>
 #include <sstream>
 
 #include "core/collective_traits.hpp"
-#include "cost_model.hpp"
+#include "core/registry.hpp"
 #include "metrics.hpp"
 
 namespace collbench {
 namespace {
 
+using collectives::collective;
 using collectives::error;
+
+// The vendor internals that run one of the library's schedules: Open MPI's coll/base (4.1)
+// algorithm of that name (vendor:pipeline with the library's segment, which variants.cpp sets), or
+// the library's algorithm `runs`. Every other internal (chain, knomial, segmented_ring, …) runs none.
+struct vendor_twin {
+  collective coll;
+  std::string_view name, runs = {};
+};
+const vendor_twin vendor_twins[] = {
+    {collective::broadcast, "binomial"},
+    {collective::broadcast, "pipeline"},
+    {collective::scatter, "binomial"},
+    {collective::gather, "binomial"},
+    {collective::reduce, "binomial"},
+    {collective::allgather, "ring"},
+    {collective::allgather, "bruck"},
+    {collective::allgather, "recursive_doubling"},
+    {collective::alltoall, "pairwise"},
+    {collective::alltoallv, "pairwise"},
+    {collective::allreduce, "ring"},
+    {collective::allreduce, "recursive_doubling"},
+    {collective::barrier, "linear", "naive"},
+    {collective::barrier, "bruck", "dissemination"},
+    {collective::barrier, "recursive_doubling"},
+    {collective::scan, "linear", "naive"},
+    {collective::scan, "recursive_doubling"},
+    {collective::exscan, "linear", "naive"},
+    {collective::exscan, "recursive_doubling"},
+};
 
 // A SimGrid quantity in SI units: "12.5GBps" bytes per second, "0.5us" seconds, a bare number as is.
 double si_value(const std::string& text, const std::string& file) {
@@ -78,21 +110,18 @@ std::optional<schedule::platform> measured_platform(const cost_params& m, collec
   // copy out of it: each rank's messages go one after another, the whole ping-pong time apart.
   net.eager_moves_at_match = net.whole_messages_apart = true;
   const double footprint = call_footprint(c, p, n);
-  net.message = [m, footprint](std::uint64_t bytes, bool input, bool, bool exchange) {
-    return exchange_seconds(m, bytes, exchange)
-        .value_or(message_seconds(m, static_cast<double>(bytes), input, footprint));
-  };
-  if (hosts == nullptr) return net;
-  const host_layout_info& l = hosts->layout;
-  if (l.map == "other" || l.host_of.size() != static_cast<std::size_t>(p)) return std::nullopt;
-  net.host_of = l.host_of;
-  net.eager_across = eager_across;
-  // Within a host as on one node where ranks 0 and 1 share one (the run's ping-pongs), else by the
-  // line of the ping-pong within a host; between hosts by that of the ping-pong between two, whose
-  // slope is the shaped link's rate (host_model.hpp).
-  const bool pair_on_host = l.host_of[0] == l.host_of[1];
-  const cost_params intra = pair_on_host ? m : cost_params{hosts->alpha_intra, hosts->beta_intra, 0};
-  const cost_params inter{hosts->alpha_inter, hosts->beta_inter, 0};
+  cost_params intra = m, inter = m;  // no message crosses hosts without `hosts`
+  if (hosts != nullptr) {
+    const host_layout_info& l = hosts->layout;
+    if (l.map == "other" || l.host_of.size() != static_cast<std::size_t>(p)) return std::nullopt;
+    net.host_of = l.host_of;
+    net.eager_across = eager_across;
+    // Within a host as on one node where ranks 0 and 1 share one (the run's ping-pongs), else by
+    // the line of the ping-pong within a host; between hosts by that of the ping-pong between two,
+    // whose slope is the shaped link's rate (host_links.hpp).
+    if (l.host_of[0] != l.host_of[1]) intra = {hosts->alpha_intra, hosts->beta_intra, 0};
+    inter = {hosts->alpha_inter, hosts->beta_inter, 0};
+  }
   net.message = [intra, inter, footprint](std::uint64_t bytes, bool input, bool across, bool exchange) {
     if (across) return message_seconds(inter, static_cast<double>(bytes), false);
     return exchange_seconds(intra, bytes, exchange)
@@ -140,6 +169,34 @@ schedule::platform simgrid_platform(const std::string& file) {
   net.eager_bytes = (detached.empty() ? 65536 : std::stoul(detached)) - 1;
   net.eager_moves_at_match = true;
   return net;
+}
+
+std::string_view vendor_runs([[maybe_unused]] collective c, [[maybe_unused]] std::string_view name,
+                             [[maybe_unused]] int p, [[maybe_unused]] std::size_t count) {
+  // Another MPI library's internals of the same name need not be these (MPICH's recursive
+  // doubling allgather, for one, is not Bruck's when p is not a power of two).
+#ifdef OMPI_MAJOR_VERSION
+  for (const vendor_twin& v : vendor_twins) {
+    if (v.coll != c || v.name != name) continue;
+    // Open MPI switches to Bruck's allgather off powers of two, to recursive doubling's all-reduce
+    // below p elements.
+    if (c == collective::allgather && name == "recursive_doubling" &&
+        !std::has_single_bit(static_cast<unsigned>(p)))
+      return "bruck";
+    if (c == collective::allreduce && name == "ring" && count < static_cast<std::size_t>(p))
+      return "recursive_doubling";
+    return v.runs.empty() ? v.name : v.runs;
+  }
+#endif
+  return {};
+}
+
+std::string_view textbook_cost(collective c, std::string_view algorithm, int p) {
+  if (algorithm.starts_with("vendor:")) algorithm = vendor_runs(c, algorithm.substr(7), p, SIZE_MAX);
+  const auto alg = collectives::parse_algorithm(algorithm);
+  const collectives::detail::algorithm_descriptor* d =
+      alg ? collectives::detail::find_algorithm(c, *alg) : nullptr;
+  return d != nullptr ? d->cost : std::string_view{};
 }
 
 std::optional<double> priced_seconds(collectives::collective c, std::string_view algorithm, int p,

@@ -5,12 +5,9 @@
 // as the library runs it and priced on a platform: a SimGrid platform file as
 // scripts/mpirun/simulate runs it, or the machine collbench --model measured (model.hpp).
 //
-// On a measured machine a message of m bytes costs what a ping-pong of m bytes took one way: the
-// clean ping-pong's (a buffer it never writes) for a send of the caller's untouched input
-// (step::input), the forward one's (one buffer bounced) for bytes written during the call,
-// interpolated between the measured sizes, at the time per byte of the ping-pong that touches as
-// many bytes as the call (message_seconds); γ and δ at the call's size; E the run's. Across hosts,
-// messages between two hosts cost α + mβ of the ping-pong between hosts (host_model.hpp).
+// On a measured machine a message costs the ping-pong's one-way time at its size (message_times.hpp:
+// u(m) for a send of the caller's untouched input, step::input, else t(m)); γ and δ at the call's
+// size; E the run's; a message between two hosts α + mβ of the ping-pong between them (host_links.hpp).
 
 #include <collectives/algorithm.hpp>
 #include <cstddef>
@@ -19,8 +16,8 @@
 #include <string_view>
 #include <vector>
 
-#include "host_model.hpp"
-#include "cost_model.hpp"
+#include "host_links.hpp"
+#include "message_times.hpp"
 #include "schedule/price.hpp"
 
 namespace collbench {
@@ -44,6 +41,15 @@ schedule::platform simgrid_platform(const std::string& file);
 std::optional<schedule::platform> measured_platform(const cost_params& m, collectives::collective c, int p,
                                                     double n, const host_links* hosts = nullptr,
                                                     std::size_t eager_across = 0);
+
+/// The library algorithm whose schedule the vendor internal `name` (a row's vendor:<name>, without
+/// the prefix) runs for a call of `count` elements on p ranks, where Open MPI switches included;
+/// empty when it runs none of them.
+std::string_view vendor_runs(collectives::collective c, std::string_view name, int p, std::size_t count);
+
+/// The textbook cost (its descriptor's, core/descriptor.hpp) of the library algorithm whose schedule
+/// prices the row `algorithm` on p ranks; empty for a row that has none.
+std::string_view textbook_cost(collectives::collective c, std::string_view algorithm, int p);
 
 /// Seconds of one call of a library algorithm (not vendor, not automatic): `call_count` elements as
 /// the library call takes them (message::call_count), `elem_size`-byte elements, the v-variants'

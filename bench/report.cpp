@@ -28,10 +28,10 @@
 #include <tuple>
 
 #include "cli11.hpp"
-#include "cost_model.hpp"
 #include "metrics.hpp"
 #include "options.hpp"
 #include "output.hpp"
+#include "price.hpp"
 
 namespace collbench {
 namespace {
@@ -155,42 +155,6 @@ void write_times(std::ostream& md, const table& t) {
   fmt::print(md, "\n");
 }
 
-// Across hosts: measured against the model across hosts (bench/host_model.hpp), its intra- and
-// inter-host terms apart, at a few sizes.
-void write_host_model(std::ostream& md, const table& t, const std::vector<std::size_t>& picks) {
-  const host_links& h = *t.info->hosts;
-  const collectives::collective c = *collectives::parse_collective(t.collective);
-  std::vector<std::string> modelled;
-  for (const std::string& l : t.labels)
-    if (!host_formula(c, l, h.layout).empty()) modelled.push_back(l);
-  if (modelled.empty()) return;
-  fmt::print(md,
-             "Model across hosts ({}; α_s, β_s within a host, α_n, β_n between hosts, table above): "
-             "measured ÷ predicted µs (ratio), the prediction split into its intra-host + inter-host "
-             "terms. An exchange step of m bytes costs 2(α + mβ) (one side sends, then the other); a "
-             "message between hosts shares its host's link with the others in the same direction.\n\n"
-             "| algorithm | split |",
-             h.layout.describe());
-  for (std::size_t s : picks) fmt::print(md, " {} |", format_size(s));
-  fmt::print(md, "\n|---|---|");
-  for (std::size_t i = 0; i < picks.size(); ++i) fmt::print(md, "---:|");
-  fmt::print(md, "\n");
-  for (const std::string& l : modelled) {
-    fmt::print(md, "| {} | {} |", l, host_formula(c, l, h.layout));
-    for (std::size_t s : picks) {
-      const row* r = t.at(l, s);
-      const auto p = predict_across_hosts(c, l, h, static_cast<double>(s), t.info->model->gamma);
-      if (r && p && p->total() > 0 && t.info->root == 0)
-        fmt::print(md, " {} ÷ ({} + {}) ({:.1f}) |", us(r->median_us), us(p->intra * 1e6), us(p->inter * 1e6),
-                   r->median_us / (p->total() * 1e6));
-      else
-        fmt::print(md, " – |");
-    }
-    fmt::print(md, "\n");
-  }
-  fmt::print(md, "\n");
-}
-
 // Measured against predicted at a few sizes spread over the range.
 void write_model(std::ostream& md, const table& t) {
   if (!t.info->model || t.sizes.empty()) return;
@@ -203,17 +167,11 @@ void write_model(std::ostream& md, const table& t) {
     if (std::find(picks.begin(), picks.end(), *near) == picks.end()) picks.push_back(*near);
   }
   std::sort(picks.begin(), picks.end());
-  if (across_hosts(*t.info)) {
-    for (std::size_t target : {std::size_t{64} << 10, std::size_t{1} << 20, std::size_t{16} << 20})
-      if (std::find(t.sizes.begin(), t.sizes.end(), target) != t.sizes.end() &&
-          std::find(picks.begin(), picks.end(), target) == picks.end())
-        picks.push_back(target);
-    std::sort(picks.begin(), picks.end());
-    return write_host_model(md, t, picks);
-  }
+  const collectives::collective c = *collectives::parse_collective(t.collective);
   std::vector<std::string> modelled;
   for (const std::string& l : t.labels)
-    if (!cost_formula(*collectives::parse_collective(t.collective), l, t.info->ranks).empty())
+    if (std::any_of(t.sizes.begin(), t.sizes.end(),
+                    [&](std::size_t s) { return t.at(l, s) && t.at(l, s)->model_us; }))
       modelled.push_back(l);
   if (modelled.empty()) return;
   const std::size_t largest = t.sizes.back();
@@ -227,8 +185,7 @@ void write_model(std::ostream& md, const table& t) {
   for (std::size_t i = 0; i < picks.size(); ++i) fmt::print(md, "---:|");
   fmt::print(md, "---:|\n");
   for (const std::string& l : modelled) {
-    fmt::print(md, "| {} | {} |", l,
-               cost_formula(*collectives::parse_collective(t.collective), l, t.info->ranks, true));
+    fmt::print(md, "| {} | {} |", l, textbook_cost(c, l, t.info->ranks));
     for (std::size_t s : picks) {
       const row* r = t.at(l, s);
       if (r && r->model_us && *r->model_us > 0)
@@ -705,12 +662,13 @@ void write_reading_guide(std::ostream& md) {
   MPI library. The tables below show the inverse for the best library algorithm, as a speedup.
 - **vendor** is the MPI library's own collective; **vendor:<name>** is one of its internal
   algorithms forced on a communicator, so a library ring can be set against the vendor's ring.
-- **model**: each algorithm's cost on the library's transport (blocking, ordered messages: an
-  exchange is two messages; bench/cost_model.cpp), from α latency, β seconds per byte, γ seconds
-  per byte reduced and δ seconds per byte copied, measured in the same run; vendor internals get
-  their algorithm's textbook cost. A ratio near 1 means the algorithm runs at the transport's
-  floor; far above 1, time goes somewhere the model does not see: waiting for a core,
-  synchronisation, a protocol switch.
+- **model**: each row's schedule as the library records it, priced message by message (bench/price.hpp)
+  on the machine the run measured: each message at the ping-pong's one-way time at its size, copies
+  and reductions at their measured speed, across hosts a message between hosts at the ping-pong
+  between two; a vendor internal by the library schedule it runs, with concurrent exchanges. vendor,
+  automatic and the internals that run none of the library's schedules have no model. A ratio near 1
+  means the algorithm runs at the transport's floor; far above 1, time goes somewhere the model does
+  not see: waiting for a core, synchronisation, a protocol switch.
 - **Caveat for calls of a few µs**: every call starts at one instant on every rank, so a rooted
   collective (broadcast, scatter, gather, reduce; the library's and vendor's alike) cannot hide its
   latency by its root starting first, and the order of the rows is drawn anew every iteration, so
@@ -731,7 +689,7 @@ int run(int argc, char** argv) {
   app.add_option("--out", out, "Directory to write report.md, results.csv, results.json and plots/ into")
       ->required();
   app.add_option("inputs", inputs, "collbench --format json files, one per process count")->required();
-  bool reprice = false, reprice_lines = false, reprice_schedules = false;
+  bool reprice = false;
   app.add_flag("--reprice", reprice,
                "Recompute every row's model_us with this build's model, from the machine each run "
                "measured (its ping-pongs, exchanges, copies and reductions), instead of the figures collbench "
@@ -739,17 +697,7 @@ int run(int argc, char** argv) {
   std::string tuning;
   app.add_option("--tuning", tuning,
                  "The decision table automatic followed in the runs (tune.sh), named in the report");
-  app.add_flag("--reprice-lines", reprice_lines,
-               "As --reprice, with every row priced by its hand-written cost line (bench/cost_model.hpp, "
-               "bench/host_model.hpp) instead of its recorded schedule: how the two models compare");
-  app.add_flag("--reprice-schedules", reprice_schedules,
-               "As --reprice, with every row's recorded schedule priced on the machine the run measured, "
-               "across hosts too (bench/price.hpp), and no cost line");
   CLI11_PARSE(app, argc, argv);
-  reprice = reprice || reprice_lines || reprice_schedules;
-  const model_kind kind = reprice_lines       ? model_kind::lines
-                          : reprice_schedules ? model_kind::schedules
-                                              : model_kind::standard;
 
   std::vector<run_results> runs;
   nlohmann::json merged = {{"runs", nlohmann::json::array()}};
@@ -761,7 +709,7 @@ int run(int argc, char** argv) {
       for (row& r : run.rows) {
         const auto c = collectives::parse_collective(r.collective);
         if (!c) throw std::runtime_error(fmt::format("{}: unknown collective '{}'", path, r.collective));
-        r.model_us = model_us(*c, r.algorithm, run.info, r.bytes, r.count, kind);
+        r.model_us = model_us(*c, r.algorithm, run.info, r.bytes, r.count);
       }
       std::ostringstream repriced;
       write_json(repriced, run.info, run.rows);
@@ -864,7 +812,7 @@ int run(int argc, char** argv) {
   if (reprice)
     fmt::print(md,
                "The model's figures were recomputed by this collreport (`--reprice`), from the machine each "
-               "run measured, with the cost model it was built with; collbench's own are in the input "
+               "run measured, with the model it was built with; collbench's own are in the input "
                "files.\n\n");
   tuned_times tuned;
   if (!tuning.empty()) {

@@ -5,11 +5,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
-#include "cost_model.hpp"
 #include "metrics.hpp"
 #include "mpit.hpp"
 #if COLLBENCH_SMPI
@@ -118,6 +118,15 @@ bool is_library_group(const std::string& name) { return name == "all" || name ==
 bool is_vendor_group(const std::string& name) { return name == "all" || name == "vendor:all"; }
 
 }  // namespace
+
+std::size_t pipeline_segment_bytes(std::size_t unset) {
+  const char* text = std::getenv("COLLECTIVES_PIPELINE_SEGMENT_BYTES");
+  if (text == nullptr) return unset;
+  const std::string_view value(text);
+  std::size_t bytes = 0;
+  const auto [end, status] = std::from_chars(value.data(), value.data() + value.size(), bytes);
+  return status == std::errc() && end == value.data() + value.size() && bytes > 0 ? bytes : unset;
+}
 
 bool enable_vendor_forcing() {
 #ifdef OMPI_MAJOR_VERSION

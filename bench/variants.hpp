@@ -45,6 +45,7 @@
 #ifndef COLLBENCH_SMPI
 #define COLLBENCH_SMPI 0
 #endif
+#include <cstddef>
 #include <span>
 #include <string>
 #include <vector>
@@ -93,6 +94,12 @@ struct vendor_internal {
   int value;              ///< the control variable's value that selects it
   int segment_bytes = 0;  ///< the segment size forced with it; 0: the algorithm is not segmented
 };
+
+/// The library's pipeline segment in bytes, as src/core/segment.cpp reads it, which the segmented
+/// vendor internals are given too: COLLECTIVES_PIPELINE_SEGMENT_BYTES, a positive integer, else
+/// `unset` (the chain's 64 KiB). (A value the library rejects stops the run at the first
+/// pipelined call; here it counts as unset.)
+std::size_t pipeline_segment_bytes(std::size_t unset = 65536);
 
 /// Before MPI_Init: turns on Open MPI's coll_tuned_use_dynamic_rules in this process's
 /// environment unless the user set it. Returns true if it did.

@@ -39,8 +39,8 @@
 #   --cluster HxR    across an emulated cluster of H hosts × R ranks (scripts/mpirun/cluster.sh,
 #                    needs root; Open MPI only): np = H·R, placed by block, first on this one host (np<P>.json),
 #                    then across the hosts (np<P>-HxR.json), so the report sets the layouts side
-#                    by side, with α-β within a host and between hosts and the model split into
-#                    intra- and inter-host terms; broadcast, reduce, allgather and allreduce (the
+#                    by side, with α-β within a host and between hosts and the model priced on
+#                    those links; broadcast, reduce, allgather and allreduce (the
 #                    collectives with a hierarchical algorithm) unless -c is given; results in
 #                    results/<date>-cluster-HxR unless --out is given; not tuned (tune.sh runs
 #                    on this host): automatic follows --tuning FILE or its rule

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-// Which side of an exchange step sends first (core/transport.cpp): a pure function of the ranks,
-// shared with the benchmark's model across hosts (bench/host_model.cpp), which must follow the
-// transport's order exactly.
+// Which side of an exchange step sends first (core/transport.cpp): a pure function of the ranks.
 
 #include <algorithm>
 #include <bit>

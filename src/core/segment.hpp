@@ -6,8 +6,8 @@
 // of bytes), read once per process, sets it for all of them; unset, each algorithm has its own
 // default (below). It must be the same on every rank (e.g. `mpirun -x`); otherwise the ranks
 // disagree on message sizes and the transport reports it. A value that is not a positive integer
-// throws collectives::error before any message. bench/cost_model.cpp reads it the same way to
-// price these algorithms.
+// throws collectives::error before any message. collbench reads it the same way to give the
+// MPI library's segmented algorithms the same segment (bench/variants.hpp).
 
 #include <cstddef>
 #include <string_view>
