@@ -249,6 +249,42 @@ BOOST_AUTO_TEST_CASE(every_library_algorithm_gets_a_price_on_a_measured_machine)
     }
 }
 
+BOOST_AUTO_TEST_CASE(every_algorithm_header_states_its_textbook_cost) {
+  // The "Cost:" field of src/algorithms/<collective>/<algorithm>.cpp states its descriptor's cost
+  // (the one docs/algorithms.md's table shows), then may say more; spaces and middle dots aside.
+  const auto plain = [](std::string s) {
+    std::string out;
+    for (std::size_t i = 0; i < s.size(); ++i)
+      if (s.compare(i, 2, "·") == 0)
+        ++i;
+      else if (s[i] != ' ')
+        out += s[i];
+    return out;
+  };
+  for (collective c : collectives::all_collectives())
+    for (collectives::algorithm a : collectives::algorithms_for(c)) {
+      if (a == collectives::algorithm::vendor) continue;
+      const std::string path = std::string(COLLECTIVES_SOURCE_DIR) + "/src/algorithms/" +
+                               std::string(to_string(c)) + "/" + std::string(to_string(a)) + ".cpp";
+      std::ifstream file(path);
+      BOOST_TEST_REQUIRE(file.good(), path);
+      std::string line, text;
+      bool inside = false;
+      while (std::getline(file, line)) {
+        // The field runs from "// Cost:" over its indented lines, up to the next label ("// Order:").
+        if (line.starts_with("// Cost:"))
+          inside = true;
+        else if (inside && !line.starts_with("//  "))
+          break;
+        if (inside) text += line.substr(line.starts_with("// Cost:") ? 8 : 2);
+      }
+      const std::string_view cost = cb::textbook_cost(c, to_string(a), 4);
+      BOOST_TEST(!cost.empty(), to_string(c) << " " << to_string(a));
+      BOOST_TEST(plain(text).find(plain(std::string(cost))) != std::string::npos,
+                 path << " says \"" << text << "\", its descriptor \"" << cost << "\"");
+    }
+}
+
 BOOST_AUTO_TEST_CASE(priced_schedules_count_what_the_code_sends) {
   const cb::cost_params m{2e-6, 1e-9, 0.5e-9, 0.1e-9};
   const double n = 1 << 20;

@@ -11,10 +11,8 @@
 //            d = 1:   r0 [0 1 . .]  r1 [1 2 . .]  r2 [2 3 . .]  r3 [3 0 . .]
 //            d = 2:   r0 [0 1 2 3]  r1 [1 2 3 0]  r2 [2 3 0 1]  r3 [3 0 1 2]
 //            rotate:  every rank  [0 1 2 3]
-// Cost:    ⌈log p⌉·α + (p−1)/p·Nβ for the N-byte result, plus a local pass over N bytes.
-// Transport: n/p·δ + X(−1, −2, −4, …; min(d, p−d)·n/p) + (n + ⌊p/2⌋·n/p)δ (rotation) (n = all p blocks), on
-//          the library's transport, where an exchange of m ≤ E bytes costs one message, not two
-//          (bench/cost_model.cpp).
+// Cost:    ⌈log p⌉α + (p−1)/p·nβ + local rotation, n the N-byte result: the rotation is a local
+//          pass over N bytes.
 // Order:   no reduction.
 // Limits:  none; any p (the last step sends only the p−d blocks still missing).
 // Memory:  recv is the working buffer; the rotation parks the shorter of its two parts,

@@ -10,14 +10,14 @@
 //          2. within each host, ring all-gather of the L bundles of H blocks;
 //          3. a local copy puts the p blocks in rank order.
 //            2 hosts × 2 ranks, ranks 0 1 | 2 3:   1: 0↔2, 1↔3   2: 0↔1, 2↔3   3: reorder
-// Cost:    α_s, β_s within a host and α_n, β_n between hosts, n = p·b the whole result; an
+// Cost:    (H−1)(αₙ + n/p·βₙ) + (L−1)(αₛ + n/L·βₛ) + local reordering; hosts of different sizes:
+//          flat. In detail:
+//          α_s, β_s within a host and α_n, β_n between hosts, n = p·b the whole result; an
 //          exchange step of m bytes costs 2(α + mβ) (one side sends, then the other):
 //          inter (step 1, ring across H hosts; recursive doubling: 2 log H·α_n):
 //                2(H−1)α_n + (H−1)/H·nβ_n, the L ranks of a host sharing its link half each way:
 //                the (H−1)·L·b bytes each host must receive, once per direction;
 //          intra (step 2, ring of L bundles): 2(L−1)α_s + 2(L−1)/L·nβ_s; plus n bytes copied.
-// Transport: one host: ring's, n/p·δ + R(p−1)·t(n/p) (n = all p blocks), on the library's transport, where an
-//          exchange of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
 // Order:   no reduction.
 // Limits:  one host: ring (what step 2 amounts to there); hosts of different sizes, or one rank
 //          per host: automatic's flat algorithm.

@@ -2,9 +2,8 @@
 // allgather_naive — gather to rank 0, then broadcast the whole result from rank 0.
 //
 // Steps:   gather_naive (root 0) into recv; broadcast_naive of the p·n-element recv.
-// Cost:    (p−1)·(α + nβ) + (p−1)·(α + p·nβ) = 2(p−1)α + (p−1)(p+1)·nβ  (n = one block).
-// Transport: n/p·δ + (p−1)·u(n/p) + (p−1)·t(n) (n = all p blocks), on the library's transport, where an
-//          exchange of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
+// Cost:    2(p−1)α + (p+1)(p−1)/p·nβ, n the whole result: (p−1)(α + n/p·β) to gather the blocks,
+//          (p−1)(α + nβ) to broadcast them.
 // Order:   no reduction.
 // Limits:  none.
 // Memory:  none extra.

@@ -9,11 +9,8 @@
 //          Non-power-of-two p = pof2 + rem (pof2_fold): the even rank of each of the first rem
 //          pairs gives its block to its odd partner first, which then stands for both blocks,
 //          and receives the whole result from it last.
-// Cost:    log p·α + (p−1)/p·Nβ for the N-byte result (N = p·n). Non-power-of-two:
-//          + 2α + nβ + Nβ for the fold.
-// Transport: n/p·δ + 2Σᵢ t(2ⁱ·n/p′) (i = 0…log p′ − 1); fold + u(n/p) + t(n) (n = all p blocks), on the
-//          library's transport, where an exchange of m ≤ E bytes costs one message, not two
-//          (bench/cost_model.cpp).
+// Cost:    log p·α + (p−1)/p·nβ (+ 2α + (1+1/p)nβ fold), n the whole result. Non-power-of-two: the
+//          fold hands in one block (n/p) and hands back the whole result (n).
 // Order:   no reduction.
 // Limits:  none; allgather_recursive_doubling_blocks also takes uneven, even empty, parts.
 // Memory:  none extra: runs travel straight between receive buffers.

@@ -6,9 +6,7 @@
 //            step 0: 0→1 b0   1→2 b1   2→3 b2   3→0 b3
 //            step 1: 0→1 b3   1→2 b0   2→3 b1   3→0 b2
 //            step 2: 0→1 b2   1→2 b3   2→3 b0   3→0 b1
-// Cost:    (p−1)·α + (p−1)/p·Nβ for the N-byte result (n = N/p per block): bandwidth-optimal.
-// Transport: n/p·δ + R(p−1)·t(n/p) (n = all p blocks), on the library's transport, where an exchange of m ≤ E
-//          bytes costs one message, not two (bench/cost_model.cpp).
+// Cost:    (p−1)α + (p−1)/p·nβ, n the whole result (n/p per block): bandwidth-optimal.
 // Order:   no reduction.
 // Limits:  none; uneven blocks are handled by allgather_ring_blocks (used by allreduce_ring and
 //          broadcast_scatter_allgather).

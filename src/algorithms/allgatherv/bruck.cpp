@@ -11,11 +11,8 @@
 //            start:   r0 [0 . . .]  r1 [1 . . .]  r2 [2 . . .]  r3 [3 . . .]
 //            d = 1:   r0 [0 1 . .]  r1 [1 2 . .]  r2 [2 3 . .]  r3 [3 0 . .]
 //            d = 2:   r0 [0 1 2 3]  r1 [1 2 3 0]  r2 [2 3 0 1]  r3 [3 0 1 2]
-// Cost:    ⌈log p⌉·α + (p−1)/p·Nβ for equal blocks (N = all blocks); skewed counts cost up to
-//          ⌈log p⌉·b_max·β more. Plus a local pass over N elements for the rotation.
-// Transport: n/p·δ + X(−1, −2, −4, …; min(d, p−d)·n/p) + (n + ⌊p/2⌋·n/p)δ (rotation) (n = all p blocks), on
-//          the library's transport, where an exchange of m ≤ E bytes costs one message, not two
-//          (bench/cost_model.cpp).
+// Cost:    ⌈log p⌉α + (p−1)/p·Nβ equal + local rotation (N = all blocks); skewed counts cost up to
+//          ⌈log p⌉·b_max·β more. The rotation is a local pass over N elements.
 // Order:   no reduction.
 // Limits:  none: any counts (empty runs travel as empty messages), any displacements.
 // Memory:  the shorter of the two parts the rotation swaps, parked in scratch (rotate_bytes), plus

@@ -5,8 +5,6 @@
 //          N-element packed result.
 // Cost:    (p−1)·α + (N − b0)·β + (p−1)·(α + Nβ) = 2(p−1)α + (p − 1 + (N − b0)/N)·Nβ
 //          (N = all blocks, b0 = rank 0's).
-// Transport: n/p·δ + (p−1)·u(n/p) + (p−1)·t(n) (n = all p blocks), on the library's transport, where an
-//          exchange of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
 // Order:   no reduction.
 // Limits:  none: any counts (zeros included), any displacements.
 // Memory:  none extra when recv's blocks are packed in rank order; otherwise a packed copy of N

@@ -11,12 +11,9 @@
 //          Non-power-of-two p = pof2 + rem (pof2_fold): the even rank of each of the first rem
 //          pairs gives its block to its odd partner first, which then stands for both blocks,
 //          and receives the whole result from it last.
-// Cost:    log p·α + (p−1)/p·Nβ for equal blocks (N = all blocks); each step waits for its largest
-//          run, so skewed counts cost up to log p·b_max·β more. Non-power-of-two: + 2α + b·β + Nβ
-//          for the fold (b = the folded rank's block).
-// Transport: n/p·δ + 2Σᵢ t(2ⁱ·n/p′) (i = 0…log p′ − 1); fold + u(n/p) + t(n) (n = all p blocks), on the
-//          library's transport, where an exchange of m ≤ E bytes costs one message, not two
-//          (bench/cost_model.cpp).
+// Cost:    log p·α + (p−1)/p·Nβ equal (+ 2α + bβ + Nβ fold) (N = all blocks, b = the folded rank's
+//          block); each step waits for its largest run, so skewed counts cost up to log p·b_max·β
+//          more.
 // Order:   no reduction.
 // Limits:  none: any counts (empty runs travel as empty messages), any displacements.
 // Memory:  none extra when recv's blocks are packed in rank order; otherwise a packed copy of N

@@ -7,11 +7,9 @@
 //            step 0: 0→1 b0   1→2 b1   2→3 b2   3→0 b3
 //            step 1: 0→1 b3   1→2 b0   2→3 b1   3→0 b2
 //            step 2: 0→1 b2   1→2 b3   2→3 b0   3→0 b1
-// Cost:    (p−1)·α + Σ over steps of the largest block in flight·β: (p−1)/p·Nβ for equal blocks
-//          (N = all blocks), up to (p−1)·b_max·β when one block dominates, since every step
-//          waits for it somewhere on the ring.
-// Transport: n/p·δ + R(p−1)·t(n/p) (n = all p blocks), on the library's transport, where an exchange of m ≤ E
-//          bytes costs one message, not two (bench/cost_model.cpp).
+// Cost:    (p−1)α + Σ_steps (largest block in flight)β: (p−1)/p·Nβ equal, up to (p−1)·b_max·β
+//          (N = all blocks): one dominant block costs that, since every step waits for it somewhere
+//          on the ring.
 // Order:   no reduction.
 // Limits:  none: any counts (empty blocks travel as empty messages), any displacements.
 // Memory:  none extra when recv's blocks are packed in rank order; otherwise a packed copy of N

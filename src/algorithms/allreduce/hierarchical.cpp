@@ -37,7 +37,10 @@
 //          3. within each host, ring all-gather of the L reduced blocks.
 //          Hosts of different sizes: within each host reduce to its first rank, all-reduce
 //          among the first ranks, broadcast within each host (automatic's choices).
-// Cost:    α_s, β_s within a host and α_n, β_n between hosts; an exchange step of m bytes costs
+// Cost:    two per host: (3H−2)(αₛ + n/H·βₛ) + 2(H−1)(αₙ + n/H·βₙ) + γ terms; more:
+//          2(L−1)αₛ + 2(L−1)/L·nβₛ + 2(H−1)αₙ + 2(H−1)/H·(n/L)βₙ + γ terms; hosts of different
+//          sizes: reduce, all-reduce among hosts' first ranks, broadcast. In detail:
+//          α_s, β_s within a host and α_n, β_n between hosts; an exchange step of m bytes costs
 //          2(α + mβ), as the transport runs it (one side sends, then the other).
 //          L = 2: intra (3H − 2)(α_s + n/H·β_s); inter 2(H−1)(α_n + n/H·β_n), each host link
 //                carrying 2(H−1)/H·n per direction, one stream each way; + 2(H−1)/H·nγ.
@@ -46,9 +49,6 @@
 //                4(H−1)α_n): 4 log H·α_n + 2(H−1)/H·nβ_n + (H−1)/H·(n/L)γ
 //          Either way the network carries 2(H−1)/H·n per host and direction, the minimum any
 //          all-reduce needs across the host boundary, on both directions of the link at once.
-//          (bench/host_model.cpp prices the same steps for the report.)
-// Transport: one host: ring's, 2u(n/p) + (R(2(p−1)) − 2)·t(n/p) + (p−1)/p·nγ, on the library's transport,
-//          where an exchange of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
 // Order:   hosts need not hold consecutive ranks, and the blocks are reduced host by host:
 //          commutative ops only. Every block is reduced by one set of ranks and then copied, so
 //          every rank holds identical bits.

@@ -3,8 +3,6 @@
 //
 // Steps:   reduce_naive (root 0) into recv; broadcast_naive of recv.
 // Cost:    (p−1)·(α + nβ + nγ) + (p−1)·(α + nβ) = 2(p−1)α + 2(p−1)·nβ + (p−1)·nγ.
-// Transport: (p−1)(u(n) + nγ) + (p−1)·t(n), on the library's transport, where an exchange of m ≤ E bytes
-//          costs one message, not two (bench/cost_model.cpp).
 // Order:   exact rank order: correct for non-commutative ops; every rank gets rank 0's bits.
 // Limits:  none. In place (send == recv) is handled by reduce_naive.
 // Memory:  rank 0: reduce_naive's receive block (and accumulator when in place).

@@ -13,16 +13,12 @@
 //          distance 1, which hosts of consecutive ranks keep on one host; with p and L (ranks per
 //          host) powers of two only the steps at distance ≥ L cross, with n/2L and less, so each
 //          host's link carries 2(H−1)/H·n per direction over the call (H hosts), the least any
-//          all-reduce needs, where distance p/2 first carried L times that (bench/host_model.cpp
-//          prices the steps).
+//          all-reduce needs, where distance p/2 first carried L times that.
 //          Non-power-of-two p = pof2 + rem: folded once for both phases (pof2_fold): the even
 //          rank of each of the first rem pairs hands its vector to its odd partner first and
 //          receives the result from it last.
-// Cost:    2 log p·α + 2(p−1)/p·nβ + (p−1)/p·nγ. Non-power-of-two: + 3α + 2nβ + nγ for the fold
-//          (the vector goes in two halves, the result comes back whole).
-// Transport: 2u(n/2) + 2t(n/2) + 4Σᵢ t(n/2ⁱ) (i = 2…log p′) + (p′−1)/p′·nγ; fold + 2u(n/2) + t(n) + nγ, on
-//          the library's transport, where an exchange of m ≤ E bytes costs one message, not two
-//          (bench/cost_model.cpp).
+// Cost:    2 log p·α + 2(p−1)/p·nβ + (p−1)/p·nγ (+ 3α + 2nβ + nγ fold): for the fold the vector
+//          goes in two halves, the result comes back whole.
 // Order:   each step pairs contiguous runs of ranks, but the side of ∘ the partner's sums take
 //          does not follow rank order (the helper is shared with reduce_scatter): commutative ops
 //          only. Every part is reduced by one rank and then copied, so every rank holds

@@ -10,10 +10,8 @@
 //          Non-power-of-two p = pof2 + rem (pof2_fold): the even rank of each of the first rem
 //          pairs hands its vector to its odd partner, which folds it in on the left and stands
 //          for both ranks, and gets the result back at the end.
-// Cost:    log p·(α + nβ + nγ). Non-power-of-two: + 2(α + nβ) + nγ for the fold.
-// Transport: nδ + 2u(n) + (log p′ − 1)·2t(n) + log p′·nγ; fold + u(n) + t(n) + nγ, its first step up to
-//          2t(n), on the library's transport, where an exchange of m ≤ E bytes costs one message, not two
-//          (bench/cost_model.cpp).
+// Cost:    log p·(α + nβ + nγ) (+ 2(α + nβ) + nγ fold), the fold in and out for p not a power of
+//          two.
 // Order:   keeps rank order (runs are contiguous, lower on the left): correct for
 //          non-commutative ops. Both partners combine the same operands in the same order, so
 //          every rank holds identical bits.

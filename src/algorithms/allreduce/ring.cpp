@@ -9,8 +9,6 @@
 //            all-gather      step 0: 0→1 b0  1→2 b1  2→3 b2  3→0 b3
 //                            step 2: 0→1 b2  1→2 b3  2→3 b0  3→0 b1   → every rank: all
 // Cost:    2(p−1)α + 2(p−1)/p·nβ + (p−1)/p·nγ: the bandwidth lower bound.
-// Transport: 2u(n/p) + (R(2(p−1)) − 2)·t(n/p) + (p−1)/p·nγ, on the library's transport, where an exchange of
-//          m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
 // Order:   ring order, not rank order: commutative ops only. Every block is reduced by one
 //          rank and then copied, so every rank holds identical bits.
 // Limits:  none. Blocks differ by at most one element (block_partition); with fewer elements

@@ -12,11 +12,9 @@
 //            d = 1:   r0 [00 30 02 32]  r1 [11 01 13 03]  r2 [22 12 20 10]  r3 [33 23 31 21]
 //            d = 2:   r0 [00 30 20 10]  r1 [11 01 31 21]  r2 [22 12 02 32]  r3 [33 23 13 03]
 //            inverse: r0 [00 10 20 30]  r1 [01 11 21 31]  r2 [02 12 22 32]  r3 [03 13 23 33]
-// Cost:    ⌈log p⌉·α + ⌈log p⌉·(p/2)·nβ for n-byte blocks, plus local packing of about
-//          (2 + ⌈log p⌉)·p·n bytes: fewer messages than pairwise, more bytes; wins for small n.
-// Transport: X(1, 2, 4, …; the blocks with bit d, about n/2) + (2n + 2·packed)·δ (n = all p blocks), on the
-//          library's transport, where an exchange of m ≤ E bytes costs one message, not two
-//          (bench/cost_model.cpp).
+// Cost:    ⌈log p⌉(α + n/2·β) + local packing, n the whole array: every step sends about half of
+//          it, and the packing moves about (2 + ⌈log p⌉)·n bytes locally: fewer messages than
+//          pairwise, more bytes; wins for small n.
 // Order:   no reduction.
 // Limits:  none; any p (for p not a power of two the last step just has fewer positions).
 // Memory:  two buffers of ⌊p/2⌋ blocks (the packed message out and the one coming in);

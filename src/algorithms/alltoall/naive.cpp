@@ -5,9 +5,7 @@
 //          block `peer` of send with block `peer` of recv. Every rank walks its peers in
 //          increasing order, so the lexicographically first pending pair can always proceed:
 //          no deadlock, but ranks may wait on each other (a chain of up to p−1 steps).
-// Cost:    between (p−1)·(α + nβ) and about 2(p−1)·(α + nβ) on the critical path.
-// Transport: n/p·δ + 2(p−1)·u(n/p), at best (n = all p blocks), on the library's transport, where an exchange
-//          of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
+// Cost:    (p−1)(α + n/p·β) up to twice that on the critical path, n the whole array.
 // Order:   no reduction.
 // Limits:  none.
 // Memory:  none extra.

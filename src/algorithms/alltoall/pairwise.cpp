@@ -8,9 +8,7 @@
 //            k = 1:  0→1  1→2  2→3  3→0
 //            k = 2:  0→2  1→3  2→0  3→1   (a pairing: 0↔2, 1↔3)
 //            k = 3:  0→3  1→0  2→1  3→2
-// Cost:    (p−1)·(α + nβ) for n-byte blocks: every step is busy on every rank.
-// Transport: n/p·δ + Xᵤ(1, 2, …, p−1; n/p) (n = all p blocks), on the library's transport, where an exchange
-//          of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
+// Cost:    (p−1)(α + n/p·β), n the whole array (n/p a block): every step is busy on every rank.
 // Order:   no reduction.
 // Limits:  none; any p (at k = p/2 for even p the shift is a pairing, which exchange handles).
 // Memory:  none extra: blocks travel straight between send and recv.

@@ -8,10 +8,7 @@
 //          lexicographically first pending pair can always proceed: no deadlock, but ranks may
 //          wait on each other (a chain of up to p−1 steps). Empty blocks still travel as empty
 //          messages, so both sides of every pair take the same steps.
-// Cost:    between (p−1)·α + Σ_peers max(sent, received)·β and about twice that on the critical
-//          path.
-// Transport: n/p·δ + 2(p−1)·u(n/p), at best (n = all p blocks), on the library's transport, where an exchange
-//          of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
+// Cost:    (p−1)α + Σ_peers max(sent, received)·β, up to twice that on the critical path.
 // Order:   no reduction.
 // Limits:  none: any counts (zeros included), any displacements.
 // Memory:  none extra.

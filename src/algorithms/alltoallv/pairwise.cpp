@@ -9,10 +9,8 @@
 //            k = 1:  0→1  1→2  2→3  3→0
 //            k = 2:  0→2  1→3  2→0  3→1   (a pairing: 0↔2, 1↔3)
 //            k = 3:  0→3  1→0  2→1  3→2
-// Cost:    (p−1)·α + Σ_k (the largest block of shift k)·β: (p−1)·b·β for equal blocks b; a step
-//          waits for its largest block, so skew shows in every step that carries it.
-// Transport: n/p·δ + Xᵤ(1, 2, …, p−1; n/p) (n = all p blocks), on the library's transport, where an exchange
-//          of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
+// Cost:    (p−1)α + Σ_k (largest block of shift k)·β: (p−1)·b·β for equal blocks b; a step waits
+//          for its largest block, so skew shows in every step that carries it.
 // Order:   no reduction.
 // Limits:  none: any counts (zeros included), any displacements.
 // Memory:  none extra: blocks travel straight between send and recv.

@@ -10,8 +10,6 @@
 //            up:    1 → 0, 3 → 2;  2 → 0
 //            down:  0 → 2;  0 → 1, 2 → 3
 // Cost:    2⌈log p⌉α.
-// Transport: 2 log p·α, on the library's transport, where an exchange of m ≤ E bytes costs one message, not
-//          two (bench/cost_model.cpp).
 // Order:   no reduction.
 // Limits:  none.
 // Memory:  the tree's list of children (⌈log p⌉ entries at most).

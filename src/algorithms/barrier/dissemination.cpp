@@ -10,8 +10,6 @@
 //            4 ranks:  d = 1: 0→1 1→2 2→3 3→0;   d = 2: 0→2 1→3 2→0 3→1
 // Cost:    ⌈log p⌉α, for every p (no fold: the fewest rounds of any of the library's barriers
 //          when p is not a power of two).
-// Transport: X(1, 2, 4, …; 0), on the library's transport, where an exchange of m ≤ E bytes costs one
-//          message, not two (bench/cost_model.cpp).
 // Order:   no reduction.
 // Limits:  none.
 // Memory:  none.

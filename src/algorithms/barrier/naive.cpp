@@ -7,8 +7,6 @@
 //          released before rank 0 has heard from every rank, so none leaves before all entered.
 //            4 ranks:  1 → 0, 2 → 0, 3 → 0;  then 0 → 1, 0 → 2, 0 → 3
 // Cost:    2(p−1)α at rank 0 (the critical path), 2α elsewhere.
-// Transport: 2(p−1)α, on the library's transport, where an exchange of m ≤ E bytes costs one message, not two
-//          (bench/cost_model.cpp).
 // Order:   no reduction.
 // Limits:  none.
 // Memory:  none.

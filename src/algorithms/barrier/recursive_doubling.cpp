@@ -11,9 +11,7 @@
 //          have. Then members release their partners.
 //            4 ranks:  d = 1: 0↔1 2↔3;  d = 2: 0↔2 1↔3
 //            6 ranks:  0 → 1, 2 → 3;  core among 1 3 4 5;  1 → 0, 3 → 2
-// Cost:    log p·α for p a power of two; ⌊log p⌋·α + 2α otherwise (the fold in and out).
-// Transport: 2 log p′·α; fold + 2α, on the library's transport, where an exchange of m ≤ E bytes costs one
-//          message, not two (bench/cost_model.cpp).
+// Cost:    log p·α (+ 2α fold): ⌊log p⌋·α + 2α when p is not a power of two (the fold in and out).
 // Order:   no reduction.
 // Limits:  none.
 // Memory:  none.

@@ -7,8 +7,6 @@
 //            step 0: 1 → 2
 //            step 1: 1 → 0     2 → 3
 // Cost:    ⌈log p⌉·(α + nβ).
-// Transport: u(n) + (log p − 1)·t(n), on the library's transport, where an exchange of m ≤ E bytes costs one
-//          message, not two (bench/cost_model.cpp).
 // Order:   no reduction.
 // Limits:  none; any root. Latency-optimal; for long vectors pipeline and scatter_allgather
 //          move fewer bytes on the critical path.

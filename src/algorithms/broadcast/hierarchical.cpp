@@ -9,13 +9,12 @@
 //          3. within every other host, broadcast from its first rank.
 //          Each step is automatic's choice for its communicator and the vector's size.
 //            2 hosts × 2 ranks, ranks 0 1 | 2 3, root 1:   1 → 0,   0 → 2,   2 → 3
-// Cost:    α_s, β_s within a host and α_n, β_n between hosts (binomial steps, L ranks on the
+// Cost:    2⌈log L⌉(αₛ + nβₛ) + ⌈log H⌉(αₙ + nβₙ). In detail:
+//          α_s, β_s within a host and α_n, β_n between hosts (binomial steps, L ranks on the
 //          largest host; one-way sends, no exchanges):
 //          intra (steps 1 and 3): 2⌈log L⌉(α_s + nβ_s); step 1 is only on the root's host and is
 //                empty when the root is its host's first rank;
 //          inter (step 2): ⌈log H⌉(α_n + nβ_n).
-// Transport: one host: binomial's, u(n) + (log p − 1)·t(n), on the library's transport, where an exchange of
-//          m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
 // Order:   no reduction.
 // Limits:  none; any root, hosts of any sizes. One host: binomial (the steps' choice there for
 //          small vectors); one rank per host: automatic's flat algorithm.

@@ -4,8 +4,6 @@
 // Steps:   root sends n bytes to root+1, root+2, ..., root−1 (mod p); every other rank
 //          receives once from the root.
 // Cost:    (p−1)·(α + nβ) at the root, which is the critical path.
-// Transport: (p−1)·u(n), on the library's transport, where an exchange of m ≤ E bytes costs one message, not
-//          two (bench/cost_model.cpp).
 // Order:   no reduction.
 // Limits:  none.
 // Memory:  none extra.

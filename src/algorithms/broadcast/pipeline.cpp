@@ -14,9 +14,8 @@
 //          Deadlock-free with synchronous sends: a rank's send of segment k waits only for its
 //          right neighbour, which posts that receive right after forwarding segment k−1, and the
 //          chain's last rank only receives.
-// Cost:    (p − 1 + S − 1)·(α + (n/S)β): close to nβ for S ≫ p, at the price of S·α.
-// Transport: (2S + p − 3)·t(n/S), S = ⌈n / 64 KiB⌉ segments (p = 2: S·u(n/S)), on the library's transport,
-//          where an exchange of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
+// Cost:    (p − 2 + S)(α + nβ/S), S segments of `COLLECTIVES_PIPELINE_SEGMENT_BYTES`
+//          (default 64 KiB): close to nβ for S ≫ p, at the price of S·α.
 // Order:   no reduction.
 // Limits:  none; any root. The segment size is read once per process from the environment
 //          variable COLLECTIVES_PIPELINE_SEGMENT_BYTES (a positive number of bytes; default

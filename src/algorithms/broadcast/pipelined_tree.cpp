@@ -16,15 +16,13 @@
 //          Deadlock-free with synchronous sends: a rank's send of segment k waits only for its
 //          child, which posts that receive right after forwarding segment k−1, and leaves only
 //          receive.
-// Cost:    (2·log p + 3(S − 1))·(α + (n/S)β) when every send waits for its receiver (an inner
-//          rank receives a segment and sends it twice before it takes the next one); about
-//          3nβ for S ≫ log p against log p·nβ for binomial, and log p against p − 1 hops of
-//          latency for pipeline. Sends that return once their message is buffered (below the
-//          eager limit) let a rank take the next segment while the two it sent are under way:
-//          then its link, two segments out per segment in, sets the pace (2nβ).
-// Transport: (2·⌊log p⌋ + 3(S − 1))·t(n/S), S = ⌈n / 32 KiB⌉ segments (p = 2: S·u(n/S); p = 3: 2S·u(n/S)), on
-//          the library's transport, where an exchange of m ≤ E bytes costs one message, not two
-//          (bench/cost_model.cpp).
+// Cost:    (2⌊log p⌋ + 3(S − 1))(α + nβ/S), S segments of 32 KiB
+//          (`COLLECTIVES_PIPELINE_SEGMENT_BYTES`), when every send waits for its receiver (an inner
+//          rank receives a segment and sends it twice before it takes the next one); about 3nβ for
+//          S ≫ log p against log p·nβ for binomial, and log p against p − 1 hops of latency for
+//          pipeline. Sends that return once their message is buffered (below the eager limit) let a
+//          rank take the next segment while the two it sent are under way: then its link, two
+//          segments out per segment in, sets the pace (2nβ).
 // Order:   no reduction.
 // Limits:  none; any root. The segment is the pipeline's (core/segment.hpp:
 //          COLLECTIVES_PIPELINE_SEGMENT_BYTES; default 32 KiB, the chain's 64). A vector of one segment is a plain

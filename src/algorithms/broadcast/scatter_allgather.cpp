@@ -9,8 +9,6 @@
 //            ring:    3 steps, each rank passes one block to its right neighbour
 // Cost:    (⌈log p⌉ + p − 1)·α + 2·(p−1)/p·nβ: about twice the bandwidth lower bound, against
 //          ⌈log p⌉·nβ for binomial.
-// Transport: u(n/2) + Σᵢ t(n/2ⁱ) (i = 2…log p) + R(p−1)·t(n/p), on the library's transport, where an exchange
-//          of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
 // Order:   no reduction.
 // Limits:  any root: every binomial subtree is an interval of ranks, so its blocks are one
 //          contiguous range of the buffer, in the absolute block order the ring expects.

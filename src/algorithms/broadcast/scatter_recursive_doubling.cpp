@@ -13,13 +13,9 @@
 //          Non-power-of-two p = pof2 + rem (pof2_fold): the even rank of each of the first rem
 //          pairs hands its block to its odd partner, which stands for both blocks in the doubling
 //          and sends it the whole vector last (unless it is the root, which has it).
-// Cost:    2⌈log p⌉·α + 2·(p−1)/p·nβ: scatter_allgather's bandwidth, with log p latencies in
-//          place of the ring's p − 1. Non-power-of-two: + 2α + (n/p + n)β for the fold.
-//          On the library's transport each exchange is two messages one after the other, so the
-//          all-gather costs twice its textbook bandwidth (scatter_allgather's ring does too).
-// Transport: u(n/2) + Σᵢ t(n/2ⁱ) (i = 2…log p) + 2Σᵢ t(2ⁱ·n/p′) (i = 0…log p′ − 1); fold + t(n/p) + t(n), on
-//          the library's transport, where an exchange of m ≤ E bytes costs one message, not two
-//          (bench/cost_model.cpp).
+// Cost:    2⌈log p⌉α + 2(p−1)/p·nβ; not a power of two: + 2α + (n/p + n)β: scatter_allgather's
+//          bandwidth, with log p latencies in place of the ring's p − 1; for p not a power of two
+//          the fold hands a block in and the whole vector back.
 // Order:   no reduction.
 // Limits:  any root (the scatter's subtrees are intervals of ranks, so each rank ends with its
 //          own block, as the doubling expects); fewer elements than ranks: empty blocks travel as

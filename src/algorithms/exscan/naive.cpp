@@ -7,8 +7,6 @@
 //          sends recv ∘ xr to rank r+1. 4 ranks (xa..b = xa ∘ … ∘ xb):
 //            0 → 1  x0;   1 → 2  x0..1;   2 → 3  x0..2
 // Cost:    (p−1)·(α + nβ) + (p−2)·nγ: the last rank waits for the whole chain.
-// Transport: u(n) + (p−2)·(t(n) + nγ), on the library's transport, where an exchange of m ≤ E bytes costs one
-//          message, not two (bench/cost_model.cpp).
 // Order:   exact rank order (the lower ranks' prefix is always the left operand): correct for
 //          non-commutative ops. No identity element: rank 1's result is x0 as received.
 // Limits:  none. In place (send == recv): xr is copied aside before the prefix lands on it.

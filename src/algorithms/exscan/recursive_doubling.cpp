@@ -16,10 +16,9 @@
 //          The last step's partial is never sent again, so it is not computed. Nothing is
 //          copied where it can be avoided: partial is sent straight from the input until a
 //          partner changes it, and the first contribution from below lands in recv itself.
-// Cost:    ⌈log p⌉·(α + nβ) + up to (2⌈log p⌉ − 2)·nγ, plus, from p = 3 on, one n-byte copy of
-//          the input at a rank whose first partner lies below (partial and recv both need it).
-// Transport: 2u(n) + 2(log p − 1)·t(n) + (2 log p − 2)·nγ (+ nδ from p = 3 on), on the library's transport,
-//          where an exchange of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
+// Cost:    ⌈log p⌉(α + nβ) + (2⌈log p⌉ − 2)nγ, any p without a fold: the reductions at most, plus,
+//          from p = 3 on, one n-byte copy of the input at a rank whose first partner lies below
+//          (partial and recv both need it).
 // Order:   exact rank order: every operand is a contiguous run of ranks, the lower run on the
 //          left. Correct for non-commutative ops.
 // Limits:  none; any p. In place (send == recv): partial is copied from send before anything is

@@ -7,10 +7,8 @@
 //          Children are heard smallest subtree first. 4 ranks, root 1 (bR = rank R's block):
 //            step 0: 0 → 1  b0     3 → 2  b3
 //            step 1: 2 → 1  b2 b3
-// Cost:    ⌈log p⌉·α + (p−1)·nβ at the root (n = one block): the root receives every block but
-//          its own once, and the tree is ⌈log p⌉ deep.
-// Transport: u(n/p) + Σᵢ t(n/2ⁱ) (i = 1…log p − 1) + n/p·δ (n = all p blocks), on the library's transport,
-//          where an exchange of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
+// Cost:    ⌈log p⌉α + (p−1)/p·nβ, n the whole array at the root: it receives every block but its
+//          own once, and the tree is ⌈log p⌉ deep.
 // Order:   no reduction.
 // Limits:  none. Any root, with no rotation at the root (see scatter_binomial).
 // Memory:  root and leaves none (the root receives straight into recv, leaves send straight from

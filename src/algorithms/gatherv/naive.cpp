@@ -6,8 +6,6 @@
 //          whose recv_counts[r] is not zero, in rank order.
 // Cost:    (p−1)·α + (N − b_root)·β at the root (N = all blocks, b_root = the root's own); empty
 //          blocks cost no message.
-// Transport: n/p·δ + (p−1)·u(n/p) (n = all p blocks), on the library's transport, where an exchange of m ≤ E
-//          bytes costs one message, not two (bench/cost_model.cpp).
 // Order:   no reduction.
 // Limits:  none: any counts (zeros included), any displacements.
 // Memory:  none extra: blocks land straight at their displacements.

@@ -11,8 +11,6 @@
 //            step 1: 2 → 1  x2..3                     1: x0..3 = x0..1 ∘ x2..3
 // Cost:    ⌈log p⌉·(α + nβ + nγ), plus one n-byte copy of its own input at a rank whose first
 //          child lies below it (the kernel writes into one operand; never with root 0).
-// Transport: u(n) + (log p − 1)·t(n) + log p·nγ (root 0), on the library's transport, where an exchange of m
-//          ≤ E bytes costs one message, not two (bench/cost_model.cpp).
 // Order:   exact rank order for every root: correct for non-commutative ops. Unlike the classic
 //          tree over ranks relative to the root, this needs no tree rooted at rank 0 and no extra
 //          message to carry the result from rank 0 to the root.

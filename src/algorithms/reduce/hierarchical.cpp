@@ -9,13 +9,13 @@
 //             the root is its host's first rank).
 //          Steps 1 and 2 are automatic's choice for their communicator and the vector's size.
 //            2 hosts × 2 ranks, ranks 0 1 | 2 3, root 1:   1 → 0, 3 → 2;   2 → 0;   0 → 1
-// Cost:    α_s, β_s within a host and α_n, β_n between hosts (binomial steps, L ranks on the
+// Cost:    ⌈log L⌉(αₛ + nβₛ + nγ) + ⌈log H⌉(αₙ + nβₙ + nγ) (+ αₛ + nβₛ when the root is not its
+//          host's first rank). In detail:
+//          α_s, β_s within a host and α_n, β_n between hosts (binomial steps, L ranks on the
 //          largest host; one-way sends, no exchanges):
 //          intra (steps 1 and 3): ⌈log L⌉(α_s + nβ_s + nγ), plus α_s + nβ_s when the root is not
 //                its host's first rank;
 //          inter (step 2): ⌈log H⌉(α_n + nβ_n + nγ).
-// Transport: one host: binomial's, u(n) + (log p − 1)·t(n) + log p·nγ (root 0), on the library's transport,
-//          where an exchange of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
 // Order:   hosts need not hold consecutive ranks: commutative ops only.
 // Limits:  none; any root, hosts of any sizes. One host: binomial (the steps' choice there for
 //          small vectors); one rank per host: automatic's flat algorithm.

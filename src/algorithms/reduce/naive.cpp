@@ -5,8 +5,6 @@
 //          down, acc = x(p−1); acc = x(r) ∘ acc for r = p−2 … 0, receiving x(r) just before
 //          folding it, so every step is the kernel's `inout = lhs ∘ inout` without copies.
 // Cost:    (p−1)·(α + nβ + nγ) at the root.
-// Transport: (p−1)(u(n) + nγ), on the library's transport, where an exchange of m ≤ E bytes costs one
-//          message, not two (bench/cost_model.cpp).
 // Order:   exact rank order: correct for non-commutative ops.
 // Limits:  none. Handles send == recv at the root for allreduce_naive in place (the
 //          public reduce refuses overlapping buffers).

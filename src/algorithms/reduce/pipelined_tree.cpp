@@ -12,13 +12,10 @@
 //          4 ← 5, 6), one segment: 2→1, 5→4;  3→1, 6→4;  1→0 (x1 + x2 + x3);  4→0.
 //          Deadlock-free with synchronous sends: a rank's send of segment k waits only for its
 //          parent, which receives it before anything of segment k + 1.
-// Cost:    (2·log p + 3(S − 1))·(α + (n/S)β) + 2(log p + S − 1)·(n/S)γ when every send waits for
-//          its receiver (an inner rank receives twice and sends once per segment); about
-//          3nβ + 2nγ for S ≫ log p, against log p·(nβ + nγ) for binomial and 2nβ + nγ plus
-//          2 log p latencies for rabenseifner (whose exchanges take 2nβ on this transport).
-// Transport: (2·⌊log p⌋ + 3(S − 1))·t(n/S) + 2(⌊log p⌋ + S − 1)·(n/S)γ, S = ⌈n / 32 KiB⌉ segments (p = 2:
-//          S·u(n/S) + nγ; p = 3: 2S·u(n/S) + 2nγ), on the library's transport, where an exchange of m ≤ E
-//          bytes costs one message, not two (bench/cost_model.cpp).
+// Cost:    (2⌊log p⌋ + 3(S − 1))(α + nβ/S) + 2(⌊log p⌋ + S − 1)·nγ/S, S segments of 32 KiB, when
+//          every send waits for its receiver (an inner rank receives twice and sends once per
+//          segment); about 3nβ + 2nγ for S ≫ log p, against log p·(nβ + nγ) for binomial and
+//          2nβ + nγ plus 2 log p latencies for rabenseifner.
 // Order:   children by the tree, relative to the root: commutative ops only.
 // Limits:  none; any root. The segment is the pipeline's (core/segment.hpp:
 //          COLLECTIVES_PIPELINE_SEGMENT_BYTES; default 32 KiB, the chain's 64). A vector of one segment is a plain

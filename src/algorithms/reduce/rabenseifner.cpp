@@ -13,11 +13,8 @@
 //          pairs hands its vector to its odd partner first; if the root is such a rank, the
 //          parts gather at its partner's member, except that the two halves of the last step
 //          go straight to the root.
-// Cost:    2 log p·α + 2(p−1)/p·nβ + (p−1)/p·nγ. Non-power-of-two: + 2α + nβ + nγ for the
-//          fold, and + α + n/2·β when the root sits out.
-// Transport: 2u(n/2) + t(n/2) + 3Σᵢ t(n/2ⁱ) (i = 2…log p′) + (p′−1)/p′·nγ; fold + 2u(n/2) + nγ, and + t(n/2)
-//          when the root sits out, on the library's transport, where an exchange of m ≤ E bytes costs one
-//          message, not two (bench/cost_model.cpp).
+// Cost:    2 log p·α + 2(p−1)/p·nβ + (p−1)/p·nγ (+ fold for p not a power of two): the fold costs
+//          2α + nβ + nγ, and α + n/2·β more when the root sits out.
 // Order:   halving pairs by distance, not rank order: commutative ops only.
 // Limits:  none. The vector is cut into pof2 parts (block_partition); with fewer elements than
 //          that some are empty and travel as empty messages.

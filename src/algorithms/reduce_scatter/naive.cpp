@@ -3,9 +3,8 @@
 //
 // Steps:   reduce_naive (root 0) of the p·n-element send into a temporary at rank 0;
 //          scatter_naive of that temporary from rank 0.
-// Cost:    (p−1)·(α + p·nβ + p·nγ) + (p−1)·(α + nβ)  (n = one block).
-// Transport: (p−1)(u(n) + nγ) + n/p·δ + (p−1)·t(n/p) (n = all p blocks), on the library's transport, where an
-//          exchange of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
+// Cost:    (p−1)(α + nβ + nγ) + (p−1)(α + n/p·β), n the whole vector: the reduce to rank 0, then
+//          the scatter of its blocks.
 // Order:   exact rank order (reduce_naive): correct for non-commutative ops.
 // Limits:  none.
 // Memory:  rank 0: the p·n-element reduced vector plus reduce_naive's receive block.

@@ -10,11 +10,8 @@
 //          Non-power-of-two p = pof2 + rem (pof2_fold): the even rank of each of the first rem
 //          pairs hands its whole vector to its odd partner first and gets its block back at the
 //          end; the partner, standing for both ranks, reduces both their blocks.
-// Cost:    log p·α + (p−1)/p·Nβ + (p−1)/p·Nγ for the N-byte vector (N = p·n). Non-power-of-two:
-//          + 3α + Nβ + Nγ + nβ for the fold (the vector travels as two halves).
-// Transport: 2u(n/2) + 2Σᵢ t(n/2ⁱ) (i = 2…log p′) + (p′−1)/p′·nγ + n/p·δ; fold + 2u(n/2) + nγ + t(n/p) (n =
-//          all p blocks), on the library's transport, where an exchange of m ≤ E bytes costs one message, not
-//          two (bench/cost_model.cpp).
+// Cost:    log p·α + (p−1)/p·n(β + γ) (+ fold), n the whole vector. Non-power-of-two: the fold
+//          costs 3α + n(β + γ) + n/p·β (the vector travels as two halves).
 // Order:   the halves are combined by distance, not rank order: commutative ops only.
 // Limits:  none; counts below the group size leave empty parts, which travel as empty messages.
 // Memory:  a p·n accumulator in which the reduced run shrinks, plus the landing of each incoming

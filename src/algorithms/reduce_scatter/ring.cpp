@@ -9,9 +9,7 @@
 //            step 0: 0→1 b3   1→2 b0   2→3 b1   3→0 b2     (each sum holds 1 rank's input)
 //            step 1: 0→1 b2   1→2 b3   2→3 b0   3→0 b1     (2 ranks' inputs)
 //            step 2: 0→1 b1   1→2 b2   2→3 b3   3→0 b0     → rank r holds b_r of all 4 ranks
-// Cost:    (p−1)·(α + nβ + nγ) (n = one block): bandwidth-optimal.
-// Transport: 2u(n/p) + (R(p−1) − 2)·t(n/p) + (p−1)/p·nγ (n = all p blocks), on the library's transport, where
-//          an exchange of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
+// Cost:    (p−1)α + (p−1)/p·n(β + γ), n the whole vector: bandwidth-optimal.
 // Order:   the partial sums are folded in ring order, not rank order: commutative ops only.
 // Limits:  none; uneven blocks (used by allreduce_ring for any count, empty blocks included) are
 //          handled by reduce_scatter_ring_blocks.

@@ -5,8 +5,6 @@
 // Steps:   reduce_naive (root 0) of the N-element send into a temporary at rank 0;
 //          scatterv_naive of that temporary from rank 0 by recv_counts.
 // Cost:    (p−1)·(α + Nβ + Nγ) + (p−1)·α + (N − b0)·β  (N = the whole vector, b0 = rank 0's block).
-// Transport: (p−1)(u(n) + nγ) + n/p·δ + (p−1)·t(n/p) (n = all p blocks), on the library's transport, where an
-//          exchange of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
 // Order:   exact rank order (reduce_naive): correct for non-commutative ops.
 // Limits:  none: any counts (zeros included).
 // Memory:  rank 0: the N-element reduced vector plus reduce_naive's receive block.

@@ -10,10 +10,8 @@
 //            k = 1: 0→1 x0[1]  1→2 x1[2]  2→3 x2[3]  3→0 x3[0]
 //            k = 2: 0→2 x0[2]  1→3 x1[3]  2→0 x2[0]  3→1 x3[1]
 //            k = 3: 0→3 x0[3]  1→0 x1[0]  2→1 x2[1]  3→2 x3[2]
-// Cost:    (p−1)·(α + b·β + b·γ) at the rank with the largest block b: (p−1)/p·N(β + γ) for
-//          equal blocks (N = the whole vector), up to (p−1)·b_max·(β + γ) when one dominates.
-// Transport: Xᵤ(1, 2, …, p−1; n/p) + (p−1)/p·nγ (n = all p blocks), on the library's transport, where an
-//          exchange of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
+// Cost:    (p−1)(α + b_max(β + γ)), at the rank with the largest block: (p−1)/p·N(β + γ) for equal
+//          blocks (N = the whole vector).
 // Order:   block r gathers its terms in the order r−1, r, r−2, r−3, …: commutative ops only.
 // Limits:  none: any counts (empty blocks travel as empty messages).
 // Memory:  from p = 3 on, one block of this rank's size, where the incoming blocks after the first

@@ -12,12 +12,9 @@
 //          Non-power-of-two p = pof2 + rem (pof2_fold): the even rank of each of the first rem
 //          pairs hands its whole vector to its odd partner first and gets its block back at the
 //          end; the partner, standing for both ranks, reduces both their blocks.
-// Cost:    log p·α + (p−1)/p·N(β + γ) for equal blocks (N = the whole vector); a run holding a
-//          dominant block costs its size at each of the log p steps it still travels. Non-power-
-//          of-two: + 3α + N(β + γ) + b·β for the fold (b = the folded rank's block).
-// Transport: 2u(n/2) + 2Σᵢ t(n/2ⁱ) (i = 2…log p′) + (p′−1)/p′·nγ + n/p·δ; fold + 2u(n/2) + nγ + t(n/p) (n =
-//          all p blocks), on the library's transport, where an exchange of m ≤ E bytes costs one message, not
-//          two (bench/cost_model.cpp).
+// Cost:    log p·α + (p−1)/p·N(β + γ) equal (+ fold) (N = the whole vector); a run holding a
+//          dominant block costs its size at each of the log p steps it still travels. The fold
+//          costs 3α + N(β + γ) + b·β (b = the folded rank's block).
 // Order:   the halves are combined by distance, not rank order: commutative ops only.
 // Limits:  none: any counts (empty runs travel as empty messages).
 // Memory:  an N-element accumulator in which the reduced run shrinks, plus the landing of each

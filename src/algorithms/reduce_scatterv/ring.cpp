@@ -8,10 +8,8 @@
 //          mod p from r−1, adding its own input of it; the block received last is r's own.
 //            step 0: 0→1 b3   1→2 b0   2→3 b1   3→0 b2     (each sum holds 1 rank's input)
 //            step 2: 0→1 b1   1→2 b2   2→3 b3   3→0 b0     → rank r holds b_r of all 4 ranks
-// Cost:    (p−1)·α + (p−1)/p·N(β + γ) for equal blocks (N = the whole vector); every block
-//          passes through p−1 ranks, so a dominant block costs up to (p−1)·b_max·(β + γ).
-// Transport: 2u(n/p) + (R(p−1) − 2)·t(n/p) + (p−1)/p·nγ + n/p·δ (n = all p blocks), on the library's
-//          transport, where an exchange of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
+// Cost:    (p−1)α + (p−1)/p·N(β + γ) equal, up to (p−1)·b_max·(β + γ) (N = the whole vector): every
+//          block passes through p−1 ranks, so a dominant block costs up to that.
 // Order:   the partial sums are folded in ring order, not rank order: commutative ops only.
 // Limits:  none: any counts (empty blocks travel as empty messages).
 // Memory:  an N-element accumulator where the partial sums pass (the equal-block ring's

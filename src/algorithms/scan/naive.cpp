@@ -7,8 +7,6 @@
 //          unless it is the last rank. 4 ranks (xa..b = xa ∘ … ∘ xb):
 //            0 → 1  x0;   1 → 2  x0..1;   2 → 3  x0..2
 // Cost:    (p−1)·(α + nβ + nγ): the last rank waits for the whole chain.
-// Transport: nδ + (p−1)(t(n) + nγ), on the library's transport, where an exchange of m ≤ E bytes costs one
-//          message, not two (bench/cost_model.cpp).
 // Order:   exact rank order (the lower ranks' prefix is always the left operand): correct for
 //          non-commutative ops.
 // Limits:  none. In place (send == recv): the received prefix is folded into the buffer that

@@ -13,10 +13,8 @@
 //          The last step's partial is never sent again, so it is not computed. No copy is made
 //          of partial: it is this rank's input until a partner changes it, and equals recv after
 //          a partner below did so until a partner above does (then it moves to scratch).
-// Cost:    ⌈log p⌉·(α + nβ) + up to (2⌈log p⌉ − 1)·nγ (a rank whose partners are all below it
-//          folds every step into both buffers).
-// Transport: nδ + 2u(n) + 2(log p − 1)·t(n) + (2 log p − 1)·nγ, on the library's transport, where an exchange
-//          of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
+// Cost:    ⌈log p⌉(α + nβ) + (2⌈log p⌉ − 1)nγ, any p without a fold: the reductions at most, at a
+//          rank whose partners are all below it (it folds every step into both buffers).
 // Order:   exact rank order: every operand is a contiguous run of ranks, the lower run on the
 //          left. Correct for non-commutative ops.
 // Limits:  none; any p. In place (send == recv): partial is recv itself until a partner above

@@ -7,10 +7,8 @@
 //          4 ranks, root 1 (bR = rank R's block):
 //            step 0: 1 → 2  b2 b3          (1 keeps [0,2), 2 holds [2,4))
 //            step 1: 1 → 0  b0     2 → 3  b3
-// Cost:    ⌈log p⌉·α + (p−1)·nβ at the root (n = one block): the root sends every block but its
-//          own once, and the tree is ⌈log p⌉ deep.
-// Transport: u(n/2) + Σᵢ t(n/2ⁱ) (i = 2…log p) + n/p·δ (n = all p blocks), on the library's transport, where
-//          an exchange of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
+// Cost:    ⌈log p⌉α + (p−1)/p·nβ, n the whole array at the root: it sends every block but its own
+//          once, and the tree is ⌈log p⌉ deep.
 // Order:   no reduction.
 // Limits:  none. Any root, with no rotation of the root's buffer: the classic tree over ranks
 //          relative to the root would make the subtree holding ranks p−1 and 0 wrap around the

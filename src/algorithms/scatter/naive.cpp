@@ -3,9 +3,7 @@
 //
 // Steps:   root copies its own block, then sends block r to each rank r ≠ root in rank order;
 //          every other rank receives once from the root.
-// Cost:    (p−1)·α + (p−1)·nβ at the root (n = one block).
-// Transport: n/p·δ + (p−1)·u(n/p) (n = all p blocks), on the library's transport, where an exchange of m ≤ E
-//          bytes costs one message, not two (bench/cost_model.cpp).
+// Cost:    (p−1)α + (p−1)/p·nβ, n the whole array at the root.
 // Order:   no reduction.
 // Limits:  none.
 // Memory:  none extra.

@@ -9,10 +9,8 @@
 //            counts: 1 → 2  c2 c3
 //            data:   1 → 2  b2 b3;   then 1 → 0  b0,  2 → 3  b3
 //          Empty ranges are not sent: a subtree whose blocks are all empty costs no data message.
-// Cost:    ⌈log p⌉·α + (N − b_root)·β at the root (N = all blocks), plus the counts:
-//          up to ⌈log p⌉·α + 8(p−1)·β on the way down.
-// Transport: log p·α + u(n/2) + Σᵢ t(n/2ⁱ) (i = 2…log p) + n/p·δ (n = all p blocks), on the library's
-//          transport, where an exchange of m ≤ E bytes costs one message, not two (bench/cost_model.cpp).
+// Cost:    ⌈log p⌉α + (N − b_root)β + counts: ⌈log p⌉α + 8(p−1)β, at the root (N = all blocks); the
+//          counts go down the tree first.
 // Order:   no reduction.
 // Limits:  none: any counts (zeros included), any root. Displacements that are not packed in rank
 //          order cost the root one local pass (below).
