@@ -29,27 +29,19 @@ struct vendor_twin {
   collective coll;
   std::string_view name, runs = {};
 };
+// clang-format off
 const vendor_twin vendor_twins[] = {
-    {collective::broadcast, "binomial"},
-    {collective::broadcast, "pipeline"},
-    {collective::scatter, "binomial"},
-    {collective::gather, "binomial"},
-    {collective::reduce, "binomial"},
-    {collective::allgather, "ring"},
-    {collective::allgather, "bruck"},
-    {collective::allgather, "recursive_doubling"},
-    {collective::alltoall, "pairwise"},
-    {collective::alltoallv, "pairwise"},
-    {collective::allreduce, "ring"},
-    {collective::allreduce, "recursive_doubling"},
-    {collective::barrier, "linear", "naive"},
-    {collective::barrier, "bruck", "dissemination"},
+    {collective::broadcast, "binomial"}, {collective::broadcast, "pipeline"},
+    {collective::scatter, "binomial"}, {collective::gather, "binomial"}, {collective::reduce, "binomial"},
+    {collective::allgather, "ring"}, {collective::allgather, "bruck"}, {collective::allgather, "recursive_doubling"},
+    {collective::alltoall, "pairwise"}, {collective::alltoallv, "pairwise"},
+    {collective::allreduce, "ring"}, {collective::allreduce, "recursive_doubling"},
+    {collective::barrier, "linear", "naive"}, {collective::barrier, "bruck", "dissemination"},
     {collective::barrier, "recursive_doubling"},
-    {collective::scan, "linear", "naive"},
-    {collective::scan, "recursive_doubling"},
-    {collective::exscan, "linear", "naive"},
-    {collective::exscan, "recursive_doubling"},
+    {collective::scan, "linear", "naive"}, {collective::scan, "recursive_doubling"},
+    {collective::exscan, "linear", "naive"}, {collective::exscan, "recursive_doubling"},
 };
+// clang-format on
 
 // A SimGrid quantity in SI units: "12.5GBps" bytes per second, "0.5us" seconds, a bare number as is.
 double si_value(const std::string& text, const std::string& file) {
