@@ -128,17 +128,6 @@ std::string describe_start(const start_info& s) {
       clock, s.margin_us, 100 * s.late_fraction);
 }
 
-namespace {
-
-// E for the model of one host's messages, or of one rank per host's (a simulated cluster).
-double eager_bytes(const run_info& info) {
-  if (!info.eager) return 0;
-  const bool across = info.hosts && info.hosts->layout.hosts > 1;
-  return static_cast<double>(across ? info.eager->other_host : info.eager->same_host);
-}
-
-}  // namespace
-
 std::optional<double> model_us(collectives::collective c, std::string_view algorithm, const run_info& info,
                                std::size_t bytes, std::size_t count) {
   if (info.ranks < 2) return std::nullopt;
@@ -156,13 +145,25 @@ std::optional<double> model_us(collectives::collective c, std::string_view algor
     return priced_us(simulated);
   }
   if (!info.model) return std::nullopt;
-  const machine& m = *info.model;
-  const cost_params params{m.alpha,      m.beta,     m.gamma,        m.memcpy_bandwidth > 0 ? 1 / m.memcpy_bandwidth : 0.0,
-                           m.beta_clean, m.pingpong, m.pingpong_clean, m.copy, m.reduce, eager_bytes(info),
-                           m.exchange};
   const bool across = info.hosts && info.hosts->layout.hosts > 1;
-  // Hosts of several ranks each: messages between them cost the ping-pong between two.
+  // Hosts of several ranks each: messages between them cost the ping-pong between two, E theirs.
+  // With one rank a host every message is between hosts, and the run's ping-pong is one of them.
   const bool several = across && info.hosts->layout.ranks_per_host != 1;
+  const double eager = !info.eager          ? 0.0
+                       : across && !several ? static_cast<double>(info.eager->other_host)
+                                            : static_cast<double>(info.eager->same_host);
+  const machine& m = *info.model;
+  const cost_params params{.alpha = m.alpha,
+                           .beta = m.beta,
+                           .gamma = m.gamma,
+                           .delta = m.memcpy_bandwidth > 0 ? 1 / m.memcpy_bandwidth : 0.0,
+                           .beta_clean = m.beta_clean,
+                           .forward = m.pingpong,
+                           .clean = m.pingpong_clean,
+                           .copy = m.copy,
+                           .reduce = m.reduce,
+                           .eager = eager,
+                           .exchange = m.exchange};
   auto net =
       measured_platform(params, c, info.ranks, static_cast<double>(bytes), several ? &*info.hosts : nullptr,
                         several && info.eager ? info.eager->other_host : 0);

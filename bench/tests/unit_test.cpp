@@ -734,6 +734,15 @@ BOOST_AUTO_TEST_CASE(model_column_prices_every_row_by_its_schedule) {
   info.hosts->alpha_inter = 1;
   info.hosts->beta_inter = 1e-3;
   BOOST_TEST(*cb::model_us(collective::allreduce, "recursive_doubling", info, 1024, 256) > 2e6);
+  // E is the run's within a host, and between hosts its own: recursive doubling's exchange within a
+  // host (distance 1) sends first on both sides below the first, one message instead of two.
+  info.eager = collectives::eager_limits{4096, 1, false, ""};
+  const double eager_within = *cb::model_us(collective::allreduce, "recursive_doubling", info, 8, 2);
+  info.eager = collectives::eager_limits{1, 1, false, ""};
+  BOOST_TEST(*cb::model_us(collective::allreduce, "recursive_doubling", info, 8, 2) - eager_within ==
+                 (1e-6 + 8 * 1e-9) * 1e6,
+             boost::test_tools::tolerance(1e-6));
+  info.eager.reset();
   BOOST_TEST(!cb::model_us(collective::allreduce, "vendor", info, 1024, 256).has_value());
   // One rank: no model.
   info.ranks = 1;
