@@ -160,6 +160,10 @@ schedule::platform simgrid_platform(const std::string& file) {
   const std::string detached = property(text, "smpi/send-is-detached-thresh");
   net.eager_bytes = (detached.empty() ? 65536 : std::stoul(detached)) - 1;
   net.eager_moves_at_match = true;
+  // Flows share a link by SimGrid's weight-S: 8775 bytes in the SMPI network model that
+  // scripts/mpirun/simulate selects.
+  const std::string weight = property(text, "network/weight-S");
+  net.sharing_bytes = weight.empty() ? 8775 : std::stod(weight);
   return net;
 }
 

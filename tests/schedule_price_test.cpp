@@ -167,9 +167,10 @@ BOOST_AUTO_TEST_CASE(recursive_doubling_crosses_the_spine_in_its_last_steps) {
   BOOST_TEST(price(spec, net) == 4 * (step + 1e-6) + 4 * (step + 2e-6), boost::test_tools::tolerance(1e-9));
 }
 
-BOOST_AUTO_TEST_CASE(eager_messages_leave_one_rank_one_after_another) {
+BOOST_AUTO_TEST_CASE(eager_messages_of_one_rank_share_its_link) {
   // A naive broadcast at p = 4 of 1000 bytes, every send eager: the root's three messages share
-  // its link, so the last leaves 2·mβ after the first and ends o_s + α + 3·mβ + o_r from the start.
+  // its link, which is busy from the first send on, so the last ends o_s + α + 3·mβ + o_r from the
+  // start, as if they had left one after another.
   platform net = test_platform();
   net.ranks_per_host = 4;
   net.eager_bytes = 4096;
@@ -181,6 +182,26 @@ BOOST_AUTO_TEST_CASE(eager_messages_leave_one_rank_one_after_another) {
   spec.p = 4;
   spec.count = 250;
   BOOST_TEST(price(spec, net) == 0.3e-6 + 1e-6 + 3 * 1000 * 1e-9 + 0.2e-6, boost::test_tools::tolerance(1e-12));
+}
+
+BOOST_AUTO_TEST_CASE(messages_in_flight_together_arrive_together) {
+  // Rank 0 sends 1000 bytes to ranks 1 and 2 at once (1 µs of bytes each, 1 µs latency, eager,
+  // no overheads); rank 1 forwards its message to rank 3. Sharing the link, both of rank 0's
+  // messages arrive at 2 + 1 µs (one after another, rank 1's would at 1 + 1), and rank 3's at 5.
+  platform net = test_platform();
+  net.ranks_per_host = 4;
+  net.eager_bytes = 4096;
+  const std::vector<rank_schedule> fan_out{
+      {send(1, 1000), send(2, 1000)}, {recv(0, 1000), send(3, 1000)}, {recv(0, 1000)}, {recv(1, 1000)}};
+  BOOST_TEST(price(fan_out, net, 1) == 5e-6, boost::test_tools::tolerance(1e-12));
+  // Sent 0.5 µs apart (a copy between them), the first has half its bytes out before the second
+  // starts, then both share the link: the first ends at 1.5 µs, rank 1 forwards at 2.5 and rank 3
+  // has its message at 4.5 (one after another, at 4).
+  net.delta = 0.5e-6 / 1000;
+  const std::vector<rank_schedule> staggered{
+      {send(1, 1000), {op::copy, false, 0, false, -1, 1000}, send(2, 1000)},
+      {recv(0, 1000), send(3, 1000)}, {recv(0, 1000)}, {recv(1, 1000)}};
+  BOOST_TEST(price(staggered, net, 1) == 4.5e-6, boost::test_tools::tolerance(1e-12));
 }
 
 BOOST_AUTO_TEST_CASE(a_send_says_whether_it_carries_the_callers_input) {

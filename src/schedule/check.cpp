@@ -24,7 +24,7 @@ struct posted {
   std::uint32_t step;  ///< the sender's step
   int next;            ///< the next message on the same channel, or in the free list
   bool eager;          ///< completed at once; otherwise the sender waits for this receive
-  double posted_at;    ///< the sender's clock when it posted the message (pricing)
+  posting posted_at;   ///< when the sender posted the message (pricing)
 };
 
 constexpr std::size_t no_key = ~std::size_t{0};
@@ -103,8 +103,8 @@ std::string where(std::span<const rank_schedule> ranks, int r, std::size_t pc) {
 // The checker's clock: no time at all.
 struct no_clock {
   void start(std::size_t) {}
-  double send(int, const step&, bool) { return 0; }
-  void match(int, const step&, int, bool, double) {}
+  posting send(int, const step&, bool) { return {}; }
+  void match(int, const step&, int, bool, posting) {}
   void local(int, const step&) {}
 };
 

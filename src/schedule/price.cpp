@@ -7,7 +7,9 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
+#include <queue>
 
 #include "collectives/error.hpp"
 
@@ -58,6 +60,8 @@ std::string describe(const platform& net) {
 void rank_clocks::start(std::size_t p) {
   t_.assign(p, 0.0);
   out_free_.assign(p, 0.0);
+  flows_.clear();
+  run_first_.assign(p, -1);
   ranks_on_host_.clear();
   for (int r = 0; r < static_cast<int>(p); ++r) {
     const auto h = static_cast<std::size_t>(net_.host(r));
@@ -99,27 +103,76 @@ double rank_clocks::through_host_links(int sender, int receiver, const step& sen
   return start;
 }
 
-double rank_clocks::send(int rank, const step& s, bool eager) {
+posting rank_clocks::send(int rank, const step& s, bool eager) {
   const auto r = static_cast<std::size_t>(rank);
   if (eager) t_[r] += net_.send_overhead;
-  // The rank's own link sends its messages one after another: this one leaves once those it sent
-  // before have left (as if each left when sent: their receivers are usually there first).
+  const double bytes = net_.wire(rank, s) - net_.wire(rank, s, true);
+  int& first = run_first_[r];
+  if (eager && !net_.whole_messages_apart) {
+    // Its bytes share the link with the rest of the run, which starts once earlier sends have left.
+    const double start = std::max(t_[r], first < 0 ? out_free_[r] : flows_[static_cast<std::size_t>(first)].start);
+    if (first < 0) first = static_cast<int>(flows_.size());
+    // SimGrid's sharing penalty: the route's latency, and S bytes' time on each of its links.
+    const int links = net_.links(rank, s.peer);
+    const double penalty = net_.wire(rank, s, true) + net_.sharing_bytes * (links == 0 ? net_.host_byte : links * net_.link_byte);
+    flows_.push_back({start, bytes, penalty > 0 ? 1 / penalty : 1, first});
+    out_free_[r] = std::max(out_free_[r], start) + bytes;
+    return {start, static_cast<int>(flows_.size()) - 1};
+  }
+  first = -1;
+  // This message leaves once those the rank sent before have left (as if each left when sent:
+  // their receivers are usually there first).
   const double leaves = std::max(t_[r], out_free_[r]);
-  out_free_[r] = leaves + net_.wire(rank, s) - (net_.whole_messages_apart ? 0 : net_.wire(rank, s, true));
-  return leaves;
+  out_free_[r] = leaves + (net_.whole_messages_apart ? net_.wire(rank, s) : bytes);
+  return {leaves};
 }
 
-void rank_clocks::match(int rank, const step& sent, int sender, bool eager, double posted_at) {
+void rank_clocks::share_link(int first) {
+  // Weighted sharing with arrivals in order: a virtual clock v runs at 1 / (the weights in flight)
+  // of real time, and a flow of weight w that arrives at v leaves when it reads v + its seconds / w.
+  auto last = static_cast<std::size_t>(first);
+  while (last < flows_.size() && flows_[last].first == first) ++last;
+  using virtual_end = std::pair<double, std::size_t>;
+  std::priority_queue<virtual_end, std::vector<virtual_end>, std::greater<>> in_flight;
+  double now = 0, v = 0, weights = 0;
+  for (auto next = static_cast<std::size_t>(first); next < last || !in_flight.empty();) {
+    const double leaves = in_flight.empty() ? HUGE_VAL : now + (in_flight.top().first - v) * weights;
+    if (next < last && flows_[next].start <= leaves) {
+      const flow& f = flows_[next];
+      if (!in_flight.empty()) v += (f.start - now) / weights;
+      now = std::max(now, f.start);
+      in_flight.emplace(v + f.seconds / f.weight, next);
+      weights += f.weight;
+      ++next;
+    } else {
+      flow& f = flows_[in_flight.top().second];
+      v = in_flight.top().first;
+      now = leaves;
+      f.end = now;
+      weights = in_flight.size() > 1 ? weights - f.weight : 0;
+      in_flight.pop();
+    }
+  }
+}
+
+void rank_clocks::match(int rank, const step& sent, int sender, bool eager, posting posted) {
+  run_first_[static_cast<std::size_t>(rank)] = -1;
   double& t = t_[static_cast<std::size_t>(rank)];
   const double wire = net_.wire(sender, sent);
   work_ += wire;
   if (eager) {
-    const double moves = net_.eager_moves_at_match ? std::max(posted_at, t) : posted_at;
+    double moves = net_.eager_moves_at_match ? std::max(posted.at, t) : posted.at;
+    if (posted.flow >= 0) {
+      // Its bytes leave as late as the link's sharing has them: as if alone from then on.
+      flow& f = flows_[static_cast<std::size_t>(posted.flow)];
+      if (f.end < 0) share_link(f.first);
+      moves = std::max(moves, f.end - f.seconds);
+    }
     const double arrival = through_host_links(sender, rank, sent, moves) + wire;
     t = std::max(t, arrival) + net_.recv_overhead;
   } else {
     // The sender has waited since it posted: both end when the message is through.
-    t = through_host_links(sender, rank, sent, std::max(posted_at, t)) + wire;
+    t = through_host_links(sender, rank, sent, std::max(posted.at, t)) + wire;
     t_[static_cast<std::size_t>(sender)] = t;
   }
 }

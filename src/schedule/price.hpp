@@ -14,8 +14,13 @@
 //     receive is posted (SimGrid's SMPI), after both — and pays o_r;
 //   - a larger send waits for its receive (rendezvous): both ranks finish α + m·β after the later
 //     of the two was posted;
-//   - a rank's own link sends one message's bytes at a time (LogGP's G): messages a rank sends
-//     eagerly one after another leave one after another, m·β apart (or a whole message apart);
+//   - a rank's own link carries its messages' bytes: the eager messages it sends between two
+//     receives share it while they are in flight (a fluid network, as SimGrid's), each a part of
+//     its bandwidth inversely proportional to its route's latency plus S bytes' time on each of its
+//     links (SimGrid's weight-S; S = 0: equal parts), so a message sent with k others arrives as
+//     late as k + 1 would one by one; a later send waits until the link has sent what it was
+//     given (on one node, where the sender copies each message itself, its messages leave a whole
+//     message time apart);
 //   - the ranks of one host share its one link to the network, full duplex: where a host holds
 //     several ranks, the bytes of the messages leaving it pass one message after another, and so
 //     do those entering it (a message starts when both its hosts' links are free);
@@ -39,6 +44,13 @@
 
 namespace collectives::detail::schedule {
 
+/// A message posted in a priced replay: when it may leave, and its place among the eager messages
+/// whose bytes share the sender's link (−1: none).
+struct posting {
+  double at = 0;
+  int flow = -1;
+};
+
 /// Where ranks sit and what a message costs between two of them.
 struct platform {
   std::string name;
@@ -51,6 +63,7 @@ struct platform {
   double link_byte = 0;      ///< s per byte between hosts (the route's slowest link)
   double host_latency = 0;   ///< s, two ranks on one host
   double host_byte = 0;      ///< s per byte, two ranks on one host
+  double sharing_bytes = 0;  ///< S: messages share a link by their route's latency + S bytes a link
   double send_overhead = 0;  ///< o_s: processor time of an eager send
   double recv_overhead = 0;  ///< o_r: processor time of receiving an eager message
   /// Where set, a message's wire time by its bytes, whether it sends the caller's untouched input
@@ -86,9 +99,9 @@ class rank_clocks {
   rank_clocks(const platform& net, std::size_t elem_size) : net_(net), elem_size_(elem_size) {}
   void start(std::size_t p);
   /// Returns when the message may leave: the sender's clock, or later while its link is busy.
-  double send(int rank, const step& s, bool eager);
-  /// `rank` receives the message `sent` that `sender` posted at `posted_at`.
-  void match(int rank, const step& sent, int sender, bool eager, double posted_at);
+  posting send(int rank, const step& s, bool eager);
+  /// `rank` receives the message `sent` that `sender` posted as `posted`.
+  void match(int rank, const step& sent, int sender, bool eager, posting posted);
   void local(int rank, const step& s);
   std::span<const double> clocks() const { return t_; }
   /// Seconds of processor time of every message, reduction and copy so far.
@@ -99,6 +112,20 @@ class rank_clocks {
   std::size_t elem_size_;
   std::vector<double> t_;
   std::vector<double> out_free_;  ///< when each rank's link has sent what it was given
+  /// The eager messages whose bytes share their sender's link: those a rank sends with no receive
+  /// between them (the replay runs a rank until it blocks at a receive or a rendezvous send, so a
+  /// run of them is posted whole before any of them is received), priced when the first is.
+  struct flow {
+    double start, seconds;  ///< posted at, and its bytes' time alone on the link
+    double weight;          ///< its share of the link against the others': 1 / its route's penalty
+    int first;              ///< the first flow of its run
+    double end = -1;        ///< when its last byte has left (−1: not yet priced)
+  };
+  std::vector<flow> flows_;
+  std::vector<int> run_first_;  ///< per rank, the first flow of the run it is sending (−1: none)
+  /// Each flow of the run that starts at flows_[first] gets its end: the link shared among the
+  /// flows in flight by their weights.
+  void share_link(int first);
   /// One direction of a host's link: the intervals in which it carries a message's bytes, in
   /// order. The replay meets messages in an order of its own, not in time order, so a message
   /// takes the first gap from its start on that fits it.
