@@ -11,6 +11,7 @@
 #include "metrics.hpp"
 #include "options.hpp"
 #include "price.hpp"
+#include "simgrid_platform.hpp"
 
 namespace collbench {
 namespace {

@@ -3,7 +3,8 @@
 
 // The model column from the schedules themselves (src/schedule/price.hpp): a row's call recorded
 // as the library runs it and priced on a platform: a SimGrid platform file as
-// scripts/mpirun/simulate runs it, or the machine collbench --model measured (model.hpp).
+// scripts/mpirun/simulate runs it (simgrid_platform.hpp), or the machine collbench --model measured
+// (model.hpp).
 //
 // On a measured machine a message costs the ping-pong's one-way time at its size (message_times.hpp:
 // u(m) for a send of the caller's untouched input, step::input, else t(m)); γ and δ at the call's
@@ -23,16 +24,6 @@
 namespace collbench {
 
 namespace schedule = collectives::detail::schedule;
-
-/// The platform of a SimGrid platform file (scripts/mpirun/platforms/): its one <cluster>'s links
-/// (bw, lat; a FAT_TREE's leaf size or a TORUS's dimensions; core ranks a host, loopback_bw and
-/// loopback_lat on one host) and the SMPI settings that scripts/mpirun/simulate and the file set:
-/// smpi/os and smpi/or (their value for small messages), network/weight-S (8775, the SMPI model's,
-/// unless the file sets it), the eager size below
-/// smpi/send-is-detached-thresh (65536 unless the file sets it), eager messages moving at the match,
-/// and no time for reductions and copies (smpi/simulate-computation:no). Throws collectives::error
-/// on a file it cannot read.
-schedule::platform simgrid_platform(const std::string& file);
 
 /// The platform of a call of `n` bytes (collbench's) of collective `c` on `p` ranks of the measured
 /// machine `m`: every rank on one host, or, with `hosts` (several, more than one rank each, both

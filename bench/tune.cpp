@@ -69,6 +69,7 @@
 #include "metrics.hpp"
 #include "output.hpp"
 #include "price.hpp"
+#include "simgrid_platform.hpp"
 #include "types.hpp"
 
 namespace collbench {
