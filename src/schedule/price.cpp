@@ -110,11 +110,13 @@ posting rank_clocks::send(int rank, const step& s, bool eager) {
   int& first = run_first_[r];
   if (eager && !net_.whole_messages_apart) {
     // Its bytes share the link with the rest of the run, which starts once earlier sends have left.
-    const double start = std::max(t_[r], first < 0 ? out_free_[r] : flows_[static_cast<std::size_t>(first)].start);
+    const double link_free = first < 0 ? out_free_[r] : flows_[static_cast<std::size_t>(first)].start;
+    const double start = std::max(t_[r], link_free);
     if (first < 0) first = static_cast<int>(flows_.size());
     // SimGrid's sharing penalty: the route's latency, and S bytes' time on each of its links.
     const int links = net_.links(rank, s.peer);
-    const double penalty = net_.wire(rank, s, true) + net_.sharing_bytes * (links == 0 ? net_.host_byte : links * net_.link_byte);
+    const double penalty =
+        net_.wire(rank, s, true) + net_.sharing_bytes * (links == 0 ? net_.host_byte : links * net_.link_byte);
     flows_.push_back({start, bytes, penalty > 0 ? 1 / penalty : 1, first});
     out_free_[r] = std::max(out_free_[r], start) + bytes;
     return {start, static_cast<int>(flows_.size()) - 1};
