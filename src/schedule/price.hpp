@@ -29,8 +29,9 @@
 //     for its time (on one node a message is a copy a processor makes), and so do reductions and
 //     copies, so the call takes at least all of that work divided by the cores.
 //
-// The network's shared links are not modelled: beyond the hosts' own links, every message has its
-// route to itself. The price of a call is the time from a common start to the last rank's end.
+// The network's shared links are not modelled: beyond the ranks' and the hosts' own links, every
+// message has its route to itself. The price of a call is the time from a common start to the
+// last rank's end.
 
 #include <cstddef>
 #include <cstdint>
