@@ -86,6 +86,9 @@ schedule::platform simgrid_platform(const std::string& file) {
   net.recv_overhead = small_message_value(property(text, "smpi/or"));
   const std::string detached = property(text, "smpi/send-is-detached-thresh");
   net.eager_bytes = (detached.empty() ? 65536 : std::stoul(detached)) - 1;
+  // The library knows E across hosts under SMPI too, and sends exchanges above it to other hosts
+  // as segments of E (core/eager.cpp).
+  net.eager_across = net.eager_bytes;
   net.eager_moves_at_match = true;
   // Flows share a link by SimGrid's weight-S: 8775 bytes in the SMPI network model that
   // scripts/mpirun/simulate selects.

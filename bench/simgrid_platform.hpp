@@ -17,8 +17,9 @@ namespace schedule = collectives::detail::schedule;
 /// loopback_lat on one host) and the SMPI settings that scripts/mpirun/simulate and the file set:
 /// smpi/os and smpi/or (their value for small messages), network/weight-S (8775, the SMPI network
 /// model's, unless the file sets it), the eager size below smpi/send-is-detached-thresh (65536
-/// unless the file sets it), eager messages moving at the match, and no time for reductions and
-/// copies (smpi/simulate-computation:no). Throws collectives::error on a file it cannot read.
+/// unless the file sets it; between hosts too, with exchanges above it in segments of E), eager
+/// messages moving at the match, and no time for reductions and copies
+/// (smpi/simulate-computation:no). Throws collectives::error on a file it cannot read.
 schedule::platform simgrid_platform(const std::string& file);
 
 }  // namespace collbench

@@ -74,7 +74,9 @@ struct platform {
   double gamma = 0;          ///< s per byte reduced
   double delta = 0;          ///< s per byte copied locally
   std::size_t eager_bytes = 0;  ///< E (0: every send waits for its receive)
-  std::size_t eager_across = 0;  ///< E between hosts where it differs (0: eager_bytes)
+  /// E between hosts, where the library knows it and cuts exchanges with other hosts above it into
+  /// segments of it (0: eager_bytes, no segments)
+  std::size_t eager_across = 0;
   /// An eager message starts to move when its receive is posted (SMPI), not when it is sent.
   bool eager_moves_at_match = false;
   /// A rank's messages leave a whole message time apart, not their bytes' time apart (on one node
