@@ -204,6 +204,26 @@ BOOST_AUTO_TEST_CASE(messages_in_flight_together_arrive_together) {
   BOOST_TEST(price(staggered, net, 1) == 4.5e-6, boost::test_tools::tolerance(1e-12));
 }
 
+BOOST_AUTO_TEST_CASE(a_message_takes_the_link_after_its_latency_by_its_routes_weight) {
+  // One rank a host, two hosts a leaf switch: from rank 0, rank 1 is 2 links away (1 µs), rank 2
+  // through the spine, 4 (2 µs); 0.1 ns a byte. Every send eager, no overheads.
+  platform net = test_platform();
+  net.ranks_per_host = 1;
+  net.eager_bytes = 65536;
+  // 1 µs of bytes to each, rank 2 first: the bytes to rank 1 take the link from 1 µs to 2, those
+  // to rank 2 from 2 to 3 (sharing from the sends on, both would end at 2, rank 2's at 2 + 2).
+  const std::vector<rank_schedule> near_and_far{{send(2, 10000), send(1, 10000)}, {recv(0, 10000)}, {recv(0, 10000)}};
+  BOOST_TEST(price(near_and_far, net, 1) == 3e-6, boost::test_tools::tolerance(1e-12));
+  // 3 µs of bytes to rank 1, 1 µs to rank 2, which forwards its message to rank 3 (2 µs). From
+  // 2 µs both share the link by their routes' penalties, latency + S bytes' time a link: 2 + 4·0.5
+  // against 1 + 2·0.5 µs with S = 5000 B, so rank 1's bytes go twice as fast as rank 2's. Rank 2's
+  // end at 5 µs (in equal parts, at 4) and rank 3 has its message at 7 (at 6).
+  const std::vector<rank_schedule> weighted{
+      {send(2, 10000), send(1, 30000)}, {recv(0, 30000)}, {recv(0, 10000), send(3, 10000)}, {recv(2, 10000)}};
+  net.sharing_bytes = 5000;
+  BOOST_TEST(price(weighted, net, 1) == 7e-6, boost::test_tools::tolerance(1e-12));
+}
+
 BOOST_AUTO_TEST_CASE(a_send_says_whether_it_carries_the_callers_input) {
   // Which sends carry the caller's untouched input: (rank, its sends' input flags in order).
   const auto inputs = [](collective c, algorithm a, int p, std::size_t count) {

@@ -117,7 +117,7 @@ posting rank_clocks::send(int rank, const step& s, bool eager) {
     const int links = net_.links(rank, s.peer);
     const double penalty =
         net_.wire(rank, s, true) + net_.sharing_bytes * (links == 0 ? net_.host_byte : links * net_.link_byte);
-    flows_.push_back({start, bytes, penalty > 0 ? 1 / penalty : 1, first});
+    flows_.push_back({start, net_.wire(rank, s, true), bytes, penalty > 0 ? 1 / penalty : 1, first});
     out_free_[r] = std::max(out_free_[r], start) + bytes;
     return {start, static_cast<int>(flows_.size()) - 1};
   }
@@ -130,20 +130,25 @@ posting rank_clocks::send(int rank, const step& s, bool eager) {
 }
 
 void rank_clocks::share_link(int first) {
-  // Weighted sharing with arrivals in order: a virtual clock v runs at 1 / (the weights in flight)
-  // of real time, and a flow of weight w that arrives at v leaves when it reads v + its seconds / w.
-  auto last = static_cast<std::size_t>(first);
-  while (last < flows_.size() && flows_[last].first == first) ++last;
+  // A flow's bytes take the link after its latency (as SimGrid's do): in that order, weighted
+  // sharing. A virtual clock v runs at 1 / (the weights in flight) of real time, and a flow of
+  // weight w that arrives at v leaves when it reads v + its seconds / w.
+  thread_local std::vector<std::size_t> order;
+  order.clear();
+  for (auto f = static_cast<std::size_t>(first); f < flows_.size() && flows_[f].first == first; ++f)
+    order.push_back(f);
+  const auto arrives = [&](std::size_t f) { return flows_[f].start + flows_[f].latency; };
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return arrives(a) < arrives(b); });
   using virtual_end = std::pair<double, std::size_t>;
   std::priority_queue<virtual_end, std::vector<virtual_end>, std::greater<>> in_flight;
   double now = 0, v = 0, weights = 0;
-  for (auto next = static_cast<std::size_t>(first); next < last || !in_flight.empty();) {
+  for (std::size_t next = 0; next < order.size() || !in_flight.empty();) {
     const double leaves = in_flight.empty() ? HUGE_VAL : now + (in_flight.top().first - v) * weights;
-    if (next < last && flows_[next].start <= leaves) {
-      const flow& f = flows_[next];
-      if (!in_flight.empty()) v += (f.start - now) / weights;
-      now = std::max(now, f.start);
-      in_flight.emplace(v + f.seconds / f.weight, next);
+    if (next < order.size() && arrives(order[next]) <= leaves) {
+      const flow& f = flows_[order[next]];
+      if (!in_flight.empty()) v += (arrives(order[next]) - now) / weights;
+      now = std::max(now, arrives(order[next]));
+      in_flight.emplace(v + f.seconds / f.weight, order[next]);
       weights += f.weight;
       ++next;
     } else {
@@ -168,7 +173,7 @@ void rank_clocks::match(int rank, const step& sent, int sender, bool eager, post
       // Its bytes leave as late as the link's sharing has them: as if alone from then on.
       flow& f = flows_[static_cast<std::size_t>(posted.flow)];
       if (f.end < 0) share_link(f.first);
-      moves = std::max(moves, f.end - f.seconds);
+      moves = std::max(moves, f.end - f.seconds - f.latency);
     }
     const double arrival = through_host_links(sender, rank, sent, moves) + wire;
     t = std::max(t, arrival) + net_.recv_overhead;
