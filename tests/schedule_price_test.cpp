@@ -224,6 +224,21 @@ BOOST_AUTO_TEST_CASE(a_message_takes_the_link_after_its_latency_by_its_routes_we
   BOOST_TEST(price(weighted, net, 1) == 7e-6, boost::test_tools::tolerance(1e-12));
 }
 
+BOOST_AUTO_TEST_CASE(a_message_that_moves_at_its_match_waits_for_the_one_before_to_its_peer) {
+  // One host (1 µs, 1 µs of bytes a message), eager messages moving at the match, no overheads:
+  // rank 0 sends to 1, 2, then 1 again. Rank 1 posts its second receive once it has the first, so
+  // the third message cannot share the link with the first two: they end at 1 + 2 µs, the third
+  // takes the link at 3 + 1 and arrives at 5 (all three sharing from 1 µs: rank 1 would have its
+  // first message at 4 and its second at 6).
+  platform net = test_platform();
+  net.ranks_per_host = 4;
+  net.eager_bytes = 4096;
+  net.eager_moves_at_match = true;
+  const std::vector<rank_schedule> twice{
+      {send(1, 1000), send(2, 1000), send(1, 1000)}, {recv(0, 1000), recv(0, 1000)}, {recv(0, 1000)}};
+  BOOST_TEST(price(twice, net, 1) == 5e-6, boost::test_tools::tolerance(1e-12));
+}
+
 BOOST_AUTO_TEST_CASE(a_send_says_whether_it_carries_the_callers_input) {
   // Which sends carry the caller's untouched input: (rank, its sends' input flags in order).
   const auto inputs = [](collective c, algorithm a, int p, std::size_t count) {

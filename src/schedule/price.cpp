@@ -62,6 +62,7 @@ void rank_clocks::start(std::size_t p) {
   out_free_.assign(p, 0.0);
   flows_.clear();
   run_first_.assign(p, -1);
+  run_link_free_.assign(p, 0.0);
   ranks_on_host_.clear();
   for (int r = 0; r < static_cast<int>(p); ++r) {
     const auto h = static_cast<std::size_t>(net_.host(r));
@@ -109,17 +110,21 @@ posting rank_clocks::send(int rank, const step& s, bool eager) {
   const double bytes = net_.wire(rank, s) - net_.wire(rank, s, true);
   int& first = run_first_[r];
   if (eager && !net_.whole_messages_apart) {
-    // Its bytes share the link with the rest of the run, which starts once earlier sends have left.
-    const double link_free = first < 0 ? out_free_[r] : flows_[static_cast<std::size_t>(first)].start;
-    const double start = std::max(t_[r], link_free);
-    if (first < 0) first = static_cast<int>(flows_.size());
+    // Its bytes take the link a latency after the send, once earlier runs' bytes have left; within
+    // its run they share it (share_link).
+    if (first < 0) {
+      first = static_cast<int>(flows_.size());
+      run_link_free_[r] = out_free_[r];
+    }
+    const double latency = net_.wire(rank, s, true);
+    const double start = std::max(t_[r] + latency, run_link_free_[r]);
     // SimGrid's sharing penalty: the route's latency, and S bytes' time on each of its links.
     const int links = net_.links(rank, s.peer);
     const double penalty =
-        net_.wire(rank, s, true) + net_.sharing_bytes * (links == 0 ? net_.host_byte : links * net_.link_byte);
-    flows_.push_back({start, net_.wire(rank, s, true), bytes, penalty > 0 ? 1 / penalty : 1, first});
+        latency + net_.sharing_bytes * (links == 0 ? net_.host_byte : links * net_.link_byte);
+    flows_.push_back({start, latency, bytes, penalty > 0 ? 1 / penalty : 1, first, s.peer});
     out_free_[r] = std::max(out_free_[r], start) + bytes;
-    return {start, static_cast<int>(flows_.size()) - 1};
+    return {t_[r], static_cast<int>(flows_.size()) - 1};
   }
   first = -1;
   // This message leaves once those the rank sent before have left (as if each left when sent:
@@ -130,33 +135,50 @@ posting rank_clocks::send(int rank, const step& s, bool eager) {
 }
 
 void rank_clocks::share_link(int first) {
-  // A flow's bytes take the link after its latency (as SimGrid's do): in that order, weighted
-  // sharing. A virtual clock v runs at 1 / (the weights in flight) of real time, and a flow of
-  // weight w that arrives at v leaves when it reads v + its seconds / w.
-  thread_local std::vector<std::size_t> order;
-  order.clear();
-  for (auto f = static_cast<std::size_t>(first); f < flows_.size() && flows_[f].first == first; ++f)
-    order.push_back(f);
-  const auto arrives = [&](std::size_t f) { return flows_[f].start + flows_[f].latency; };
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return arrives(a) < arrives(b); });
-  using virtual_end = std::pair<double, std::size_t>;
-  std::priority_queue<virtual_end, std::vector<virtual_end>, std::greater<>> in_flight;
+  // Weighted sharing: a virtual clock v runs at 1 / (the weights in flight) of real time, and a
+  // flow of weight w that takes the link at v leaves when it reads v + its seconds / w. Where an
+  // eager message moves only once its receive is posted, a flow to a peer that the run sends to
+  // before waits for that one: its receiver posts the next receive once it has the last message.
+  const auto from = static_cast<std::size_t>(first);
+  std::size_t end = from;
+  while (end < flows_.size() && flows_[end].first == first) ++end;
+  if (end - from == 1) {  // alone on the link
+    flows_[from].end = flows_[from].start + flows_[from].seconds;
+    return;
+  }
+  using at = std::pair<double, std::size_t>;
+  std::priority_queue<at, std::vector<at>, std::greater<>> waiting, in_flight;  // take the link; leave (v)
+  thread_local std::vector<std::size_t> next_to_peer;
+  thread_local std::vector<int> last_to;
+  next_to_peer.assign(end - from, SIZE_MAX);
+  if (last_to.size() < t_.size()) last_to.resize(t_.size(), -1);  // every entry −1 between runs
+  for (std::size_t f = from; f < end; ++f) {
+    int& last = last_to[static_cast<std::size_t>(flows_[f].peer)];
+    if (last >= 0 && net_.eager_moves_at_match)
+      next_to_peer[static_cast<std::size_t>(last) - from] = f;
+    else
+      waiting.emplace(flows_[f].start, f);
+    last = static_cast<int>(f);
+  }
+  for (std::size_t f = from; f < end; ++f) last_to[static_cast<std::size_t>(flows_[f].peer)] = -1;
   double now = 0, v = 0, weights = 0;
-  for (std::size_t next = 0; next < order.size() || !in_flight.empty();) {
+  while (!waiting.empty() || !in_flight.empty()) {
     const double leaves = in_flight.empty() ? HUGE_VAL : now + (in_flight.top().first - v) * weights;
-    if (next < order.size() && arrives(order[next]) <= leaves) {
-      const flow& f = flows_[order[next]];
-      if (!in_flight.empty()) v += (arrives(order[next]) - now) / weights;
-      now = std::max(now, arrives(order[next]));
-      in_flight.emplace(v + f.seconds / f.weight, order[next]);
-      weights += f.weight;
-      ++next;
+    if (!waiting.empty() && waiting.top().first <= leaves) {
+      const auto [takes, i] = waiting.top();
+      waiting.pop();
+      if (!in_flight.empty()) v += (takes - now) / weights;
+      now = std::max(now, takes);
+      in_flight.emplace(v + flows_[i].seconds / flows_[i].weight, i);
+      weights += flows_[i].weight;
     } else {
       flow& f = flows_[in_flight.top().second];
       v = in_flight.top().first;
       now = leaves;
       f.end = now;
       weights = in_flight.size() > 1 ? weights - f.weight : 0;
+      if (const std::size_t n = next_to_peer[in_flight.top().second - from]; n != SIZE_MAX)
+        waiting.emplace(std::max(flows_[n].start, now + net_.recv_overhead + flows_[n].latency), n);
       in_flight.pop();
     }
   }

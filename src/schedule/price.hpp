@@ -16,11 +16,13 @@
 //     of the two was posted;
 //   - a rank's own link carries its messages' bytes: the eager messages it sends between two
 //     receives share it while they are in flight (a fluid network, as SimGrid's). Each takes the
-//     link once its latency has passed, for a part of the bandwidth inversely proportional to its
-//     route's latency plus S bytes' time on each of its links (SimGrid's weight-S), so a message
-//     sent with k others arrives as late as k + 1 would one by one. A later send waits until the
-//     link has sent what it was given (on one node, where the sender copies each message itself,
-//     its messages leave a whole message time apart);
+//     link once its latency has passed and the rank's earlier runs of messages have left, for a
+//     part of the bandwidth inversely proportional to its route's latency plus S bytes' time on
+//     each of its links (SimGrid's weight-S), so a message sent with k others arrives as late as
+//     k + 1 would one by one. Where eager messages move at the match, one to a peer the run sent
+//     to before waits until that one is through (the peer posts its next receive after it). On
+//     one node, where the sender copies each message itself, its messages leave a whole message
+//     time apart;
 //   - the ranks of one host share its one link to the network, full duplex: where a host holds
 //     several ranks, the bytes of the messages leaving it pass one message after another, and so
 //     do those entering it (a message starts when both its hosts' links are free);
@@ -119,14 +121,17 @@ class rank_clocks {
   /// between them (the replay runs a rank until it blocks at a receive or a rendezvous send, so a
   /// run of them is posted whole before any of them is received), priced when the first is.
   struct flow {
-    double start, latency;  ///< posted at; its bytes take the link a latency later
-    double seconds;         ///< its bytes' time alone on the link
-    double weight;          ///< its share of the link against the others': 1 / its route's penalty
-    int first;              ///< the first flow of its run
-    double end = -1;        ///< when its last byte has left (−1: not yet priced)
+    double start;    ///< when its bytes may take the link: a latency after the send, or later
+    double latency;  ///< its route's
+    double seconds;  ///< its bytes' time alone on the link
+    double weight;   ///< its share of the link against the others': 1 / its route's penalty
+    int first;       ///< the first flow of its run
+    int peer;        ///< its receiver
+    double end = -1;  ///< when its last byte has left (−1: not yet priced)
   };
   std::vector<flow> flows_;
   std::vector<int> run_first_;  ///< per rank, the first flow of the run it is sending (−1: none)
+  std::vector<double> run_link_free_;  ///< per rank, when its link has sent the runs before
   /// Each flow of the run that starts at flows_[first] gets its end: the link shared among the
   /// flows in flight by their weights.
   void share_link(int first);
