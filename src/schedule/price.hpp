@@ -129,7 +129,12 @@ class rank_clocks {
     int peer;        ///< its receiver
     double end = -1;  ///< when its last byte has left (−1: not yet priced)
   };
-  std::vector<flow> flows_;
+  /// Kept per thread: a tuner pricing many calls reuses its memory (one rank_clocks at a time).
+  std::vector<flow>& flows_ = thread_flows();
+  static std::vector<flow>& thread_flows() {
+    thread_local std::vector<flow> flows;
+    return flows;
+  }
   std::vector<int> run_first_;  ///< per rank, the first flow of the run it is sending (−1: none)
   std::vector<double> run_link_free_;  ///< per rank, when its link has sent the runs before
   /// Each flow of the run that starts at flows_[first] gets its end: the link shared among the
