@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // collbench's pieces that need no MPI run: bus-bandwidth factors, message shapes, sizes, option
-// errors, the model (the schedules priced on a measured machine) and its fit, and the CSV/JSON
-// writers.
+// errors, the model (the schedules priced on a measured machine and on a SimGrid platform file)
+// and its fit, and the CSV/JSON writers.
 
 #define BOOST_TEST_MODULE collbench_unit
 #include <fmt/format.h>
@@ -11,6 +11,7 @@
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <collectives/algorithm.hpp>
+#include <collectives/error.hpp>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -28,6 +29,7 @@
 #include "options.hpp"
 #include "output.hpp"
 #include "price.hpp"
+#include "simgrid_platform.hpp"
 #include "variants.hpp"
 
 using collectives::collective;
@@ -794,4 +796,31 @@ BOOST_AUTO_TEST_CASE(priced_exchanges_take_the_measured_exchange_and_share_the_c
   BOOST_TEST(*cb::priced_seconds(collective::allreduce, "recursive_doubling", 4, 2, 4, 0, 0, *net) == 6.0);
   net->cores = 4;
   BOOST_TEST(*cb::priced_seconds(collective::allreduce, "recursive_doubling", 4, 2, 4, 0, 0, *net) == 3.0);
+}
+
+BOOST_AUTO_TEST_CASE(a_simgrid_platform_file_gives_its_links_and_smpis_settings) {
+  const std::string dir = std::string(COLLECTIVES_SOURCE_DIR) + "/scripts/mpirun/platforms/";
+  const auto tolerance = boost::test_tools::tolerance(1e-9);
+  const cb::schedule::platform net = cb::simgrid_platform(dir + "fat-tree-256.xml");
+  BOOST_TEST(net.name == "fat-tree-256");
+  BOOST_TEST(net.hosts == 256);
+  BOOST_TEST(net.hosts_per_switch == 16);
+  BOOST_TEST(net.link_latency == 0.5e-6, tolerance);
+  BOOST_TEST(net.link_byte == 1 / 12.5e9, tolerance);
+  BOOST_TEST(net.send_overhead == 0.5e-6, tolerance);
+  BOOST_TEST(net.recv_overhead == 0.5e-6, tolerance);
+  BOOST_TEST(net.eager_bytes == 65535u);  // below smpi/send-is-detached-thresh
+  BOOST_TEST(net.eager_across == 65535u);
+  BOOST_TEST(net.sharing_bytes == 8775.0);  // the SMPI network model's weight-S
+  BOOST_TEST(net.eager_moves_at_match);
+  BOOST_TEST(cb::simgrid_platform(dir + "torus-512.xml").torus == std::vector<int>({8, 8, 8}));
+  BOOST_CHECK_THROW(cb::simgrid_platform(dir + "no-such-platform.xml"), collectives::error);
+  // Above E an exchange with another host goes in segments of E, both sides sending first: a
+  // 1 MiB block each way at p = 2 takes about one message time, where the ordered exchange (one
+  // side after the other) takes two.
+  const double message = 2 * net.link_latency + (1 << 20) * net.link_byte;
+  const double exchange =
+      *cb::priced_seconds(collective::allgather, "recursive_doubling", 2, 1 << 20, 1, 0, 0, net);
+  BOOST_TEST(exchange > message);
+  BOOST_TEST(exchange < 1.5 * message);
 }
