@@ -239,6 +239,23 @@ BOOST_AUTO_TEST_CASE(a_message_that_moves_at_its_match_waits_for_the_one_before_
   BOOST_TEST(price(twice, net, 1) == 5e-6, boost::test_tools::tolerance(1e-12));
 }
 
+BOOST_AUTO_TEST_CASE(a_late_receive_leaves_the_link_to_the_others_until_then) {
+  // One host (1 µs, 1 µs of bytes a message), eager messages moving at the match, no overheads.
+  // Rank 0 sends to 1 and 2 at once; rank 1 copies for 2 µs before it receives, so its message
+  // takes the link only at 2 + 1 µs, and rank 2's has it alone from 1 to 2: rank 2 forwards at
+  // 2 and rank 3 has its message at 4 (priced as if both shared the link from 1 µs, at 5).
+  platform net = test_platform();
+  net.ranks_per_host = 4;
+  net.eager_bytes = 4096;
+  net.eager_moves_at_match = true;
+  net.delta = 2e-6 / 1000;
+  const std::vector<rank_schedule> late{{send(1, 1000), send(2, 1000)},
+                                        {{op::copy, false, 0, false, -1, 1000}, recv(0, 1000)},
+                                        {recv(0, 1000), send(3, 1000)},
+                                        {recv(2, 1000)}};
+  BOOST_TEST(price(late, net, 1) == 4e-6, boost::test_tools::tolerance(1e-12));
+}
+
 BOOST_AUTO_TEST_CASE(a_send_says_whether_it_carries_the_callers_input) {
   // Which sends carry the caller's untouched input: (rank, its sends' input flags in order).
   const auto inputs = [](collective c, algorithm a, int p, std::size_t count) {

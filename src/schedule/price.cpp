@@ -157,7 +157,7 @@ void rank_clocks::share_link(int first) {
     if (last >= 0 && net_.eager_moves_at_match)
       next_to_peer[static_cast<std::size_t>(last) - from] = f;
     else
-      waiting.emplace(flows_[f].start, f);
+      waiting.emplace(std::max(flows_[f].start, flows_[f].receive + flows_[f].latency), f);
     last = static_cast<int>(f);
   }
   for (std::size_t f = from; f < end; ++f) last_to[static_cast<std::size_t>(flows_[f].peer)] = -1;
@@ -178,7 +178,8 @@ void rank_clocks::share_link(int first) {
       f.end = now;
       weights = in_flight.size() > 1 ? weights - f.weight : 0;
       if (const std::size_t n = next_to_peer[in_flight.top().second - from]; n != SIZE_MAX)
-        waiting.emplace(std::max(flows_[n].start, now + net_.recv_overhead + flows_[n].latency), n);
+        waiting.emplace(
+            std::max(flows_[n].start, std::max(now + net_.recv_overhead, flows_[n].receive) + flows_[n].latency), n);
       in_flight.pop();
     }
   }
@@ -194,7 +195,12 @@ void rank_clocks::match(int rank, const step& sent, int sender, bool eager, post
     if (posted.flow >= 0) {
       // Its bytes leave as late as the link's sharing has them: as if alone from then on.
       flow& f = flows_[static_cast<std::size_t>(posted.flow)];
-      if (f.end < 0) share_link(f.first);
+      if (net_.eager_moves_at_match) {
+        f.receive = t;  // its receive is posted now: price the sharing again, with it there
+        share_link(f.first);
+      } else if (f.end < 0) {
+        share_link(f.first);
+      }
       moves = std::max(moves, f.end - f.seconds - f.latency);
     }
     const double arrival = through_host_links(sender, rank, sent, moves) + wire;

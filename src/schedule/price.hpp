@@ -19,8 +19,10 @@
 //     link once its latency has passed and the rank's earlier runs of messages have left, for a
 //     part of the bandwidth inversely proportional to its route's latency plus S bytes' time on
 //     each of its links (SimGrid's weight-S), so a message sent with k others arrives as late as
-//     k + 1 would one by one. Where eager messages move at the match, one to a peer the run sent
-//     to before waits until that one is through (the peer posts its next receive after it). On
+//     k + 1 would one by one. Where eager messages move at the match, a message takes the link
+//     no earlier than its receive is posted (the replay prices the sharing again at each receive
+//     it meets; those it has not met yet count as posted), and one to a peer the run sent to
+//     before waits until that one is through (the peer posts its next receive after it). On
 //     one node, where the sender copies each message itself, its messages leave a whole message
 //     time apart;
 //   - the ranks of one host share its one link to the network, full duplex: where a host holds
@@ -35,6 +37,7 @@
 // message has its route to itself. The price of a call is the time from a common start to the
 // last rank's end.
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -119,7 +122,8 @@ class rank_clocks {
   std::vector<double> out_free_;  ///< when each rank's link has sent what it was given
   /// The eager messages whose bytes share their sender's link: those a rank sends with no receive
   /// between them (the replay runs a rank until it blocks at a receive or a rendezvous send, so a
-  /// run of them is posted whole before any of them is received), priced when the first is.
+  /// run of them is posted whole before any of them is received), priced when the first is
+  /// received, and again at each receive where eager messages move at the match.
   struct flow {
     double start;    ///< when its bytes may take the link: a latency after the send, or later
     double latency;  ///< its route's
@@ -127,6 +131,7 @@ class rank_clocks {
     double weight;   ///< its share of the link against the others': 1 / its route's penalty
     int first;       ///< the first flow of its run
     int peer;        ///< its receiver
+    double receive = -HUGE_VAL;  ///< when its receive was posted, once the replay has met it
     double end = -1;  ///< when its last byte has left (−1: not yet priced)
   };
   /// Kept per thread: a tuner pricing many calls reuses its memory (one rank_clocks at a time).
