@@ -32,6 +32,15 @@ platform test_platform() {
   return net;
 }
 
+// Four ranks on the host of test_platform (1 µs, 1 ns a byte), every send of up to 4 KiB eager.
+platform one_host_eager(bool moves_at_match) {
+  platform net = test_platform();
+  net.ranks_per_host = 4;
+  net.eager_bytes = 4096;
+  net.eager_moves_at_match = moves_at_match;
+  return net;
+}
+
 step send(int to, std::uint64_t bytes) { return {op::send, false, 0, false, to, bytes}; }
 step recv(int from, std::uint64_t bytes) { return {op::recv, false, 0, false, from, bytes}; }
 
@@ -171,9 +180,7 @@ BOOST_AUTO_TEST_CASE(eager_messages_of_one_rank_share_its_link) {
   // A naive broadcast at p = 4 of 1000 bytes, every send eager: the root's three messages share
   // its link, which is busy from the first send on, so the last ends o_s + α + 3·mβ + o_r from the
   // start, as if they had left one after another.
-  platform net = test_platform();
-  net.ranks_per_host = 4;
-  net.eager_bytes = 4096;
+  platform net = one_host_eager(false);
   net.send_overhead = 0.3e-6;
   net.recv_overhead = 0.2e-6;
   call_spec spec;
@@ -188,9 +195,7 @@ BOOST_AUTO_TEST_CASE(messages_in_flight_together_arrive_together) {
   // Rank 0 sends 1000 bytes to ranks 1 and 2 at once (1 µs of bytes each, 1 µs latency, eager,
   // no overheads); rank 1 forwards its message to rank 3. Sharing the link, both of rank 0's
   // messages arrive at 2 + 1 µs (one after another, rank 1's would at 1 + 1), and rank 3's at 5.
-  platform net = test_platform();
-  net.ranks_per_host = 4;
-  net.eager_bytes = 4096;
+  platform net = one_host_eager(false);
   const std::vector<rank_schedule> fan_out{
       {send(1, 1000), send(2, 1000)}, {recv(0, 1000), send(3, 1000)}, {recv(0, 1000)}, {recv(1, 1000)}};
   BOOST_TEST(price(fan_out, net, 1) == 5e-6, boost::test_tools::tolerance(1e-12));
@@ -230,10 +235,7 @@ BOOST_AUTO_TEST_CASE(a_message_that_moves_at_its_match_waits_for_the_one_before_
   // the third message cannot share the link with the first two: they end at 1 + 2 µs, the third
   // takes the link at 3 + 1 and arrives at 5 (all three sharing from 1 µs: rank 1 would have its
   // first message at 4 and its second at 6).
-  platform net = test_platform();
-  net.ranks_per_host = 4;
-  net.eager_bytes = 4096;
-  net.eager_moves_at_match = true;
+  const platform net = one_host_eager(true);
   const std::vector<rank_schedule> twice{
       {send(1, 1000), send(2, 1000), send(1, 1000)}, {recv(0, 1000), recv(0, 1000)}, {recv(0, 1000)}};
   BOOST_TEST(price(twice, net, 1) == 5e-6, boost::test_tools::tolerance(1e-12));
@@ -244,10 +246,7 @@ BOOST_AUTO_TEST_CASE(a_late_receive_leaves_the_link_to_the_others_until_then) {
   // Rank 0 sends to 1 and 2 at once; rank 1 copies for 2 µs before it receives, so its message
   // takes the link only at 2 + 1 µs, and rank 2's has it alone from 1 to 2: rank 2 forwards at
   // 2 and rank 3 has its message at 4 (priced as if both shared the link from 1 µs, at 5).
-  platform net = test_platform();
-  net.ranks_per_host = 4;
-  net.eager_bytes = 4096;
-  net.eager_moves_at_match = true;
+  platform net = one_host_eager(true);
   net.delta = 2e-6 / 1000;
   const std::vector<rank_schedule> late{{send(1, 1000), send(2, 1000)},
                                         {{op::copy, false, 0, false, -1, 1000}, recv(0, 1000)},
