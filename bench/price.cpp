@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "price.hpp"
 
-#include <fmt/format.h>
 #include <mpi.h>  // OMPI_MAJOR_VERSION: vendor_runs describes Open MPI's internals
 
 #include <algorithm>
 #include <bit>
-#include <collectives/error.hpp>
 #include <limits>
 
 #include "core/collective_traits.hpp"
@@ -17,7 +15,6 @@ namespace collbench {
 namespace {
 
 using collectives::collective;
-using collectives::error;
 
 // The vendor internals that run one of the library's schedules: Open MPI's coll/base (4.1)
 // algorithm of that name (vendor:pipeline with the library's segment, which variants.cpp sets), or

@@ -50,8 +50,9 @@
 
 namespace collectives::detail::schedule {
 
-/// A message posted in a priced replay: when it may leave, and its place among the eager messages
-/// whose bytes share the sender's link (−1: none).
+/// A message posted in a priced replay: when it was sent (a message that shares the sender's link)
+/// or may leave (one that waits for the link), and its place among the eager messages whose bytes
+/// share the sender's link (−1: none).
 struct posting {
   double at = 0;
   int flow = -1;
@@ -106,7 +107,8 @@ class rank_clocks {
  public:
   rank_clocks(const platform& net, std::size_t elem_size) : net_(net), elem_size_(elem_size) {}
   void start(std::size_t p);
-  /// Returns when the message may leave: the sender's clock, or later while its link is busy.
+  /// Posts the message: an eager one whose bytes share the link joins the rank's run of them (its
+  /// sharing priced at the match); any other leaves at the sender's clock, or once the link is free.
   posting send(int rank, const step& s, bool eager);
   /// `rank` receives the message `sent` that `sender` posted as `posted`.
   void match(int rank, const step& sent, int sender, bool eager, posting posted);
