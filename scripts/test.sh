@@ -83,10 +83,13 @@ COLLECTIVES_MPI=$mpi bash scripts/bootstrap.sh
 # Through a compiler cache (ccache, from the bootstrap; in .deps/ccache unless CCACHE_DIR is
 # set): the packaging tests compile the library again, in
 # nested builds with the same flags, and those compiles become lookups (about 4 minutes of the
-# Open MPI run on 2 cores). A launcher already set in the environment is kept.
+# Open MPI run on 2 cores). A launcher already set in the environment is kept. The test programs
+# start from a precompiled header (tests/CMakeLists.txt), which ccache caches only with this
+# sloppiness.
 if [[ -z ${CMAKE_CXX_COMPILER_LAUNCHER:-} ]] && command -v ccache > /dev/null; then
   export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_C_COMPILER_LAUNCHER=ccache
   export CCACHE_DIR=${CCACHE_DIR:-$PWD/.deps/ccache}
+  export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-pch_defines,time_macros}
 fi
 cmake -S . -B "$build" "${configure[@]}"
 cmake --build "$build" -j "$(nproc)"
