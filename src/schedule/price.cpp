@@ -63,6 +63,9 @@ void rank_clocks::start(std::size_t p) {
   flows_.clear();
   run_first_.assign(p, -1);
   run_link_free_.assign(p, 0.0);
+  matched_.assign(p, -1.0);
+  if (!keep_gaps_) receive_gap_.assign(p, -1.0);
+  keep_gaps_ = gap_guessed_ = false;
   ranks_on_host_.clear();
   for (int r = 0; r < static_cast<int>(p); ++r) {
     const auto h = static_cast<std::size_t>(net_.host(r));
@@ -161,6 +164,11 @@ void rank_clocks::share_link(int first) {
     last = static_cast<int>(f);
   }
   for (std::size_t f = from; f < end; ++f) last_to[static_cast<std::size_t>(flows_[f].peer)] = -1;
+  const auto gap = [&](int peer) {
+    const double known = receive_gap_[static_cast<std::size_t>(peer)];
+    gap_guessed_ = gap_guessed_ || known < 0;
+    return std::max(known, 0.0);
+  };
   double now = 0, v = 0, weights = 0;
   while (!waiting.empty() || !in_flight.empty()) {
     const double leaves = in_flight.empty() ? HUGE_VAL : now + (in_flight.top().first - v) * weights;
@@ -178,16 +186,20 @@ void rank_clocks::share_link(int first) {
       f.end = now;
       weights = in_flight.size() > 1 ? weights - f.weight : 0;
       if (const std::size_t n = next_to_peer[in_flight.top().second - from]; n != SIZE_MAX)
-        waiting.emplace(
-            std::max(flows_[n].start, std::max(now + net_.recv_overhead, flows_[n].receive) + flows_[n].latency), n);
+        waiting.emplace(std::max(flows_[n].start,
+                                 std::max(now + net_.recv_overhead + gap(flows_[n].peer), flows_[n].receive) +
+                                     flows_[n].latency),
+                        n);
       in_flight.pop();
     }
   }
 }
 
 void rank_clocks::match(int rank, const step& sent, int sender, bool eager, posting posted) {
-  run_first_[static_cast<std::size_t>(rank)] = -1;
-  double& t = t_[static_cast<std::size_t>(rank)];
+  const auto r = static_cast<std::size_t>(rank);
+  run_first_[r] = -1;
+  double& t = t_[r];
+  if (matched_[r] >= 0) receive_gap_[r] = t - matched_[r];
   const double wire = net_.wire(sender, sent);
   work_ += wire;
   if (eager) {
@@ -210,6 +222,7 @@ void rank_clocks::match(int rank, const step& sent, int sender, bool eager, post
     t = through_host_links(sender, rank, sent, std::max(posted.at, t)) + wire;
     t_[static_cast<std::size_t>(sender)] = t;
   }
+  matched_[r] = t;
 }
 
 void rank_clocks::local(int rank, const step& s) {
@@ -225,7 +238,11 @@ double price(std::span<const rank_schedule> ranks, const platform& net, std::siz
     m.host_of = net.host_of;
     m.eager_across = net.eager_across;
   }
-  const verdict v = replay_timed(ranks, m, clocks);
+  verdict v = replay_timed(ranks, m, clocks);
+  if (v.ok && clocks.gap_guessed()) {  // again, with every rank's time between receives known
+    clocks.keep_gaps();
+    v = replay_timed(ranks, m, clocks);
+  }
   if (!v.ok) throw error(fmt::format("schedule: cannot price a call that does not run: {}", v.problem));
   const std::span<const double> t = clocks.clocks();
   const double last = t.empty() ? 0.0 : *std::max_element(t.begin(), t.end());

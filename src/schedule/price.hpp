@@ -22,7 +22,9 @@
 //     k + 1 would one by one. Where eager messages move at the match, a message takes the link
 //     no earlier than its receive is posted (the replay prices the sharing again at each receive
 //     it meets; those it has not met yet count as posted), and one to a peer the run sent to
-//     before waits until that one is through (the peer posts its next receive after it). On
+//     before waits until that one is through and the peer has posted its next receive, as long
+//     after as the peer takes from one receive to the next (where the replay had not met the peer
+//     yet, the call is replayed again with what the first replay learned). On
 //     one node, where the sender copies each message itself, its messages leave a whole message
 //     time apart;
 //   - the ranks of one host share its one link to the network, full duplex: where a host holds
@@ -116,6 +118,10 @@ class rank_clocks {
   std::span<const double> clocks() const { return t_; }
   /// Seconds of processor time of every message, reduction and copy so far.
   double work() const { return work_; }
+  /// Whether a message waited for a peer's next receive before the replay knew the peer's time
+  /// between receives; then keep_gaps() has the next start() keep those this replay learned.
+  bool gap_guessed() const { return gap_guessed_; }
+  void keep_gaps() { keep_gaps_ = true; }
 
  private:
   const platform& net_;
@@ -144,6 +150,9 @@ class rank_clocks {
   }
   std::vector<int> run_first_;  ///< per rank, the first flow of the run it is sending (−1: none)
   std::vector<double> run_link_free_;  ///< per rank, when its link has sent the runs before
+  std::vector<double> matched_;  ///< per rank, its clock after its last receive (−1: none yet)
+  std::vector<double> receive_gap_;  ///< per rank, its time from one receive to posting the next (−1: unknown)
+  bool gap_guessed_ = false, keep_gaps_ = false;
   /// Each flow of the run that starts at flows_[first] gets its end: the link shared among the
   /// flows in flight by their weights.
   void share_link(int first);
