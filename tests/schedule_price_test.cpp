@@ -255,6 +255,23 @@ BOOST_AUTO_TEST_CASE(a_late_receive_leaves_the_link_to_the_others_until_then) {
   BOOST_TEST(price(late, net, 1) == 4e-6, boost::test_tools::tolerance(1e-12));
 }
 
+BOOST_AUTO_TEST_CASE(a_message_waits_for_its_peers_time_between_receives) {
+  // One host (1 µs, 1 µs of bytes a message), eager messages moving at the match, no overheads.
+  // Rank 0 sends two messages each to ranks 1 and 2, which copy for 2 µs between their two
+  // receives; rank 1 then forwards to rank 3. The first two share the link from 1 to 3, the second
+  // two from 3 + 2 + 1 = 6 to 8, and rank 3 has its message at 10. The replay meets rank 1 before
+  // rank 2: counting rank 2's second receive as posted right after its first message, it would
+  // have rank 2's second message take the link alone from 4 and rank 3 its message at 9.
+  platform net = one_host_eager(true);
+  net.delta = 2e-6 / 1000;
+  const step copy{op::copy, false, 0, false, -1, 1000};
+  const std::vector<rank_schedule> pipelined{{send(1, 1000), send(2, 1000), send(1, 1000), send(2, 1000)},
+                                             {recv(0, 1000), copy, recv(0, 1000), send(3, 1000)},
+                                             {recv(0, 1000), copy, recv(0, 1000)},
+                                             {recv(1, 1000)}};
+  BOOST_TEST(price(pipelined, net, 1) == 10e-6, boost::test_tools::tolerance(1e-12));
+}
+
 BOOST_AUTO_TEST_CASE(a_send_says_whether_it_carries_the_callers_input) {
   // Which sends carry the caller's untouched input: (rank, its sends' input flags in order).
   const auto inputs = [](collective c, algorithm a, int p, std::size_t count) {
