@@ -53,8 +53,8 @@ function(collectives_add_mpi_test name)
         set(env COLLECTIVES_SYNCHRONOUS_SENDS=1)
       endif()
       if(COLLECTIVES_MPI STREQUAL "smpi")
-        # The scale matrix (tests/support/checks.hpp); the synchronous sends at the smallest
-        # count with one system thread per rank, everything else with SimGrid's default contexts
+        # The scale matrix (tests/support/checks.hpp); the synchronous sends at the fewest ranks
+        # with one system thread per rank, everything else with SimGrid's default contexts
         # (all ranks on one thread): the library's thread_local caches must be right under both,
         # and threads take several times as long to simulate the same calls.
         # One simulation is one process on one core, however many ranks it models.
