@@ -32,6 +32,7 @@
 //     takes a size only where it is ahead of the library's choice; elsewhere the library keeps it,
 //     as `automatic` would (the built-in rule, or a measured choice): `fastest` departs from
 //     `automatic` only where the runs show it is faster to.
+//   - The barrier keeps the built-in rule's choice in both sections (why_barrier below).
 // Every point says which and why ("by"), with the ratios per timing and the noise; every range
 // says why ("why"): colltune starts a new range where the verdict or its reason changes.
 // Each point also keeps what the table showed before: the chosen algorithm's least median over the
@@ -184,6 +185,18 @@ agreement compare(const observations& obs, const side& a, const side& b) {
   return g;
 }
 
+// The barrier stays the built-in rule's choice, in both sections: every call timed as applications
+// see calls (back to back, and as IMB times) starts from a barrier, and the order in which the
+// ranks leave it decides who waits in the call after it. A table that changed the barrier would
+// change what its own measurements of every other collective mean, and what IMB then measures
+// (docs/tuning.md, "The barrier"). Its rows are still measured and shown.
+const char* const why_barrier =
+    "rule: the barrier stays the built-in rule's choice; the calls timed as applications see them start "
+    "from it, so the table keeps the barrier they were measured after";
+
+const char* const why_barrier_library =
+    "library: the barrier stays automatic's; the calls timed as applications see them start from it";
+
 struct point {
   std::size_t bytes = 0;
   std::string chosen, by, runner_up, rule;
@@ -196,11 +209,14 @@ struct point {
 // One size: the choice by the verdict rule at the top. `algs`: each algorithm's least median over
 // the synchronized runs; `obs`: every run of every timing at this size.
 point choose(std::size_t bytes, const std::map<std::string, sample>& algs, const observations& obs,
-             const std::string& rule, const std::string& previous) {
+             const std::string& rule, const std::string& previous, bool keep_rule) {
   point p;
   p.bytes = bytes;
   p.chosen = p.rule = rule;
-  if (!algs.contains(rule)) {
+  if (keep_rule) {
+    p.by_rule = true;
+    p.by = why_barrier;
+  } else if (!algs.contains(rule)) {
     // The rule's choice was not measured (runs limited by -a): nothing can be shown ahead of it.
     p.by_rule = true;
     p.by = "rule: the built-in rule's choice was not measured, so no algorithm can be shown ahead of it";
@@ -637,9 +653,10 @@ int run(int argc, char** argv) {
       observations sync;
       std::copy_if(all.begin(), all.end(), std::back_inserter(sync),
                    [](const observation& o) { return o.timing == "synchronized"; });
-      points.push_back(choose(bytes, algs, all, rule, points.empty() ? "" : points.back().chosen));
+      const bool barrier = c == collectives::collective::barrier;
+      points.push_back(choose(bytes, algs, all, rule, points.empty() ? "" : points.back().chosen, barrier));
       first_pass.push_back(
-          choose(bytes, algs, sync, rule, first_pass.empty() ? "" : first_pass.back().chosen));
+          choose(bytes, algs, sync, rule, first_pass.empty() ? "" : first_pass.back().chosen, barrier));
       by_rule += points.back().by_rule;
     }
     sizes += points.size();
@@ -651,7 +668,8 @@ int run(int argc, char** argv) {
       const point& pt = points[i];
       bytes.push_back(pt.bytes);
       chosen.push_back(pt.chosen);
-      whys.emplace_back(pt.by_rule ? why_rule : why_measured);
+      const bool barrier = c == collectives::collective::barrier;
+      whys.emplace_back(barrier ? why_barrier : pt.by_rule ? why_rule : why_measured);
       point_jsons.push_back(point_json(pt));
       // The library's side: in a run through the drop-in, its MPI_* row where it served this choice,
       // else the choice's own row; in other runs the choice's own row, else automatic's where it ran it.
@@ -666,7 +684,12 @@ int run(int argc, char** argv) {
       const observations all = all_of(seen.at(k).at(pt.bytes));
       any_vendor = any_vendor || std::any_of(all.begin(), all.end(),
                                              [](const observation& o) { return o.us.contains("vendor"); });
-      const verdict d = versus_vendor(pt.bytes, pt.chosen, all, library);
+      verdict d = versus_vendor(pt.bytes, pt.chosen, all, library);
+      if (barrier) {  // the library's, as automatic: the barrier the other calls were measured after
+        d.vendor = false;
+        d.why = why_barrier_library;
+        d.point["by"] = why_barrier_library;  // its "ratios" still show vendor ÷ library
+      }
       verdicts.emplace_back(d.vendor ? "vendor" : "library");
       verdict_whys.push_back(d.why);
       verdict_jsons.push_back(d.point);

@@ -591,3 +591,52 @@ BOOST_AUTO_TEST_CASE(automatic_keeps_an_algorithm_only_where_every_run_and_timin
   BOOST_TEST(collectives::fastest_choice(shape(contradicted)) == collectives::automatic_choice(shape(contradicted)));
   collectives::clear_tuning();
 }
+
+// The barrier stays the built-in rule's choice in both sections, whatever the runs say: the calls
+// timed as applications see them start from a barrier, and which rank leaves it first decides who
+// waits in the call after it (docs/tuning.md, "The barrier"). Here another barrier algorithm and
+// vendor are both twice as fast as the rule's choice in every run of every timing.
+BOOST_AUTO_TEST_CASE(the_barrier_stays_the_built_in_rules_choice) {
+  const scratch s;
+  const std::string rule(to_string(collectives::automatic_choice({.coll = collective::barrier, .p = 2})));
+  const auto write = [&](const std::string& name, const std::string& mode, bool through_dropin) {
+    std::vector<std::tuple<std::string, std::size_t, double>> rows;
+    for (algorithm a : collectives::algorithms_for(collective::barrier))
+      if (a != algorithm::vendor) rows.emplace_back(to_string(a), 0, to_string(a) == rule ? 100 : 50);
+    // Vendor at 50: PMPI_Barrier through the drop-in (whose MPI_Barrier serves the rule's choice).
+    rows.emplace_back(through_dropin ? "pmpi" : "vendor", 0, 50);
+    if (through_dropin) rows.emplace_back("vendor", 0, 100);
+    collbench::run_info info = test_info("by hand, " + mode);
+    info.timing_mode = mode;
+    std::vector<collbench::row> out;
+    for (const auto& [label, bytes, us] : rows) {
+      out.push_back(make_row(label, bytes, us));
+      out.back().collective = "barrier";
+      out.back().count = 0;
+      out.back().timing = mode;
+    }
+    const fs::path path = s.dir / (name + ".json");
+    std::ofstream file(path);
+    collbench::write_json(file, info, out);
+    return path.string();
+  };
+  const json table = colltune({write("sync0", "synchronized", false), write("sync1", "synchronized", false),
+                               write("imb0", "imb", true), write("imb1", "imb", true)},
+                              s.dir / "t.json");
+  const json& chosen = table.at("collectives").at("barrier").at("2");
+  BOOST_TEST_REQUIRE(chosen.size() == 1u);
+  BOOST_TEST(chosen[0].at("algorithm") == rule);
+  BOOST_TEST(chosen[0].at("why").get<std::string>().starts_with("rule: the barrier stays"));
+  const json& fastest = table.at("fastest").at("barrier").at("2");
+  BOOST_TEST_REQUIRE(fastest.size() == 1u);
+  BOOST_TEST(fastest[0].at("fastest") == "library");
+  BOOST_TEST(fastest[0].at("why").get<std::string>().starts_with("library: the barrier stays"));
+  // What was measured is still shown: vendor at half the library's time in every run.
+  const json& point = fastest[0].at("points")[0];
+  for (const json& r : point.at("ratios").at("imb")) BOOST_TEST(r.get<double>() == 0.5);
+  collectives::load_tuning((s.dir / "t.json").string());
+  const collectives::call_shape shape{.coll = collective::barrier, .p = 2};
+  BOOST_TEST(to_string(collectives::automatic_choice(shape)) == rule);
+  BOOST_TEST(collectives::fastest_choice(shape) == collectives::automatic_choice(shape));
+  collectives::clear_tuning();
+}
