@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "ompi41.hpp"
 
+#include <mpi.h>  // OMPI_MAJOR_VERSION: vendor_runs describes Open MPI's internals
+
 #include <bit>
 #include <climits>
 #include <cstdint>
@@ -11,6 +13,27 @@ namespace collbench {
 namespace {
 
 using collectives::collective;
+
+// The vendor internals that run one of the library's schedules: Open MPI's coll/base (4.1)
+// algorithm of that name (vendor:pipeline with the library's segment, which variants.cpp sets), or
+// the library's algorithm `runs`. Every other internal (chain, knomial, segmented_ring, …) runs none.
+struct vendor_twin {
+  collective coll;
+  std::string_view name, runs = {};
+};
+// clang-format off
+const vendor_twin vendor_twins[] = {
+    {collective::broadcast, "binomial"}, {collective::broadcast, "pipeline"},
+    {collective::scatter, "binomial"}, {collective::gather, "binomial"}, {collective::reduce, "binomial"},
+    {collective::allgather, "ring"}, {collective::allgather, "bruck"}, {collective::allgather, "recursive_doubling"},
+    {collective::alltoall, "pairwise"}, {collective::alltoallv, "pairwise"},
+    {collective::allreduce, "ring"}, {collective::allreduce, "recursive_doubling"},
+    {collective::barrier, "linear", "naive"}, {collective::barrier, "bruck", "dissemination"},
+    {collective::barrier, "recursive_doubling"},
+    {collective::scan, "linear", "naive"}, {collective::scan, "recursive_doubling"},
+    {collective::exscan, "linear", "naive"}, {collective::exscan, "recursive_doubling"},
+};
+// clang-format on
 
 // Open MPI's decision as data: the first band whose `below_p` exceeds the rank count, then in it the
 // first rule whose `below` exceeds the message's bytes names the algorithm, by its number in Open
@@ -249,6 +272,26 @@ std::optional<ompi41_choice> ompi41_decision(collective c, int p, std::size_t co
   }
   const std::size_t bytes = count * element_bytes;
   return simulate(c, decide(bands, p, bytes), p, count, bytes);
+}
+
+std::string_view vendor_runs([[maybe_unused]] collective c, [[maybe_unused]] std::string_view name,
+                             [[maybe_unused]] int p, [[maybe_unused]] std::size_t count) {
+  // Another MPI library's internals of the same name need not be these (MPICH's recursive
+  // doubling allgather, for one, is not Bruck's when p is not a power of two).
+#ifdef OMPI_MAJOR_VERSION
+  for (const vendor_twin& v : vendor_twins) {
+    if (v.coll != c || v.name != name) continue;
+    // Open MPI switches to Bruck's allgather off powers of two, to recursive doubling's all-reduce
+    // below p elements.
+    if (c == collective::allgather && name == "recursive_doubling" &&
+        !std::has_single_bit(static_cast<unsigned>(p)))
+      return "bruck";
+    if (c == collective::allreduce && name == "ring" && count < static_cast<std::size_t>(p))
+      return "recursive_doubling";
+    return v.runs.empty() ? v.name : v.runs;
+  }
+#endif
+  return {};
 }
 
 }  // namespace collbench

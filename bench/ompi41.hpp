@@ -3,7 +3,9 @@
 
 // Open MPI 4.1's own choice of algorithm per call, and the algorithm of SimGrid's SMPI that runs it
 // in simulation: the simulated row vendor:ompi41 (smpi_colls.hpp), which stands for the plain vendor
-// row of a real Open MPI 4.1 (scripts/mpirun/simulation-check.sh, docs/simulation.md).
+// row of a real Open MPI 4.1 (scripts/mpirun/simulation-check.sh, docs/simulation.md). And which of
+// the library's schedules an Open MPI internal algorithm runs (vendor_runs), by which a
+// vendor:<name> row gets a model price (price.hpp).
 //
 // The choice is coll/tuned's fixed decision, ompi/mca/coll/tuned/coll_tuned_decision_fixed.c, the
 // same file from v4.1.0 to v4.1.8 (read at v4.1.4), for a commutative op (collbench's ops all are):
@@ -40,5 +42,10 @@ struct ompi41_choice {
 /// allgather, reduce_scatter, alltoall and allreduce.
 std::optional<ompi41_choice> ompi41_decision(collectives::collective c, int p, std::size_t count,
                                              std::size_t element_bytes);
+
+/// The library algorithm whose schedule the vendor internal `name` (a row's vendor:<name>, without
+/// the prefix) runs for a call of `count` elements on p ranks, where Open MPI switches included;
+/// empty when it runs none of them.
+std::string_view vendor_runs(collectives::collective c, std::string_view name, int p, std::size_t count);
 
 }  // namespace collbench

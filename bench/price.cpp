@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "price.hpp"
 
-#include <mpi.h>  // OMPI_MAJOR_VERSION: vendor_runs describes Open MPI's internals
-
 #include <algorithm>
 #include <bit>
 #include <limits>
@@ -10,32 +8,12 @@
 #include "core/collective_traits.hpp"
 #include "core/registry.hpp"
 #include "metrics.hpp"
+#include "ompi41.hpp"
 
 namespace collbench {
 namespace {
 
 using collectives::collective;
-
-// The vendor internals that run one of the library's schedules: Open MPI's coll/base (4.1)
-// algorithm of that name (vendor:pipeline with the library's segment, which variants.cpp sets), or
-// the library's algorithm `runs`. Every other internal (chain, knomial, segmented_ring, …) runs none.
-struct vendor_twin {
-  collective coll;
-  std::string_view name, runs = {};
-};
-// clang-format off
-const vendor_twin vendor_twins[] = {
-    {collective::broadcast, "binomial"}, {collective::broadcast, "pipeline"},
-    {collective::scatter, "binomial"}, {collective::gather, "binomial"}, {collective::reduce, "binomial"},
-    {collective::allgather, "ring"}, {collective::allgather, "bruck"}, {collective::allgather, "recursive_doubling"},
-    {collective::alltoall, "pairwise"}, {collective::alltoallv, "pairwise"},
-    {collective::allreduce, "ring"}, {collective::allreduce, "recursive_doubling"},
-    {collective::barrier, "linear", "naive"}, {collective::barrier, "bruck", "dissemination"},
-    {collective::barrier, "recursive_doubling"},
-    {collective::scan, "linear", "naive"}, {collective::scan, "recursive_doubling"},
-    {collective::exscan, "linear", "naive"}, {collective::exscan, "recursive_doubling"},
-};
-// clang-format on
 
 // An exchange of `bytes` each way that both partners send first (at most E): the measured
 // exchange's time, where measured. Its one message carries the exchange's whole time, so that the
@@ -80,26 +58,6 @@ std::optional<schedule::platform> measured_platform(const cost_params& m, collec
         .value_or(message_seconds(intra, static_cast<double>(bytes), input, footprint));
   };
   return net;
-}
-
-std::string_view vendor_runs([[maybe_unused]] collective c, [[maybe_unused]] std::string_view name,
-                             [[maybe_unused]] int p, [[maybe_unused]] std::size_t count) {
-  // Another MPI library's internals of the same name need not be these (MPICH's recursive
-  // doubling allgather, for one, is not Bruck's when p is not a power of two).
-#ifdef OMPI_MAJOR_VERSION
-  for (const vendor_twin& v : vendor_twins) {
-    if (v.coll != c || v.name != name) continue;
-    // Open MPI switches to Bruck's allgather off powers of two, to recursive doubling's all-reduce
-    // below p elements.
-    if (c == collective::allgather && name == "recursive_doubling" &&
-        !std::has_single_bit(static_cast<unsigned>(p)))
-      return "bruck";
-    if (c == collective::allreduce && name == "ring" && count < static_cast<std::size_t>(p))
-      return "recursive_doubling";
-    return v.runs.empty() ? v.name : v.runs;
-  }
-#endif
-  return {};
 }
 
 std::string_view textbook_cost(collective c, std::string_view algorithm, int p) {

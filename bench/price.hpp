@@ -34,11 +34,6 @@ std::optional<schedule::platform> measured_platform(const cost_params& m, collec
                                                     double n, const host_links* hosts = nullptr,
                                                     std::size_t eager_across = 0);
 
-/// The library algorithm whose schedule the vendor internal `name` (a row's vendor:<name>, without
-/// the prefix) runs for a call of `count` elements on p ranks, where Open MPI switches included;
-/// empty when it runs none of them.
-std::string_view vendor_runs(collectives::collective c, std::string_view name, int p, std::size_t count);
-
 /// The textbook cost (its descriptor's, core/descriptor.hpp) of the library algorithm whose schedule
 /// prices the row `algorithm` on p ranks; empty for a row that has none.
 std::string_view textbook_cost(collectives::collective c, std::string_view algorithm, int p);
