@@ -18,12 +18,15 @@
 // The verdict rule: a decision is kept only where every run of every timing agrees by more than
 // the measured noise. Per size, for two sides a and b, each run gives the ratio of their medians
 // in that run (rows that ran interleaved in one launch, so the machine's drift cancels); the
-// noise is how far that ratio moved between the runs of one timing, (most − least) ÷ least, the
-// largest over the timings, and never below 3%; a is ahead when every ratio a ÷ b, in every run
+// noise is how far one run's ratio moved from the median ratio of its timing's runs (either way,
+// as a factor: most ÷ median − 1 or median ÷ least − 1), the largest over the timings, and never
+// below 3%; a is ahead when every ratio a ÷ b, in every run
 // and timing, is below 1 ÷ (1 + 3%), and their median below 1 ÷ (1 + noise): every run agrees, and a
 // re-run that moves the ratio from its typical value by less than the noise still agrees. (The
 // noise is not asked of the least ratio: runs that all put a ahead, by 1.3× in one and 2.6× in the
-// others, have a noise of 100%, yet not one of them doubts the verdict.)
+// others, have a noise of 100%, yet not one of them doubts the verdict.) Measured from the median,
+// not as the runs' whole spread: that would count as a re-run's expected move twice what any run
+// moved from the typical value (docs/measurements/2026-11-29-imb-barrier.md).
 //   - "collectives" (what automatic runs): b is the built-in rule's choice (automatic_choice with no
 //     table); an algorithm that is ahead of it replaces it (the one whose worst ratio is least, or
 //     the previous size's choice if its worst ratio is within 3% of that: fewer, wider ranges).
@@ -124,8 +127,8 @@ side row_of(const std::string& label) {
 }
 
 // Side a against side b over every run and timing that measured both: the ratios a ÷ b per timing,
-// one per run; the noise, the most that ratio moved between the runs of one timing (the floor at
-// least); a is ahead where every ratio × (1 + floor) and the median ratio × (1 + noise) are below 1,
+// one per run; the noise, the most one run's ratio moved from its timing's median ratio (the floor
+// at least); a is ahead where every ratio × (1 + floor) and the median ratio × (1 + noise) are below 1,
 // b where every ratio is above 1 + floor and the median above 1 + noise, and neither where a timing
 // measured one side only (it cannot agree: `unpaired`).
 struct agreement {
@@ -156,6 +159,13 @@ struct agreement {
   }
 };
 
+// Sorts `v` (not empty) and returns its median.
+double median_of(std::vector<double>& v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 agreement compare(const observations& obs, const side& a, const side& b) {
   agreement g;
   std::set<std::string> either;
@@ -170,16 +180,13 @@ agreement compare(const observations& obs, const side& a, const side& b) {
     ++g.count;
   }
   std::vector<double> all;
-  for (const auto& [t, v] : g.ratios) {
-    const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
-    g.noise = std::max(g.noise, *hi / *lo - 1);
+  for (const auto& [timing, ratios] : g.ratios) {
+    std::vector<double> v = ratios;  // sorted apart: `ratios` keeps the runs' order
+    const double typical = median_of(v);
+    g.noise = std::max({g.noise, v.back() / typical - 1, typical / v.front() - 1});
     all.insert(all.end(), v.begin(), v.end());
   }
-  if (!all.empty()) {
-    std::sort(all.begin(), all.end());
-    const std::size_t n = all.size();
-    g.median = n % 2 ? all[n / 2] : (all[n / 2 - 1] + all[n / 2]) / 2;
-  }
+  if (!all.empty()) g.median = median_of(all);
   for (const std::string& t : either)
     if (!g.ratios.contains(t)) g.unpaired.insert(t);
   return g;
@@ -801,10 +808,9 @@ int run(int argc, char** argv) {
          fmt::format(
              "a verdict is kept only where every run of every timing agrees by more than the noise: per "
              "size, "
-             "each run gives the ratio of the two sides' medians in that run; the noise is how far that "
-             "ratio "
-             "moved between the runs of one timing, (most − least) ÷ least, the largest over the timings, at "
-             "least {:.0f}%; one side is ahead when every ratio is beyond 1 + {:.0f}% and their median beyond 1 + "
+             "each run gives the ratio of the two sides' medians in that run; the noise is how far one "
+             "run's ratio moved from the median ratio of its timing's runs (most ÷ median − 1 or median ÷ "
+             "least − 1), the largest over the timings, at least {:.0f}%; one side is ahead when every ratio is beyond 1 + {:.0f}% and their median beyond 1 + "
              "noise. \"collectives\": an algorithm replaces the built-in rule's choice only where it is ahead of it (the one with the "
              "least worst ratio, or the previous size's if within {:.0f}% of that), else the rule's choice "
              "stays. Each range's \"why\" and each point's \"by\" say which; the least median over the "

@@ -28,7 +28,7 @@
 #   -o FILE          the table (default: results/tuning-<host>.json); the raw collbench runs go
 #                    to FILE's name without .json, plus -runs/
 #   --runs N         runs per process count and timing (a verdict must hold in every one of them, by
-#                    more than the noise: how far its ratio moved between the runs of one timing)
+#                    more than the noise: how far a run's ratio moved from its timing's median)
 #   --build-dir DIR  the CMake build directory (default build/; configured with the bench if needed)
 #   --no-back-to-back  skip the back-to-back runs
 #   --no-imb         skip the runs timed as IMB-MPI1 times (with --no-back-to-back too: the
