@@ -650,6 +650,7 @@ int run(int argc, char** argv) {
   for (const auto& [k, by_bytes] : times) {
     const auto& [name, p] = k;
     const collectives::collective c = *collectives::parse_collective(name);
+    const bool barrier = c == collectives::collective::barrier;  // keeps the rule's choice (why_barrier)
     // The choice from every timing, and the one the synchronized runs alone make (tune.sh's first
     // pass: the table in force when the other timings were run, so what their "served" rows ran).
     std::vector<point> points, first_pass;
@@ -660,7 +661,6 @@ int run(int argc, char** argv) {
       observations sync;
       std::copy_if(all.begin(), all.end(), std::back_inserter(sync),
                    [](const observation& o) { return o.timing == "synchronized"; });
-      const bool barrier = c == collectives::collective::barrier;
       points.push_back(choose(bytes, algs, all, rule, points.empty() ? "" : points.back().chosen, barrier));
       first_pass.push_back(
           choose(bytes, algs, sync, rule, first_pass.empty() ? "" : first_pass.back().chosen, barrier));
@@ -675,7 +675,6 @@ int run(int argc, char** argv) {
       const point& pt = points[i];
       bytes.push_back(pt.bytes);
       chosen.push_back(pt.chosen);
-      const bool barrier = c == collectives::collective::barrier;
       whys.emplace_back(barrier ? why_barrier : pt.by_rule ? why_rule : why_measured);
       point_jsons.push_back(point_json(pt));
       // The library's side: in a run through the drop-in, its MPI_* row where it served this choice,
