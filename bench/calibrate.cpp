@@ -56,16 +56,13 @@
 #include <vector>
 
 #include "cli11.hpp"
+#include "median.hpp"
 
 namespace {
 
-using json = nlohmann::json;
+using collbench::median;
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
+using json = nlohmann::json;
 
 // Waits `seconds` of the clock MPI_Wtime reads (under SMPI, nanosleep is its simulated sleep).
 void wait_for(double seconds) {

@@ -24,15 +24,13 @@
 #include <cstdlib>
 #include <vector>
 
+#include "median.hpp"
+
 namespace co = collectives;
 
 namespace {
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
+using collbench::median;
 
 // allreduce_naive's messages, straight on MPI: reduce to rank 0 (from the top rank down), then
 // broadcast from rank 0.

@@ -27,6 +27,8 @@
 #include <string>
 #include <vector>
 
+#include "median.hpp"
+
 #if __has_include(<valgrind/callgrind.h>)
 #include <valgrind/callgrind.h>
 #else
@@ -38,15 +40,7 @@
 
 namespace co = collectives;
 
-namespace {
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
-
-}  // namespace
+using collbench::median;
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);

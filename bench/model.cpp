@@ -7,14 +7,10 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "median.hpp"
+
 namespace collbench {
 namespace {
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
 
 // Median of `reps` timings of f() after one untimed call; a local measurement stops early after
 // `max_seconds` (a ping-pong must not: both sides have to run the same number of times).

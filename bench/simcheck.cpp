@@ -24,8 +24,11 @@
 
 #include "cli11.hpp"
 #include "output.hpp"
+#include "median.hpp"
 
 namespace {
+
+using collbench::median;
 
 // (collective, bytes, algorithm) → median µs
 using timings = std::map<std::tuple<std::string, std::size_t, std::string>, double>;
@@ -49,13 +52,6 @@ timings read_run(const std::string& path, const std::string& vendor_row) {
     if (r.median_us > 0) t[{r.collective, r.bytes, algorithm}] = r.median_us;
   }
   return t;
-}
-
-double median(std::vector<double> v) {
-  if (v.empty()) return NAN;
-  std::sort(v.begin(), v.end());
-  const std::size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
 }
 
 std::string bytes_text(std::size_t b) {

@@ -70,6 +70,7 @@
 #include <tuple>
 
 #include "cli11.hpp"
+#include "median.hpp"
 #include "metrics.hpp"
 #include "output.hpp"
 #include "price.hpp"
@@ -159,13 +160,6 @@ struct agreement {
   }
 };
 
-// Sorts `v` (not empty) and returns its median.
-double median_of(std::vector<double>& v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 agreement compare(const observations& obs, const side& a, const side& b) {
   agreement g;
   std::set<std::string> either;
@@ -180,13 +174,13 @@ agreement compare(const observations& obs, const side& a, const side& b) {
     ++g.count;
   }
   std::vector<double> all;
-  for (const auto& [timing, ratios] : g.ratios) {
-    std::vector<double> v = ratios;  // sorted apart: `ratios` keeps the runs' order
-    const double typical = median_of(v);
-    g.noise = std::max({g.noise, v.back() / typical - 1, typical / v.front() - 1});
+  for (const auto& [timing, v] : g.ratios) {
+    const double typical = median(v);
+    const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+    g.noise = std::max({g.noise, *hi / typical - 1, typical / *lo - 1});
     all.insert(all.end(), v.begin(), v.end());
   }
-  if (!all.empty()) g.median = median_of(all);
+  if (!all.empty()) g.median = median(all);
   for (const std::string& t : either)
     if (!g.ratios.contains(t)) g.unpaired.insert(t);
   return g;

@@ -210,14 +210,16 @@ BOOST_AUTO_TEST_CASE(runs_without_vendor_give_no_fastest_section) {
 
 namespace {
 
-// A run at p = 2 of allreduce with the given rows (label, bytes, µs), timed `mode`.
+// A run at p = 2 of `collective` with the given rows (label, bytes, µs), timed `mode`.
 std::string write_rows(const fs::path& dir, const std::string& name, const std::string& mode,
-                       const std::vector<std::tuple<std::string, std::size_t, double>>& rows) {
+                       const std::vector<std::tuple<std::string, std::size_t, double>>& rows,
+                       const std::string& collective = "allreduce") {
   collbench::run_info info = test_info("by hand, " + mode);
   info.timing_mode = mode;
   std::vector<collbench::row> out;
   for (const auto& [label, bytes, us] : rows) {
     out.push_back(make_row(label, bytes, us));
+    out.back().collective = collective;
     out.back().timing = mode;
   }
   const fs::path path = dir / (name + ".json");
@@ -607,19 +609,7 @@ BOOST_AUTO_TEST_CASE(the_barrier_stays_the_built_in_rules_choice) {
     // Vendor at 50: PMPI_Barrier through the drop-in (whose MPI_Barrier serves the rule's choice).
     rows.emplace_back(through_dropin ? "pmpi" : "vendor", 0, 50);
     if (through_dropin) rows.emplace_back("vendor", 0, 100);
-    collbench::run_info info = test_info("by hand, " + mode);
-    info.timing_mode = mode;
-    std::vector<collbench::row> out;
-    for (const auto& [label, bytes, us] : rows) {
-      out.push_back(make_row(label, bytes, us));
-      out.back().collective = "barrier";
-      out.back().count = 0;
-      out.back().timing = mode;
-    }
-    const fs::path path = s.dir / (name + ".json");
-    std::ofstream file(path);
-    collbench::write_json(file, info, out);
-    return path.string();
+    return write_rows(s.dir, name, mode, rows, "barrier");
   };
   const json table = colltune({write("sync0", "synchronized", false), write("sync1", "synchronized", false),
                                write("imb0", "imb", true), write("imb1", "imb", true)},
