@@ -17,16 +17,20 @@
 //
 // The verdict rule: a decision is kept only where every run of every timing agrees by more than
 // the measured noise. Per size, for two sides a and b, each run gives the ratio of their medians
-// in that run (rows that ran interleaved in one launch, so the machine's drift cancels); the
-// noise is how far one run's ratio moved from the median ratio of its timing's runs (either way,
-// as a factor: most ÷ median − 1 or median ÷ least − 1), the largest over the timings, and never
-// below 3%; a is ahead when every ratio a ÷ b, in every run
-// and timing, is below 1 ÷ (1 + 3%), and their median below 1 ÷ (1 + noise): every run agrees, and a
-// re-run that moves the ratio from its typical value by less than the noise still agrees. (The
-// noise is not asked of the least ratio: runs that all put a ahead, by 1.3× in one and 2.6× in the
-// others, have a noise of 100%, yet not one of them doubts the verdict.) Measured from the median,
-// not as the runs' whole spread: that would count as a re-run's expected move twice what any run
-// moved from the typical value (docs/measurements/2026-11-29-imb-barrier.md).
+// in that run (rows that ran interleaved in one launch, so the machine's drift cancels); a timing's
+// noise is how far one of its runs' ratios moved from the median ratio of its runs (either way, as
+// a factor: most ÷ median − 1 or median ÷ least − 1), never below 3%; a is ahead when every ratio
+// a ÷ b, in every run and timing, is below 1 ÷ (1 + 3%), and in every timing the median ratio is
+// below 1 ÷ (1 + that timing's noise): every run agrees, and a re-run of any timing that moves its
+// ratio from its typical value by less than the noise it showed still agrees. (The noise is not
+// asked of the least ratio: runs that all put a ahead, by 1.3× in one and 2.6× in the others, have
+// a noise of 100%, yet not one of them doubts the verdict.) Measured from the median, not as the
+// runs' whole spread: that would count as a re-run's expected move twice what any run moved from
+// the typical value (docs/measurements/2026-11-29-imb-barrier.md). Each timing against its own
+// median and noise, not the median of all of them against the largest noise: the timings differ
+// by design (a ratio of 0.64 synchronized and 0.36 back to back is no noise), and setting one
+// timing's noise against another's median doubted verdicts that no run of any timing doubted
+// (docs/measurements/2026-11-29-imb-resolution.md).
 //   - "collectives" (what automatic runs): b is the built-in rule's choice (automatic_choice with no
 //     table); an algorithm that is ahead of it replaces it (the one whose worst ratio is least, or
 //     the previous size's choice if its worst ratio is within 3% of that: fewer, wider ranges).
@@ -128,33 +132,46 @@ side row_of(const std::string& label) {
 }
 
 // Side a against side b over every run and timing that measured both: the ratios a ÷ b per timing,
-// one per run; the noise, the most one run's ratio moved from its timing's median ratio (the floor
-// at least); a is ahead where every ratio × (1 + floor) and the median ratio × (1 + noise) are below 1,
-// b where every ratio is above 1 + floor and the median above 1 + noise, and neither where a timing
-// measured one side only (it cannot agree: `unpaired`).
+// one per run; each timing's median ratio and its noise, the most one of its runs' ratios moved from
+// that median (the floor at least); a is ahead where every ratio × (1 + floor) is below 1 and, in
+// every timing, its median × (1 + its noise) too; b where every ratio is above 1 + floor and every
+// timing's median above 1 + its noise; neither where a timing measured one side only (it cannot
+// agree: `unpaired`).
 struct agreement {
-  std::map<std::string, std::vector<double>> ratios;
+  struct timing_ratios {
+    std::vector<double> ratios;
+    double median = 0, noise = noise_floor;
+  };
+  std::map<std::string, timing_ratios> timings;
   std::set<std::string> unpaired;  // timings that measured a or b but never both in one run
-  double noise = noise_floor;
-  double least = 0, most = 0, median = 0;  // over every ratio
+  double noise = noise_floor;      // the largest of the timings'
+  double least = 0, most = 0;      // over every ratio
   std::size_t count = 0;
   bool a_ahead() const {
-    return count > 0 && unpaired.empty() && most * (1 + noise_floor) < 1 && median * (1 + noise) < 1;
+    return count > 0 && unpaired.empty() && most * (1 + noise_floor) < 1 &&
+           std::all_of(timings.begin(), timings.end(),
+                       [](const auto& t) { return t.second.median * (1 + t.second.noise) < 1; });
   }
   bool b_ahead() const {
-    return count > 0 && unpaired.empty() && least > 1 + noise_floor && median > 1 + noise;
+    return count > 0 && unpaired.empty() && least > 1 + noise_floor &&
+           std::all_of(timings.begin(), timings.end(),
+                       [](const auto& t) { return t.second.median > 1 + t.second.noise; });
   }
   json to_json() const {
     json r = json::object();
-    for (const auto& [t, v] : ratios) r[t] = v;
+    for (const auto& [t, v] : timings) r[t] = v.ratios;
     return r;
   }
-  // "0.812–0.874 (median 0.840) over 9 runs in 3 timings; noise 4%", and any timing that measured
-  // one side only
+  // "0.812–0.874 over 9 runs in 3 timings; median, noise: back-to-back 0.840, 4%; imb …", and any
+  // timing that measured one side only
   std::string summary() const {
-    std::string s = fmt::format("{:.3f}–{:.3f} (median {:.3f}) over {} run{} in {} timing{}; noise {:.0f}%",
-                                least, most, median, count, count == 1 ? "" : "s", ratios.size(),
-                                ratios.size() == 1 ? "" : "s", noise * 100);
+    std::string s = fmt::format("{:.3f}–{:.3f} over {} run{} in {} timing{}; median, noise:", least, most, count,
+                                count == 1 ? "" : "s", timings.size(), timings.size() == 1 ? "" : "s");
+    const char* separator = " ";
+    for (const auto& [t, v] : timings) {
+      s += fmt::format("{}{} {:.3f}, {:.0f}%", separator, t, v.median, v.noise * 100);
+      separator = "; ";
+    }
     for (const std::string& t : unpaired) s += fmt::format("; {}: one side only", t);
     return s;
   }
@@ -168,21 +185,19 @@ agreement compare(const observations& obs, const side& a, const side& b) {
     if ((x && *x > 0) || (y && *y > 0)) either.insert(o.timing);
     if (!x || !y || *x <= 0 || *y <= 0) continue;
     const double r = *x / *y;
-    g.ratios[o.timing].push_back(r);
+    g.timings[o.timing].ratios.push_back(r);
     g.least = g.count ? std::min(g.least, r) : r;
     g.most = g.count ? std::max(g.most, r) : r;
     ++g.count;
   }
-  std::vector<double> all;
-  for (const auto& [timing, v] : g.ratios) {
-    const double typical = median(v);
-    const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
-    g.noise = std::max({g.noise, *hi / typical - 1, typical / *lo - 1});
-    all.insert(all.end(), v.begin(), v.end());
+  for (auto& [timing, t] : g.timings) {
+    t.median = median(t.ratios);
+    const auto [lo, hi] = std::minmax_element(t.ratios.begin(), t.ratios.end());
+    t.noise = std::max({noise_floor, *hi / t.median - 1, t.median / *lo - 1});
+    g.noise = std::max(g.noise, t.noise);
   }
-  if (!all.empty()) g.median = median(all);
   for (const std::string& t : either)
-    if (!g.ratios.contains(t)) g.unpaired.insert(t);
+    if (!g.timings.contains(t)) g.unpaired.insert(t);
   return g;
 }
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // colltune's verdicts on runs whose times are written by hand (no MPI launch). The rule: a decision
 // is kept only where every run of every timing agrees by more than the measured noise (each run's
-// ratio of the two sides beyond 1 + 3%, and their median beyond 1 + the noise: how far that ratio
-// moved between the runs of one timing, at least 3%). "fastest": vendor only where it is ahead of the
+// ratio of the two sides beyond 1 + 3%, and each timing's median beyond 1 + that timing's noise: how
+// far the ratio moved between its runs, at least 3%). "fastest": vendor only where it is ahead of the
 // library so, else the library, as automatic; "collectives": an algorithm replaces the built-in rule's choice only where it is ahead of
 // it so, else the rule's choice stays. Each range says why. The tables load, and fastest_choice and
 // automatic_choice follow them; runs without vendor rows give a table without the "fastest"
@@ -593,6 +593,50 @@ BOOST_AUTO_TEST_CASE(automatic_keeps_an_algorithm_only_where_every_run_and_timin
   BOOST_TEST(collectives::fastest_choice(shape(kept)) == collectives::automatic_choice(shape(kept)));
   BOOST_TEST(collectives::fastest_choice(shape(contradicted)) == collectives::automatic_choice(shape(contradicted)));
   collectives::clear_tuning();
+}
+
+// Each timing is held to its own median and noise: the timings differ by design, so one timing's
+// noise is not set against another's median. Three runs of each timing; vendor ÷ the library per run.
+//   `apart`:  synchronized 0.61 0.64 0.66, back to back 0.34 0.36 0.70, IMB 0.34 0.36 0.62 — vendor
+//             ahead in every run of every timing, and each timing's median beyond its own noise
+//             (0.64 × 1.05, 0.36 × 1.94, 0.36 × 1.72, all below 1): vendor. (The median of all nine,
+//             0.61, times the largest noise, 1.94, is above 1: that rule kept the library.)
+//   `doubted`: synchronized 0.50 0.80 0.96, the others 0.30 0.31 0.32 — ahead in every run, but a
+//             re-run of the synchronized timing that moves as far as its runs did (60%) from their
+//             median 0.80 puts the library ahead: the library. (0.31 × 1.6 < 1 kept vendor there.)
+BOOST_AUTO_TEST_CASE(each_timing_is_held_to_its_own_noise) {
+  const scratch s;
+  const std::size_t apart = 1 << 20, doubted = 2 << 20;
+  const std::string rule = other_and_rule(apart).second;
+  BOOST_REQUIRE(rule == other_and_rule(doubted).second);
+  const std::vector<std::tuple<const char*, double, double>> runs{// timing, vendor µs at apart, at doubted
+                                                                  {"synchronized", 61, 50},
+                                                                  {"synchronized", 64, 80},
+                                                                  {"synchronized", 66, 96},
+                                                                  {"back-to-back", 34, 30},
+                                                                  {"back-to-back", 36, 31},
+                                                                  {"back-to-back", 70, 32},
+                                                                  {"imb", 34, 30},
+                                                                  {"imb", 36, 31},
+                                                                  {"imb", 62, 32}};
+  std::vector<std::string> files;
+  for (const auto& [timing, at_apart, at_doubted] : runs) {
+    // The library's choice is the rule's, 100 µs; through the drop-in its MPI_* row serves it in 100.
+    const bool dropin = std::string(timing) != "synchronized";
+    files.push_back(write_rows(s.dir, fmt::format("run{}", files.size()), timing,
+                               rows_of({{apart, "", rule, 0, 100, at_apart, 100},
+                                        {doubted, "", rule, 0, 100, at_doubted, 100}},
+                                       dropin)));
+  }
+  const json table = colltune(files, s.dir / "t.json");
+  std::map<std::size_t, std::pair<std::string, json>> verdict;
+  for (const json& r : table.at("fastest").at("allreduce").at("2"))
+    for (const json& p : r.at("points")) verdict[p.at("bytes").get<std::size_t>()] = {r.at("fastest"), p};
+  BOOST_TEST(verdict.at(apart).first == "vendor");
+  BOOST_TEST(verdict.at(apart).second.at("noise").get<double>() == 0.70 / 0.36 - 1, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(verdict.at(doubted).first == "library");
+  BOOST_TEST(verdict.at(doubted).second.at("by").get<std::string>().find("synchronized 0.800, 60%") != std::string::npos,
+             verdict.at(doubted).second.at("by"));
 }
 
 // The barrier stays the built-in rule's choice in both sections, whatever the runs say: the calls
