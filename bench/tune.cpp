@@ -28,9 +28,9 @@
 // runs' whole spread: that would count as a re-run's expected move twice what any run moved from
 // the typical value (docs/measurements/2026-11-29-imb-barrier.md). Each timing against its own
 // median and noise, not the median of all of them against the largest noise: the timings differ
-// by design (a ratio of 0.64 synchronized and 0.36 back to back is no noise), and setting one
-// timing's noise against another's median doubted verdicts that no run of any timing doubted
-// (docs/measurements/2026-11-29-imb-resolution.md).
+// by design (one timing's typical ratio far from another's is their difference, not noise), and
+// setting one timing's noise against another's median doubted verdicts that no run of any timing
+// doubted (docs/measurements/2026-11-29-imb-resolution.md).
 //   - "collectives" (what automatic runs): b is the built-in rule's choice (automatic_choice with no
 //     table); an algorithm that is ahead of it replaces it (the one whose worst ratio is least, or
 //     the previous size's choice if its worst ratio is within 3% of that: fewer, wider ranges).
