@@ -18,7 +18,6 @@
 #include <limits>
 #include <mutex>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "collectives/error.hpp"
 #include "collectives/tuning.hpp"
@@ -177,23 +176,41 @@ void install(std::shared_ptr<const tuning_table> t) {
   tuning_generation_counter.fetch_add(1, std::memory_order_release);
 }
 
+// The document without what the lookup never reads: "provenance" and every range's "points" are
+// skipped as they are parsed, from the stream. A tuned table is mostly points; read whole, into a
+// string and a tree of every point, its large transient blocks left the allocator in another state
+// than a run without a table, and the MPI library's large reductions, which allocate their scratch
+// at every call, ran slower after it under `fastest` and `vendor` alike
+// (docs/measurements/2026-11-29-imb-resolution.md). Parsed so, loading allocates nothing large.
+template <class Input>
+json parse_ranges(Input&& input, const std::string& file) {
+  const json::parser_callback_t skip_detail = [](int depth, json::parse_event_t event, json& parsed) {
+    return !(event == json::parse_event_t::key && depth >= 1 && (parsed == "points" || parsed == "provenance"));
+  };
+  try {
+    return json::parse(std::forward<Input>(input), skip_detail);
+  } catch (const json::exception& e) {
+    fail(file, "the file", fmt::format("not valid JSON: {}", e.what()));
+  }
+}
+
+tuning_table tuning_from(const json& doc, const std::string& file);
+
 std::shared_ptr<const tuning_table> read_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) fail(path, "the file", "cannot be read");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return std::make_shared<const tuning_table>(parse_tuning(text.str(), path));
+  return std::make_shared<const tuning_table>(tuning_from(parse_ranges(in, path), path));
 }
 
 }  // namespace
 
 tuning_table parse_tuning(std::string_view text, const std::string& file) {
-  json doc;
-  try {
-    doc = json::parse(text);
-  } catch (const json::exception& e) {
-    fail(file, "the file", fmt::format("not valid JSON: {}", e.what()));
-  }
+  return tuning_from(parse_ranges(text, file), file);
+}
+
+namespace {
+
+tuning_table tuning_from(const json& doc, const std::string& file) {
   if (!doc.is_object()) fail(file, "the file", "expected a JSON object");
   if (!doc.contains("format"))
     fail(file, "the file", fmt::format("missing \"format\": \"{}\"", table_format));
@@ -219,6 +236,8 @@ tuning_table parse_tuning(std::string_view text, const std::string& file) {
         });
   return out;
 }
+
+}  // namespace
 
 std::optional<algorithm> tuning_table::lookup(collective c, int p, std::size_t bytes) const {
   if (const tuning_range* r = find_range(ranges, c, p, bytes)) return r->alg;
