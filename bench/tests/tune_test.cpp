@@ -124,6 +124,15 @@ json colltune(const std::vector<std::string>& runs, const fs::path& out) {
   return table;
 }
 
+// The "fastest" section of allreduce at p = 2, by size: each point's verdict and the point.
+std::map<std::size_t, std::pair<std::string, json>> fastest_points(const json& table) {
+  std::map<std::size_t, std::pair<std::string, json>> seen;
+  for (const json& r : table.at("fastest").at("allreduce").at("2"))
+    for (const json& p : r.at("points"))
+      seen[p.at("bytes").get<std::size_t>()] = {r.at("fastest").get<std::string>(), p};
+  return seen;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(the_library_keeps_a_size_only_where_every_run_puts_it_ahead_of_vendor) {
@@ -134,10 +143,7 @@ BOOST_AUTO_TEST_CASE(the_library_keeps_a_size_only_where_every_run_puts_it_ahead
   BOOST_TEST(table.at("provenance").contains("fastest_rule"));
   const json& ranges = table.at("fastest").at("allreduce").at("2");
   // Per size: the verdict, the reason, and vendor's time (the least of its medians) where measured.
-  std::map<std::size_t, std::pair<std::string, json>> seen;
-  for (const json& r : ranges)
-    for (const json& p : r.at("points"))
-      seen[p.at("bytes").get<std::size_t>()] = {r.at("fastest").get<std::string>(), p};
+  const auto seen = fastest_points(table);
   BOOST_REQUIRE_EQUAL(seen.size(), sizes.size());
   for (const vendor_times& v : sizes) {
     const auto& [verdict, point] = seen.at(v.bytes);
@@ -257,9 +263,7 @@ BOOST_AUTO_TEST_CASE(runs_through_the_drop_in_read_pmpi_as_vendor) {
                                       {"vendor", 8192, 100},
                                       {"pmpi", 8192, 80}});
   const json table = colltune({run, b2b}, s.dir / "t.json");
-  std::map<std::size_t, std::pair<std::string, json>> seen;
-  for (const json& r : table.at("fastest").at("allreduce").at("2"))
-    for (const json& p : r.at("points")) seen[p.at("bytes").get<std::size_t>()] = {r.at("fastest"), p};
+  const auto seen = fastest_points(table);
   BOOST_TEST(seen.at(8).first == "library");
   BOOST_TEST(seen.at(8).second.at("vendor_us").get<double>() == 90.0);
   BOOST_TEST(seen.at(8).second.at("library_us").get<double>() == 100.0);
@@ -380,14 +384,7 @@ BOOST_AUTO_TEST_CASE(back_to_back_runs_must_agree_with_the_synchronized_ones) {
   BOOST_TEST(both.at("provenance").at("back_to_back_runs").at("2") == 1);
   BOOST_TEST(both.at("provenance").at("runs").at("2") == 1);
 
-  const auto verdicts = [](const json& table) {
-    std::map<std::size_t, std::pair<std::string, json>> seen;
-    for (const json& r : table.at("fastest").at("allreduce").at("2"))
-      for (const json& p : r.at("points"))
-        seen[p.at("bytes").get<std::size_t>()] = {r.at("fastest").get<std::string>(), p};
-    return seen;
-  };
-  const auto a = verdicts(alone), b = verdicts(both);
+  const auto a = fastest_points(alone), b = fastest_points(both);
   BOOST_TEST(a.at(8).first == "vendor");
   BOOST_TEST(a.at(512).first == "library");
   BOOST_TEST(a.at(262144).first == "library");
@@ -568,9 +565,7 @@ BOOST_AUTO_TEST_CASE(automatic_keeps_an_algorithm_only_where_every_run_and_timin
   // "fastest": at `kept` the drop-in served a1 (71 and 66 against PMPI_* 100; synchronized 100 ÷ 60):
   // the library; at `contradicted` the choice is now the rule's, whose own rows say 100 against 100:
   // neither side ahead, so the library, as automatic.
-  std::map<std::size_t, std::pair<std::string, json>> verdict;
-  for (const json& r : table.at("fastest").at("allreduce").at("2"))
-    for (const json& p : r.at("points")) verdict[p.at("bytes").get<std::size_t>()] = {r.at("fastest"), p};
+  const auto verdict = fastest_points(table);
   BOOST_TEST(verdict.at(kept).first == "library");
   BOOST_TEST(verdict.at(kept).second.at("library") == a1);
   BOOST_TEST(verdict.at(kept).second.at("timing") == "imb");
@@ -629,9 +624,7 @@ BOOST_AUTO_TEST_CASE(each_timing_is_held_to_its_own_noise) {
                                        dropin)));
   }
   const json table = colltune(files, s.dir / "t.json");
-  std::map<std::size_t, std::pair<std::string, json>> verdict;
-  for (const json& r : table.at("fastest").at("allreduce").at("2"))
-    for (const json& p : r.at("points")) verdict[p.at("bytes").get<std::size_t>()] = {r.at("fastest"), p};
+  const auto verdict = fastest_points(table);
   BOOST_TEST(verdict.at(apart).first == "vendor");
   BOOST_TEST(verdict.at(apart).second.at("noise").get<double>() == 0.70 / 0.36 - 1, boost::test_tools::tolerance(1e-9));
   BOOST_TEST(verdict.at(doubted).first == "library");
