@@ -184,8 +184,8 @@ void install(std::shared_ptr<const tuning_table> t) {
 // (docs/measurements/2026-11-29-imb-resolution.md). Parsed so, loading allocates nothing large.
 template <class Input>
 json parse_ranges(Input&& input, const std::string& file) {
-  const json::parser_callback_t skip_detail = [](int depth, json::parse_event_t event, json& parsed) {
-    return !(event == json::parse_event_t::key && depth >= 1 && (parsed == "points" || parsed == "provenance"));
+  const json::parser_callback_t skip_detail = [](int, json::parse_event_t event, json& parsed) {
+    return !(event == json::parse_event_t::key && (parsed == "points" || parsed == "provenance"));
   };
   try {
     return json::parse(std::forward<Input>(input), skip_detail);
@@ -193,22 +193,6 @@ json parse_ranges(Input&& input, const std::string& file) {
     fail(file, "the file", fmt::format("not valid JSON: {}", e.what()));
   }
 }
-
-tuning_table tuning_from(const json& doc, const std::string& file);
-
-std::shared_ptr<const tuning_table> read_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) fail(path, "the file", "cannot be read");
-  return std::make_shared<const tuning_table>(tuning_from(parse_ranges(in, path), path));
-}
-
-}  // namespace
-
-tuning_table parse_tuning(std::string_view text, const std::string& file) {
-  return tuning_from(parse_ranges(text, file), file);
-}
-
-namespace {
 
 tuning_table tuning_from(const json& doc, const std::string& file) {
   if (!doc.is_object()) fail(file, "the file", "expected a JSON object");
@@ -237,7 +221,17 @@ tuning_table tuning_from(const json& doc, const std::string& file) {
   return out;
 }
 
+std::shared_ptr<const tuning_table> read_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) fail(path, "the file", "cannot be read");
+  return std::make_shared<const tuning_table>(tuning_from(parse_ranges(in, path), path));
+}
+
 }  // namespace
+
+tuning_table parse_tuning(std::string_view text, const std::string& file) {
+  return tuning_from(parse_ranges(text, file), file);
+}
 
 std::optional<algorithm> tuning_table::lookup(collective c, int p, std::size_t bytes) const {
   if (const tuning_range* r = find_range(ranges, c, p, bytes)) return r->alg;
