@@ -36,9 +36,14 @@
 //     the previous size's choice if its worst ratio is within 3% of that: fewer, wider ranges).
 //     Elsewhere the rule's choice stays: the built-in rule decides.
 //   - "fastest" (the drop-in's vendor-or-library verdict): vendor, the MPI library's collective,
-//     takes a size only where it is ahead of the library's choice; elsewhere the library keeps it,
-//     as `automatic` would (the built-in rule, or a measured choice): `fastest` departs from
-//     `automatic` only where the runs show it is faster to.
+//     against the library's choice (as `automatic` runs it: the built-in rule, or a measured
+//     choice): the side ahead of the other. Where neither is, `fastest` must still send the call
+//     one way, and a verdict kept from one run would not survive the next: it takes the side that
+//     loses less where it is wrong, the one whose worst timing is better (vendor where the largest
+//     of the timings' median ratios vendor ÷ library is below the largest library ÷ vendor; on a
+//     tie the library). Such a size may go either way in another tuning run, but only between two
+//     sides that each timing puts close, or one timing puts each ahead: whichever it takes, it is
+//     never behind by more than the other side would be in its worst timing.
 //   - The barrier keeps the built-in rule's choice in both sections (why_barrier below).
 // Every point says which and why ("by"), with the ratios per timing and the noise; every range
 // says why ("why"): colltune starts a new range where the verdict or its reason changes.
@@ -156,6 +161,19 @@ struct agreement {
     return count > 0 && unpaired.empty() && least > 1 + noise_floor &&
            std::all_of(timings.begin(), timings.end(),
                        [](const auto& t) { return t.second.median > 1 + t.second.noise; });
+  }
+  // Each side's worst timing: a's largest median ratio a ÷ b, and b's largest b ÷ a (the inverse of
+  // the least). Where neither side is ahead, the one whose worst timing is better loses less where
+  // the verdict is wrong.
+  double a_worst() const {
+    double w = 0;
+    for (const auto& [t, v] : timings) w = std::max(w, v.median);
+    return w;
+  }
+  double b_worst() const {
+    double w = 0;
+    for (const auto& [t, v] : timings) w = std::max(w, 1 / v.median);
+    return w;
   }
   json to_json() const {
     json r = json::object();
@@ -331,7 +349,13 @@ const char* const why_library = "library: ahead of vendor in every run and timin
 const char* const why_vendor_ahead =
     "vendor: ahead of the library in every run and timing by more than the noise";
 const char* const why_library_kept =
-    "library: as automatic; the runs and timings did not all put vendor ahead by more than the noise";
+    "library: as automatic; the library's choice was never measured beside vendor";
+const char* const why_vendor_lesser =
+    "vendor: neither side ahead in every run and timing by more than the noise; vendor's worst timing is "
+    "better than the library's";
+const char* const why_library_lesser =
+    "library: neither side ahead in every run and timing by more than the noise; vendor's worst timing is "
+    "no better than the library's";
 const char* const why_unmeasured = "library: vendor not measured";
 
 // The least medians of both sides in each timing, and the first timing (imb, back-to-back,
@@ -355,7 +379,17 @@ std::optional<shown> times_to_show(const observations& obs, const side& library,
   return std::nullopt;
 }
 
-// One size of the "fastest" section: vendor only where it is ahead of the library in every run and timing.
+// The "fastest" verdict from g, vendor ÷ library: the side ahead of the other in every run and
+// timing by more than the noise; where neither is, the side whose worst timing is better (the
+// lesser loss where the verdict is wrong; on a tie, the library, as automatic).
+std::pair<bool, const char*> vendor_or_library(const agreement& g) {
+  if (g.a_ahead()) return {true, why_vendor_ahead};
+  if (g.b_ahead()) return {false, why_library};
+  if (g.a_worst() < g.b_worst()) return {true, why_vendor_lesser};
+  return {false, why_library_lesser};
+}
+
+// One size of the "fastest" section: vendor ÷ library decided by vendor_or_library.
 struct verdict {
   bool vendor = false;
   std::string why;
@@ -370,7 +404,7 @@ verdict versus_vendor(std::size_t bytes, const std::string& chosen, const observ
   if (g.count == 0 && !g.unpaired.empty() &&
       std::any_of(obs.begin(), obs.end(), [](const observation& o) { return o.us.contains("vendor"); })) {
     // Vendor measured, the library's choice never beside it: nothing shows vendor ahead.
-    j["by"] = fmt::format("{} (the library's choice was never measured beside vendor)", why_library_kept);
+    j["by"] = why_library_kept;
     return {false, why_library_kept, j};
   }
   if (g.count == 0) {
@@ -391,10 +425,10 @@ verdict versus_vendor(std::size_t bytes, const std::string& chosen, const observ
   j["vendor_ratio"] = s.vendor.least_us / s.library.least_us;
   j["ratios"] = g.to_json();
   j["noise"] = g.noise;
-  const bool vendor_ahead = g.a_ahead();
-  const std::string why = vendor_ahead ? why_vendor_ahead : g.b_ahead() ? why_library : why_library_kept;
-  j["by"] = fmt::format("{} (vendor ÷ library: {})", why, g.summary());
-  return {vendor_ahead, why, j};
+  const auto [takes_vendor, why] = vendor_or_library(g);
+  j["by"] = fmt::format("{} (vendor ÷ library: {}; worst timings: vendor ÷ library {:.3f}, library ÷ vendor {:.3f})",
+                        why, g.summary(), g.a_worst(), g.b_worst());
+  return {takes_vendor, why, j};
 }
 
 std::string now_utc() {
@@ -654,7 +688,7 @@ int run(int argc, char** argv) {
   };
 
   json colls = json::object(), fastest = json::object();
-  std::size_t ranges = 0, by_rule = 0, sizes = 0, vendor_sizes = 0, library_kept = 0;
+  std::size_t ranges = 0, by_rule = 0, sizes = 0, vendor_sizes = 0, disagreed = 0;
   std::vector<std::string> unsized_verdicts;  // "gatherv 4 vendor"
   for (const auto& [k, by_bytes] : times) {
     const auto& [name, p] = k;
@@ -709,7 +743,7 @@ int run(int argc, char** argv) {
       verdict_whys.push_back(d.why);
       verdict_jsons.push_back(d.point);
       vendor_sizes += d.vendor;
-      library_kept += d.why == why_library_kept;
+      disagreed += d.why == why_vendor_lesser || d.why == why_library_lesser;
     }
     json r = ranges_json(bytes, chosen, whys, "algorithm", point_jsons);
     ranges += r.size();
@@ -761,15 +795,14 @@ int run(int argc, char** argv) {
       means.push_back(o);
     }
     const agreement g = compare(means, vendor, row_of("library"));
-    const bool vendor_ahead = g.a_ahead();
-    const std::string why = vendor_ahead ? why_vendor_ahead : g.b_ahead() ? why_library : why_library_kept;
+    const auto [takes_vendor, why] = vendor_or_library(g);
     for (json& pt : points)
       pt["by"] = fmt::format(
           "{}: one verdict for every size (counts are not known alike on every rank), from each run's "
           "geometric mean over the sizes of vendor ÷ library: {}",
           why, g.summary());
-    unsized_verdicts.push_back(fmt::format("{} {} {}", name, p, vendor_ahead ? "vendor" : "library"));
-    const std::vector<std::string> verdicts(bytes.size(), vendor_ahead ? "vendor" : "library");
+    unsized_verdicts.push_back(fmt::format("{} {} {}", name, p, takes_vendor ? "vendor" : "library"));
+    const std::vector<std::string> verdicts(bytes.size(), takes_vendor ? "vendor" : "library");
     fastest[name][std::to_string(p)] =
         ranges_json(bytes, verdicts, std::vector<std::string>(bytes.size(), why), "fastest", points);
   }
@@ -825,11 +858,13 @@ int run(int argc, char** argv) {
              "synchronized runs is the time shown",
              noise_floor * 100, noise_floor * 100, noise_floor * 100)},
         {"fastest_rule",
-         "per size, \"vendor\" (the MPI library's default collective) only where it is ahead of the "
-         "library's choice in every run and timing by more than the noise, else \"library\", as automatic; "
+         "per size, \"vendor\" (the MPI library's default collective) where it is ahead of the library's "
+         "choice in every run and timing by more than the noise, \"library\" where the library is ahead so; "
+         "where neither is, the side whose worst timing is better (each timing's median ratio of it to the "
+         "other, the largest; on a tie the library, as automatic); "
          "gatherv, scatterv and alltoallv (no per-size choice: their counts are not known alike on every "
-         "rank) get one range per process count, vendor only where in every run timed as applications see "
-         "calls the geometric mean over the sizes of vendor's time ÷ the library's is ahead by the same rule; "
+         "rank) get one range per process count, where each run timed as applications see calls gives "
+         "one ratio: the geometric mean over the sizes of vendor's time ÷ the library's decides by the same rule; "
          "read by the drop-in's COLLECTIVES_ALGORITHMS=*=fastest only"},
         {"fastest_timing",
          fmt::format("{}: every timing given decides, and must agree{}.{}", joined(used),
@@ -846,9 +881,9 @@ int run(int argc, char** argv) {
   fmt::print(
       stderr,
       "colltune: {}: {} ranges over {} sizes ({} kept the built-in rule's choice: nothing ahead of it "
-      "in every run and timing); vendor at {} sizes, ahead in every run and timing ({} sizes the library "
-      "as automatic, neither side ahead); timings: {}{}{}\n",
-      out, ranges, sizes, by_rule, vendor_sizes, library_kept, joined(used),
+      "in every run and timing); vendor at {} sizes; at {} sizes neither side was ahead in every run "
+      "and timing (the side whose worst timing is better); timings: {}{}{}\n",
+      out, ranges, sizes, by_rule, vendor_sizes, disagreed, joined(used),
       unsized_verdicts.empty() ? "" : "; one verdict for every size: ", fmt::join(unsized_verdicts, ", "));
   // What the library will load must load: the table checks itself.
   collectives::load_tuning(out);

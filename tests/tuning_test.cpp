@@ -153,9 +153,8 @@ BOOST_AUTO_TEST_CASE(follows_the_table_of_the_environment) {
 }
 
 // Second, still before any case loads or clears a table: tune.sh recorded vendor's time at every
-// size it measured, and fastest_choice says vendor exactly where the "fastest" section does (which
-// says library only where every run and timing put the library ahead beyond the noise), automatic's
-// choice elsewhere.
+// size it measured, and fastest_choice says vendor exactly where the "fastest" section does (where
+// vendor's worst timing is better than the library's), automatic's choice elsewhere.
 BOOST_AUTO_TEST_CASE(fastest_follows_the_table_of_the_environment) {
   const char* path = std::getenv("COLLECTIVES_TUNING");
   if (path == nullptr) return;  // only under tests/tuning_roundtrip.sh
@@ -180,23 +179,22 @@ BOOST_AUTO_TEST_CASE(fastest_follows_the_table_of_the_environment) {
             collectives::fastest_choice(s) == (vendor ? algorithm::vendor : collectives::automatic_choice(s)),
             name << " at " << bytes << " bytes, p = " << p);
         BOOST_TEST_REQUIRE(point.contains("vendor_us"), name << " at " << bytes << ": no vendor time");
-        // Vendor only where every run of every timing put it ahead of the library by more than the
-        // noise: each ratio vendor ÷ library below 1 ÷ (1 + 3%), and their median below
-        // 1 ÷ (1 + noise); else the library, as automatic.
-        const double noise = point.at("noise").get<double>();
-        bool vendor_ahead = noise >= 0.03;
-        std::vector<double> all;
-        for (const auto& [timing, ratios] : point.at("ratios").items())
-          for (const json& r : ratios) {
-            vendor_ahead = vendor_ahead && r.get<double>() * 1.03 < 1;
-            all.push_back(r.get<double>());
-          }
-        std::sort(all.begin(), all.end());
-        const std::size_t n = all.size();
-        const double median = n == 0 ? 0 : n % 2 ? all[n / 2] : (all[n / 2 - 1] + all[n / 2]) / 2;
-        vendor_ahead = vendor_ahead && n > 0 && median * (1 + noise) < 1;
-        BOOST_TEST(vendor == vendor_ahead,
-                   name << " at " << bytes << ": the verdict does not keep the noise rule");
+        // Vendor where its worst timing is better than the library's: the largest of the timings'
+        // median ratios vendor ÷ library below the largest library ÷ vendor (which holds wherever
+        // every run and timing put vendor ahead, and never where they put the library ahead).
+        double vendor_worst = 0, library_worst = 0;
+        for (const auto& [timing, ratios] : point.at("ratios").items()) {
+          std::vector<double> r = ratios.get<std::vector<double>>();
+          std::sort(r.begin(), r.end());
+          const std::size_t n = r.size();
+          BOOST_TEST_REQUIRE(n > 0u);
+          const double median = n % 2 ? r[n / 2] : (r[n / 2 - 1] + r[n / 2]) / 2;
+          vendor_worst = std::max(vendor_worst, median);
+          library_worst = std::max(library_worst, 1 / median);
+        }
+        // The barrier stays automatic's (docs/tuning.md, "The barrier").
+        BOOST_TEST(vendor == (c != collective::barrier && vendor_worst < library_worst),
+                   name << " at " << bytes << ": the verdict does not keep the rule");
         ++checked;
       }
     }

@@ -15,7 +15,7 @@
 # costs included, and vendor's is PMPI_* (collbench -a pmpi). colltune then keeps a verdict (an
 # algorithm instead of the built-in rule's choice; vendor instead of the library) only where every
 # run of every timing agrees by more than the measured noise; elsewhere the built-in rule's choice,
-# and the library, as automatic. The barrier always keeps the built-in rule's choice: the calls
+# and for `fastest` the side whose worst timing is better. The barrier always keeps the built-in rule's choice: the calls
 # timed as applications see them start from it (docs/tuning.md, "The barrier").
 #
 # Usage: scripts/mpirun/tune.sh [NP ...] [--quick] [-o FILE] [--runs N] [--build-dir DIR]
