@@ -51,31 +51,15 @@ double message_seconds(const cost_params& m, double bytes, bool clean, double fo
 }
 
 double call_footprint(collective c, int p, double n) {
-  switch (c) {
-    case collective::broadcast:
-      return p * n;
-    case collective::reduce:
-      return (p + 1) * n;  // every rank's vector, and the root's result
-    case collective::allreduce:
-    case collective::scan:
-    case collective::exscan:
-    case collective::alltoall:
-    case collective::alltoallv:
-      return 2 * p * n;
-    case collective::scatter:
-    case collective::gather:
-    case collective::scatterv:
-    case collective::gatherv:
-      return 2 * n;  // the root's p blocks, and one block on every rank
-    case collective::allgather:
-    case collective::allgatherv:
-    case collective::reduce_scatter:
-    case collective::reduce_scatterv:
-      return (p + 1) * n;  // one block on every rank, and p blocks on every rank
-    case collective::barrier:
-      break;
-  }
-  return 0;
+  using enum collective;
+  if (c == barrier) return 0;
+  if (c == broadcast) return p * n;
+  // The root's p blocks, and one block on every rank.
+  if (c == scatter || c == gather || c == scatterv || c == gatherv) return 2 * n;
+  if (c == allreduce || c == scan || c == exscan || c == alltoall || c == alltoallv) return 2 * p * n;
+  // reduce: every rank's vector, and the root's result; allgather(v), reduce_scatter(v): one block on
+  // every rank, and p blocks on every rank.
+  return (p + 1) * n;
 }
 
 }  // namespace collbench

@@ -143,11 +143,7 @@ class rank_clocks {
     double end = -1;  ///< when its last byte has left (−1: not yet priced)
   };
   /// Kept per thread: a tuner pricing many calls reuses its memory (one rank_clocks at a time).
-  std::vector<flow>& flows_ = thread_flows();
-  static std::vector<flow>& thread_flows() {
-    thread_local std::vector<flow> flows;
-    return flows;
-  }
+  inline static thread_local std::vector<flow> flows_;
   std::vector<int> run_first_;  ///< per rank, the first flow of the run it is sending (−1: none)
   std::vector<double> run_link_free_;  ///< per rank, when its link has sent the runs before
   std::vector<double> matched_;  ///< per rank, its clock after its last receive (−1: none yet)
@@ -182,8 +178,8 @@ class rank_clocks {
 verdict replay_timed(std::span<const rank_schedule> ranks, const model& m, rank_clocks& clock);
 
 /// The seconds of one call: `spec` recorded (with the platform's E, and its hosts unless it has a
-/// measured layout, `host_of`, which `spec.hosts` then describes) and replayed on `net`. Throws collectives::error when the schedules do not run
-/// (a deadlock, a mismatch: the checker's verdict).
+/// measured layout, `host_of`, which `spec.hosts` then describes) and replayed on `net`. Throws
+/// collectives::error when the schedules do not run (a deadlock, a mismatch: the checker's verdict).
 double price(const call_spec& spec, const platform& net);
 
 /// The same for schedules already recorded (with reductions and copies, `elem_size`-byte elements).
