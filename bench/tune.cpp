@@ -51,8 +51,8 @@
 // synchronized runs with their spread, the runner-up and the margin.
 // gatherv, scatterv and alltoallv have no per-size choice (every rank must decide alike, and their
 // counts are not known alike): from the runs timed as applications see calls, one range over every
-// size per process count, vendor only where in every such run the geometric mean over the sizes
-// of vendor's time ÷ the library's puts vendor ahead by the same rule, else the library.
+// size per process count, decided by the same rule as a size, each such run giving one ratio: the
+// geometric mean over the sizes of vendor's time ÷ the library's.
 //
 // Usage: colltune --out table.json [--options "collbench options"] [--command "how it was run"]
 //                 run1.json run2.json ...   (synchronized, back-to-back and imb runs, in any order)
