@@ -143,7 +143,11 @@ class rank_clocks {
     double end = -1;  ///< when its last byte has left (−1: not yet priced)
   };
   /// Kept per thread: a tuner pricing many calls reuses its memory (one rank_clocks at a time).
-  inline static thread_local std::vector<flow> flows_;
+  std::vector<flow>& flows_ = thread_flows();
+  static std::vector<flow>& thread_flows() {
+    thread_local std::vector<flow> flows;
+    return flows;
+  }
   std::vector<int> run_first_;  ///< per rank, the first flow of the run it is sending (−1: none)
   std::vector<double> run_link_free_;  ///< per rank, when its link has sent the runs before
   std::vector<double> matched_;  ///< per rank, its clock after its last receive (−1: none yet)
