@@ -426,8 +426,9 @@ verdict versus_vendor(std::size_t bytes, const std::string& chosen, const observ
   j["ratios"] = g.to_json();
   j["noise"] = g.noise;
   const auto [takes_vendor, why] = vendor_or_library(g);
-  j["by"] = fmt::format("{} (vendor ÷ library: {}; worst timings: vendor ÷ library {:.3f}, library ÷ vendor {:.3f})",
-                        why, g.summary(), g.a_worst(), g.b_worst());
+  j["by"] = fmt::format(
+      "{} (vendor ÷ library: {}; worst timings: vendor ÷ library {:.3f}, library ÷ vendor {:.3f})", why,
+      g.summary(), g.a_worst(), g.b_worst());
   return {takes_vendor, why, j};
 }
 
@@ -848,24 +849,24 @@ int run(int argc, char** argv) {
         {"noise_rule",
          fmt::format(
              "a verdict is kept only where every run of every timing agrees by more than the noise: per "
-             "size, "
-             "each run gives the ratio of the two sides' medians in that run; the noise is how far one "
-             "run's ratio moved from the median ratio of its timing's runs (most ÷ median − 1 or median ÷ "
-             "least − 1), the largest over the timings, at least {:.0f}%; one side is ahead when every ratio is beyond 1 + {:.0f}% and their median beyond 1 + "
-             "noise. \"collectives\": an algorithm replaces the built-in rule's choice only where it is ahead of it (the one with the "
-             "least worst ratio, or the previous size's if within {:.0f}% of that), else the rule's choice "
-             "stays. Each range's \"why\" and each point's \"by\" say which; the least median over the "
-             "synchronized runs is the time shown",
+             "size, each run gives the ratio of the two sides' medians in that run; a timing's noise is how "
+             "far one of its runs' ratios moved from the median ratio of its runs (most ÷ median − 1 or "
+             "median ÷ least − 1), at least {:.0f}%; one side is ahead when every ratio, in every run and "
+             "timing, is beyond 1 + {:.0f}% and every timing's median beyond 1 + that timing's noise. "
+             "\"collectives\": an algorithm replaces the built-in rule's choice only where it is ahead of it "
+             "(the one with the least worst ratio, or the previous size's if within {:.0f}% of that), else "
+             "the rule's choice stays. Each range's \"why\" and each point's \"by\" say which; the least "
+             "median over the synchronized runs is the time shown",
              noise_floor * 100, noise_floor * 100, noise_floor * 100)},
         {"fastest_rule",
          "per size, \"vendor\" (the MPI library's default collective) where it is ahead of the library's "
          "choice in every run and timing by more than the noise, \"library\" where the library is ahead so; "
          "where neither is, the side whose worst timing is better (each timing's median ratio of it to the "
-         "other, the largest; on a tie the library, as automatic); "
-         "gatherv, scatterv and alltoallv (no per-size choice: their counts are not known alike on every "
-         "rank) get one range per process count, where each run timed as applications see calls gives "
-         "one ratio: the geometric mean over the sizes of vendor's time ÷ the library's decides by the same rule; "
-         "read by the drop-in's COLLECTIVES_ALGORITHMS=*=fastest only"},
+         "other, the largest; on a tie the library, as automatic); gatherv, scatterv and alltoallv (no "
+         "per-size choice: their counts are not known alike on every rank) get one range per process "
+         "count, each run timed as applications see calls giving one ratio, the geometric mean over the "
+         "sizes of vendor's time ÷ the library's, decided by the same rule; read by the drop-in's "
+         "COLLECTIVES_ALGORITHMS=*=fastest only"},
         {"fastest_timing",
          fmt::format("{}: every timing given decides, and must agree{}.{}", joined(used),
                      through_dropin_any ? "; the runs other than synchronized went through the drop-in (the "

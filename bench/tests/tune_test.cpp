@@ -45,19 +45,19 @@ struct vendor_times {
   const char* by;
 };
 const std::vector<vendor_times> sizes{
-    {8, {{50, 52}}, "vendor", "vendor: ahead"},           // median 0.51 × 1.03 (the floor) < 1
+    {8, {{50, 52}}, "vendor", "vendor: ahead"},  // median 0.51 × 1.03 (the floor) < 1
     // 2% faster: within the 3% floor, not ahead; vendor's worst timing (0.98) is better than the
     // library's (1 ÷ 0.98).
     {64, {{98, 98}}, "vendor", "vendor: neither side ahead"},
-    {512, {{80, 120}}, "library", "library: neither side ahead"},  // 0.8 and 1.2: a tie, as automatic
+    {512, {{80, 120}}, "library", "library: neither side ahead"},   // 0.8 and 1.2: a tie, as automatic
     {1024, {{98, 140}}, "library", "library: neither side ahead"},  // median 1.19
-    {4096, {}, "library", "library: vendor not measured"},  // no vendor row
+    {4096, {}, "library", "library: vendor not measured"},          // no vendor row
     // Vendor ahead in both runs (0.4 and 0.9), but their median 0.65 is not below 1 ÷ (1 + 62.5%
     // noise: run 1 moved 0.65 ÷ 0.4 from it): not ahead, yet its worst timing is the better.
     {16384, {{40, 90}}, "vendor", "vendor: neither side ahead"},
     {32768, {{40, 41}}, "vendor", "vendor: ahead"},
-    {262144, {{150, 150}}, "library", "library: ahead"},        // 1.5 in both runs
-    {524288, {{110, 150}}, "library", "library: ahead"},  // median 1.3 > 1 + 18% noise (1.3 ÷ 1.1)
+    {262144, {{150, 150}}, "library", "library: ahead"},   // 1.5 in both runs
+    {524288, {{110, 150}}, "library", "library: ahead"},   // median 1.3 > 1 + 18% noise (1.3 ÷ 1.1)
     {1048576, {{106, 104}}, "library", "library: ahead"},  // 1.04 > 1.03: the noise (1%) is below the floor
     {2097152, {{102, 102}}, "library", "library: neither side ahead"},  // 2% slower: within the floor
     // 1.5 and 2.5: both runs ahead by more than the floor, and their median 2.0 beyond 1 + the noise
@@ -173,15 +173,16 @@ BOOST_AUTO_TEST_CASE(fastest_takes_the_side_ahead_else_the_one_whose_worst_timin
   }
   // Ranges: boundaries at the geometric middle of the sizes either side, as the library's; a range
   // ends where the verdict or its reason changes, and says why.
-  const json expected = json::array({json::array({0, 22, "vendor", "vendor: ahead"}),
-                                     json::array({23, 181, "vendor", "vendor: neither side ahead"}),
-                                     json::array({182, 2048, "library", "library: neither side ahead"}),
-                                     json::array({2049, 8192, "library", "library: vendor not measured"}),
-                                     json::array({8193, 23170, "vendor", "vendor: neither side ahead"}),
-                                     json::array({23171, 92681, "vendor", "vendor: ahead"}),
-                                     json::array({92682, 1482910, "library", "library: ahead"}),
-                                     json::array({1482911, 2965820, "library", "library: neither side ahead"}),
-                                     json::array({2965821, nullptr, "library", "library: ahead"})});
+  const json expected =
+      json::array({json::array({0, 22, "vendor", "vendor: ahead"}),
+                   json::array({23, 181, "vendor", "vendor: neither side ahead"}),
+                   json::array({182, 2048, "library", "library: neither side ahead"}),
+                   json::array({2049, 8192, "library", "library: vendor not measured"}),
+                   json::array({8193, 23170, "vendor", "vendor: neither side ahead"}),
+                   json::array({23171, 92681, "vendor", "vendor: ahead"}),
+                   json::array({92682, 1482910, "library", "library: ahead"}),
+                   json::array({1482911, 2965820, "library", "library: neither side ahead"}),
+                   json::array({2965821, nullptr, "library", "library: ahead"})});
   BOOST_TEST_REQUIRE(ranges.size() == expected.size(), ranges.dump());
   for (std::size_t i = 0; i < ranges.size(); ++i) {
     const json& r = ranges[i];
@@ -576,7 +577,8 @@ BOOST_AUTO_TEST_CASE(automatic_keeps_an_algorithm_only_where_every_run_and_timin
   BOOST_TEST(verdict.at(kept).second.at("timing") == "imb");
   BOOST_TEST(verdict.at(kept).second.at("library_us").get<double>() == 66.0);
   BOOST_TEST(verdict.at(contradicted).first == "library");
-  BOOST_TEST(verdict.at(contradicted).second.at("by").get<std::string>().starts_with("library: neither side ahead"));
+  BOOST_TEST(
+      verdict.at(contradicted).second.at("by").get<std::string>().starts_with("library: neither side ahead"));
   BOOST_TEST(verdict.at(contradicted).second.at("library") == r2);
   BOOST_TEST(verdict.at(contradicted).second.at("library_us").get<double>() == 100.0);
 
@@ -634,7 +636,8 @@ BOOST_AUTO_TEST_CASE(each_timing_is_held_to_its_own_noise) {
   BOOST_TEST(verdict.at(apart).first == "vendor");
   BOOST_TEST(verdict.at(apart).second.at("noise").get<double>() == 0.70 / 0.36 - 1, boost::test_tools::tolerance(1e-9));
   BOOST_TEST(verdict.at(doubted).first == "vendor");
-  BOOST_TEST(verdict.at(doubted).second.at("by").get<std::string>().starts_with("vendor: neither side ahead"));
+  BOOST_TEST(
+      verdict.at(doubted).second.at("by").get<std::string>().starts_with("vendor: neither side ahead"));
   BOOST_TEST(verdict.at(doubted).second.at("by").get<std::string>().find("synchronized 0.800, 60%") != std::string::npos,
              verdict.at(doubted).second.at("by"));
 }
