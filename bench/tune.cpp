@@ -165,15 +165,10 @@ struct agreement {
   // Each side's worst timing: a's largest median ratio a ÷ b, and b's largest b ÷ a (the inverse of
   // the least). Where neither side is ahead, the one whose worst timing is better loses less where
   // the verdict is wrong.
-  double a_worst() const {
-    double w = 0;
-    for (const auto& [t, v] : timings) w = std::max(w, v.median);
-    return w;
-  }
-  double b_worst() const {
-    double w = 0;
-    for (const auto& [t, v] : timings) w = std::max(w, 1 / v.median);
-    return w;
+  std::pair<double, double> worst_timings() const {
+    double most = 0, least = HUGE_VAL;
+    for (const auto& [t, v] : timings) most = std::max(most, v.median), least = std::min(least, v.median);
+    return {most, 1 / least};
   }
   json to_json() const {
     json r = json::object();
@@ -385,7 +380,7 @@ std::optional<shown> times_to_show(const observations& obs, const side& library,
 std::pair<bool, const char*> vendor_or_library(const agreement& g) {
   if (g.a_ahead()) return {true, why_vendor_ahead};
   if (g.b_ahead()) return {false, why_library};
-  if (g.a_worst() < g.b_worst()) return {true, why_vendor_lesser};
+  if (const auto [vendor, library] = g.worst_timings(); vendor < library) return {true, why_vendor_lesser};
   return {false, why_library_lesser};
 }
 
@@ -426,9 +421,10 @@ verdict versus_vendor(std::size_t bytes, const std::string& chosen, const observ
   j["ratios"] = g.to_json();
   j["noise"] = g.noise;
   const auto [takes_vendor, why] = vendor_or_library(g);
+  const auto [vendor_worst, library_worst] = g.worst_timings();
   j["by"] = fmt::format(
       "{} (vendor ÷ library: {}; worst timings: vendor ÷ library {:.3f}, library ÷ vendor {:.3f})", why,
-      g.summary(), g.a_worst(), g.b_worst());
+      g.summary(), vendor_worst, library_worst);
   return {takes_vendor, why, j};
 }
 
