@@ -146,7 +146,9 @@ else
   run=$root/scripts/mpirun/run
   unset COLLECTIVES_ALGORITHMS COLLECTIVES_TUNING COLLECTIVES_MPI_REPORT
   # The drop-in must really sit under this IMB: its help mode answers before IMB starts.
-  if ! LD_PRELOAD=$dropin COLLECTIVES_ALGORITHMS=help "$run" -n 1 "$imb" 2> /dev/null | grep -q '^COLLECTIVES_ALGORITHMS'; then
+  # (Read whole before grep looks, so that grep -q leaves no writer to die of SIGPIPE.)
+  dropin_help=$(LD_PRELOAD=$dropin COLLECTIVES_ALGORITHMS=help "$run" -n 1 "$imb" 2> /dev/null) || true
+  if ! grep -q '^COLLECTIVES_ALGORITHMS' <<<"$dropin_help"; then
     echo "imb_check.sh: the drop-in $dropin does not answer under $imb (another MPI library?)" >&2
     exit 2
   fi

@@ -63,7 +63,7 @@ awk -v declared="$declared" '
   END { exit bad }' <(symbols -D) <(symbols) >&2 || status=1
 
 # 3. The exception type the library throws: its typeinfo, so the application catches it by type.
-if ! nm -D --defined-only -C "$so" | grep -qF 'typeinfo for collectives::error'; then
+if ! grep -qF 'typeinfo for collectives::error' <<<"$(nm -D --defined-only -C "$so")"; then
   echo "check_exports: typeinfo for collectives::error is not exported" >&2
   status=1
 fi

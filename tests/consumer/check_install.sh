@@ -140,7 +140,10 @@ if [[ $mode == find_package && -x $prefix/bin/collbench ]]; then
     collectives-run -n 2 collbench -c allreduce -b 8 -e 64 --step 8 --time-per-size 0.02 --min-iterations 2 -q \
       -f csv --output bench.csv 2>/dev/null || tool_fail "a small collbench run failed"
     grep -q '^allreduce,ring,2,64,' bench.csv || { cat bench.csv >&2; tool_fail "collbench wrote no allreduce ring row"; }
-    collectives-tune --help | grep -q "Installed by cmake --install as collectives-tune" ||
+    # The help is read whole before grep looks: grep -q stops reading at its match, and the rest of a
+    # help longer than one pipe write would then kill the writer with SIGPIPE (pipefail).
+    tune_help=$(collectives-tune --help) || tool_fail "collectives-tune --help failed"
+    grep -q "Installed by cmake --install as collectives-tune" <<<"$tune_help" ||
       tool_fail "collectives-tune --help does not print its help"
     collectives-tune 2 --quick --runs 1 -o tuning.json -- -c allreduce --max-bytes 64 2>tune.txt ||
       { cat tune.txt >&2; tool_fail "collectives-tune failed"; }
