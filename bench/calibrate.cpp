@@ -28,9 +28,12 @@
 // - duplex: streams both ways at once, per message (what each direction keeps when both are busy).
 // The fit: smpi/send-is-detached-thresh is the eager limit, and smpi/async-small-thresh too (below it
 // SMPI moves a message at once, to a receiver not there yet, as an eager MPI does); os, or and ois are piecewise affine fits
-// of send, recv and isend over the eager sizes (isend over all); the transfer is the ping-pong less
+// of send, recv and isend over the eager sizes (isend over all; recv at most the stream's time per
+// message: a busy receiver is not woken from a pause); the transfer is the ping-pong less
 // both overheads (eager) or the stream's time per message (rendezvous: messages one after the other
-// on a busy link, as a collective sends them; --rendezvous-transfer ping-pong: a link at rest),
+// on a busy link, as a collective sends them; --rendezvous-transfer ping-pong: a link at rest) — and
+// the stream's (less both overheads) for an eager size whose stream is slower than its ping-pong (a
+// link with a burst, which SMPI's links have not, lets a message at rest cross faster than a busy one),
 // fitted piecewise affine, each piece within --tolerance of the time it is part of; each piece's intercept and
 // slope give the latency and bandwidth factors against the link's L and B, which are the first
 // piece's latency and the last piece's bandwidth. A piece ends at the eager limit, where a piece of os
@@ -410,10 +413,19 @@ measurement read_measurement(const std::string& path) {
   if (m.points.size() < 4) throw std::runtime_error(fmt::format("{}: fewer than 4 sizes measured", path));
   // Under one protocol a larger message never crosses clearly faster than a smaller one: where it
   // does, the machine was disturbed while the smaller one was measured, and a fit would price that.
-  for (std::size_t i = 0; i < m.points.size(); ++i)
-    for (std::size_t k = i + 1; k < m.points.size(); ++k) {
-      const point &small = m.points[i], &large = m.points[k];
-      if (small.rendezvous == large.rendezvous && large.ping_pong < small.ping_pong * disturbed_ratio &&
+  // A disturbance only slows: a size faster than both its neighbours (of its protocol) is the
+  // network's own (over TCP, 2 KiB crosses a third faster than 1 and 4 KiB), not a disturbance.
+  const auto& pts = m.points;
+  auto dip = [&](std::size_t k) {
+    return k > 0 && k + 1 < pts.size() && pts[k - 1].rendezvous == pts[k].rendezvous &&
+           pts[k + 1].rendezvous == pts[k].rendezvous && pts[k].ping_pong < pts[k - 1].ping_pong &&
+           pts[k].ping_pong < pts[k + 1].ping_pong;
+  };
+  for (std::size_t i = 0; i < pts.size(); ++i)
+    for (std::size_t k = i + 1; k < pts.size(); ++k) {
+      const point &small = pts[i], &large = pts[k];
+      if (small.rendezvous == large.rendezvous && !dip(k) &&
+          large.ping_pong < small.ping_pong * disturbed_ratio &&
           small.ping_pong - large.ping_pong > disturbed_seconds)
         throw std::runtime_error(fmt::format(
             "{}: a disturbed measurement: the ping-pong takes {:.2f} µs one way at {} B but {:.2f} µs at {} B, "
@@ -536,6 +548,9 @@ fitted fit(const measurement& m, double tolerance, bool rendezvous_streamed) {
   for (std::size_t i = 0; i < n; ++i) {
     bytes[i] = pts[i].bytes, x[i] = static_cast<double>(pts[i].bytes);
     send[i] = pts[i].send, recv[i] = pts[i].recv, isend[i] = pts[i].isend;
+    // A receiver that handles a stream's message in less time than MPI_Recv took after a pause
+    // (woken, its sockets polled) costs at most that much per message: or never exceeds the stream.
+    if (rendezvous_streamed && !pts[i].rendezvous) recv[i] = std::min(recv[i], pts[i].stream);
     if (!pts[i].rendezvous) eager_end = i + 1;
   }
   fitted f;
@@ -554,14 +569,27 @@ fitted fit(const measurement& m, double tolerance, bool rendezvous_streamed) {
       if (s >= p->first) return p->intercept + p->slope * static_cast<double>(s);
     return 0.0;
   };
-  // Where an overhead changes its piece, the protocol changed: the transfer's pieces break there too.
+  // An eager size whose stream takes longer per message than its ping-pong crosses a link at rest
+  // faster than a busy one (a token bucket's burst, a switch's buffer): its transfer is the stream's
+  // time per message less both overheads (a message alone then costs what one of the stream does);
+  // SMPI's link has no such burst.
+  auto streamed = [&](std::size_t i) {
+    return rendezvous_streamed && (i >= eager_end || pts[i].stream > pts[i].ping_pong);
+  };
+  // Where an overhead changes its piece, the protocol changed: the transfer's pieces break there too
+  // (among the sizes priced by their ping-pong), and where the streamed sizes start.
   std::vector<std::size_t> breaks;
   for (const auto* pieces : {&f.os, &f.or_})
-    for (const piece& p : *pieces) breaks.push_back(p.first);
+    for (const piece& p : *pieces) {
+      const auto at = std::find(bytes.begin(), bytes.end(), p.first) - bytes.begin();
+      if (!streamed(static_cast<std::size_t>(at))) breaks.push_back(p.first);
+    }
+  for (std::size_t i = 1; i < eager_end; ++i)
+    if (streamed(i) != streamed(i - 1)) breaks.push_back(bytes[i]);
   std::vector<double> xw(n), total(n);
   for (std::size_t i = 0; i < n; ++i) {
     xw[i] = x[i] + envelope;
-    total[i] = i < eager_end || !rendezvous_streamed ? pts[i].ping_pong : pts[i].stream;
+    total[i] = streamed(i) ? pts[i].stream : pts[i].ping_pong;
     wire[i] = i < eager_end ? total[i] - value(f.os, bytes[i]) - value(f.or_, bytes[i]) : total[i];
     wire[i] = std::max(wire[i], 1e-9);
   }
@@ -652,7 +680,7 @@ int write_platform(const std::string& path, const std::string& on_node_path, con
          bytes   ping-pong      send      recv     isend     stream     duplex  protocol
 {table}     Eager limit: {eager}.
 {on_node}     Fit (pieces of at most {tolerance:.0f}% error; transfer = ping-pong - send - recv when eager,
-     the {rendezvous} for a rendezvous; sizes + 16 B of envelope):
+     the {rendezvous} for a rendezvous{eager_streamed}; sizes + 16 B of envelope):
 {os}{or_}{ois}{wire}     Link: L = {latency:.3f} us end to end (two links of {half:.3f} us), B = {bandwidth:.4g} MB/s{limiter_text}. -->
 <platform version="4.1">
   <config>
@@ -677,9 +705,9 @@ int write_platform(const std::string& path, const std::string& on_node_path, con
                             ? fmt::format("{} B (a send of this size waits for its receiver)", *f.eager_limit)
                             : std::string("none (every size measured went eagerly)")),
       fmt::arg("on_node", on_node_text), fmt::arg("tolerance", 100 * tolerance),
-      fmt::arg("os", pieces_text("os", f.os, "us/MB")), fmt::arg("or_", pieces_text("or", f.or_, "us/MB")),
-      fmt::arg("ois", pieces_text("ois", f.ois, "us/MB")),
-      fmt::arg("wire", pieces_text("wire", f.wire, "us/MB")), fmt::arg("latency", f.latency * 1e6),
+      fmt::arg("os", pieces_text("os", f.os, "us/B")), fmt::arg("or_", pieces_text("or", f.or_, "us/B")),
+      fmt::arg("ois", pieces_text("ois", f.ois, "us/B")),
+      fmt::arg("wire", pieces_text("wire", f.wire, "us/B")), fmt::arg("latency", f.latency * 1e6),
       fmt::arg("half", link_latency * 1e6), fmt::arg("bandwidth", f.bandwidth / 1e6),
       fmt::arg("detached", f.eager_limit ? *f.eager_limit : static_cast<std::size_t>(INT32_MAX)),
       fmt::arg("os_value", f.os.empty() ? "0:0:0" : overhead_setting(f.os)),
@@ -689,6 +717,9 @@ int write_platform(const std::string& path, const std::string& on_node_path, con
       fmt::arg("bandwidth_bps", f.bandwidth), fmt::arg("half_s", link_latency),
       fmt::arg("loopback", loopback),
       fmt::arg("rendezvous", rendezvous_streamed ? "stream's time per message" : "ping-pong"),
+      fmt::arg("eager_streamed", rendezvous_streamed ? "; for an eager size whose stream is slower than its "
+                                                       "ping-pong, that stream's less send and recv"
+                                                     : ""),
       fmt::arg("limiter", f.limiter > 0 ? fmt::format(" limiter_link=\"{:.6g}Bps\"", f.limiter) : ""),
       fmt::arg(
           "limiter_text",
@@ -881,7 +912,8 @@ int main(int argc, char** argv) {
   fit_cmd
       ->add_option(
           "--rendezvous-transfer", transfer,
-          "what a rendezvous transfer costs: the stream's time per message (a busy link) or the ping-pong's")
+          "what a rendezvous transfer costs (and an eager one slower streamed than alone): the stream's "
+          "time per message (a busy link) or the ping-pong's")
       ->capture_default_str()
       ->check(CLI::IsMember({"stream", "ping-pong"}));
 

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# The fit of a real measurement over TCP (tcp-two-nodes.json: Open MPI 4.1 between two hosts of the
+# emulated cluster, 1 Gbit/s token-bucket links) prices what SMPI's links cannot show by themselves:
+# - the eager limit, exact (65481 B: TCP's 64 KiB less ob1's header; 2 KiB, which crosses a third
+#   faster than 1 and 4 KiB, is TCP's own and not taken for a disturbance);
+# - an eager size that crosses a link at rest faster than a busy one (the bucket's burst) costs,
+#   alone, what one message of a stream costs: at 32 KiB, SMPI's price of one message (os + the
+#   transfer + or) is within 10% of the measured stream's time per message, which is twice the
+#   ping-pong's (priced from the ping-pong, as before, it came out at about half).
+# Usage: tcp_fit_test.sh COLLCALIBRATE RUN   (RUN: scripts/mpirun/run, to start it as 1 rank)
+set -euo pipefail
+collcalibrate=${1:?usage: tcp_fit_test.sh COLLCALIBRATE RUN}
+run=${2:?usage: tcp_fit_test.sh COLLCALIBRATE RUN}
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tcp_fit_test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail() {
+  echo "tcp_fit_test: $*" >&2
+  exit 1
+}
+
+"$run" -n 1 "$collcalibrate" fit "$here/tcp-two-nodes.json" --topology fat-tree:4 --output "$tmp/tcp.xml"
+prop() { sed -n "s|.*<prop id=\"$1\" value=\"\([^\"]*\)\".*|\1|p" "$tmp/tcp.xml"; }
+[[ $(prop smpi/send-is-detached-thresh) == 65481 && $(prop smpi/async-small-thresh) == 65481 ]] ||
+  fail "the eager limit is '$(prop smpi/send-is-detached-thresh)', not 65481"
+# SMPI's price of one 32 KiB message, from the platform's settings (SMPI's reading of "T:a:b;…" and
+# "T:f;…": the section of the last T below the size; the factors apply to the payload, 16 bytes of
+# envelope added), against the stream measured, from the platform's own table of the measurement.
+bytes=32768
+setting() { prop "smpi/$1" | tr ';' '\n' | awk -F: -v s="$2" '$1 < s { a = $2; b = $3 } END { print a + b * s }'; }
+factor() { prop "smpi/$1" | tr ';' '\n' | awk -F: -v s="$2" '$1 < s { f = $2 } END { print f }'; }
+link=$(tr '\n' ' ' < "$tmp/tcp.xml" | grep -o '<cluster[^>]*>')
+latency=$(sed -n 's|.* lat="\([0-9.e+-]*\)s".*|\1|p' <<<"$link")
+bandwidth=$(sed -n 's|.* bw="\([0-9.e+-]*\)Bps".*|\1|p' <<<"$link")
+stream=$(awk -v s=$bytes '$1 == s && $NF == "eager" { print $6 * 1e-6 }' "$tmp/tcp.xml")
+[[ -n $stream && -n $latency && -n $bandwidth ]] || fail "no stream at $bytes B, or no link, in the platform"
+price=$(awk -v os="$(setting os $bytes)" -v or="$(setting or $bytes)" -v l="$latency" -v b="$bandwidth" \
+  -v lf="$(factor lat-factor $((bytes + 16)))" -v bf="$(factor bw-factor $((bytes + 16)))" -v s=$((bytes + 16)) \
+  'BEGIN { print os + 2 * l * lf + s / (b * bf) + or }')
+awk -v p="$price" -v m="$stream" 'BEGIN { exit !(p > 0.9 * m && p < 1.1 * m) }' ||
+  fail "one $bytes B message is priced $price s, the stream measured $stream s per message"
+echo "tcp_fit_test: eager limit 65481 B; one $bytes B message priced $price s," \
+  "the stream $stream s per message"
