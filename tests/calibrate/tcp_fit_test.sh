@@ -7,7 +7,9 @@
 # - an eager size that crosses a link at rest faster than a busy one (the bucket's burst) costs,
 #   alone, what one message of a stream costs: at 32 KiB, SMPI's price of one message (os + the
 #   transfer + or) is within 10% of the measured stream's time per message, which is twice the
-#   ping-pong's (priced from the ping-pong, as before, it came out at about half).
+#   ping-pong's (priced from the ping-pong, as before, it came out at about half);
+# - or, what MPI_Recv costs, at most the stream's time per message: a receiver kept busy is not
+#   woken from a pause, as the measurement's MPI_Recv was (8 B: 26.6 µs measured, 12.8 streamed).
 # Usage: tcp_fit_test.sh COLLCALIBRATE RUN   (RUN: scripts/mpirun/run, to start it as 1 rank)
 set -euo pipefail
 collcalibrate=${1:?usage: tcp_fit_test.sh COLLCALIBRATE RUN}
@@ -40,5 +42,12 @@ price=$(awk -v os="$(setting os $bytes)" -v or="$(setting or $bytes)" -v l="$lat
   'BEGIN { print os + 2 * l * lf + s / (b * bf) + or }')
 awk -v p="$price" -v m="$stream" 'BEGIN { exit !(p > 0.9 * m && p < 1.1 * m) }' ||
   fail "one $bytes B message is priced $price s, the stream measured $stream s per message"
+# A busy receiver: at 8 B MPI_Recv took 26.6 µs after the measurement's pause, a stream moved a
+# message every 12.8 µs, and or is at most the stream's time.
+small_or=$(setting or 8)
+small_stream=$(awk '$1 == 8 && $NF == "eager" { print $6 * 1e-6 }' "$tmp/tcp.xml")
+small_recv=$(awk '$1 == 8 && $NF == "eager" { print $4 * 1e-6 }' "$tmp/tcp.xml")
+awk -v o="$small_or" -v s="$small_stream" -v r="$small_recv" 'BEGIN { exit !(s < r && o > 0 && o <= s) }' ||
+  fail "or at 8 B is $small_or s; MPI_Recv measured $small_recv s, the stream $small_stream s per message"
 echo "tcp_fit_test: eager limit 65481 B; one $bytes B message priced $price s," \
-  "the stream $stream s per message"
+  "the stream $stream s per message; or at 8 B $small_or s, the stream $small_stream s"
