@@ -45,8 +45,7 @@ awk -v p="$price" -v m="$stream" 'BEGIN { exit !(p > 0.9 * m && p < 1.1 * m) }' 
 # A busy receiver: at 8 B MPI_Recv took 26.6 µs after the measurement's pause, a stream moved a
 # message every 12.8 µs, and or is at most the stream's time.
 small_or=$(setting or 8)
-small_stream=$(awk '$1 == 8 && $NF == "eager" { print $6 * 1e-6 }' "$tmp/tcp.xml")
-small_recv=$(awk '$1 == 8 && $NF == "eager" { print $4 * 1e-6 }' "$tmp/tcp.xml")
+read -r small_recv small_stream < <(awk '$1 == 8 && $NF == "eager" { print $4 * 1e-6, $6 * 1e-6 }' "$tmp/tcp.xml")
 awk -v o="$small_or" -v s="$small_stream" -v r="$small_recv" 'BEGIN { exit !(s < r && o > 0 && o <= s) }' ||
   fail "or at 8 B is $small_or s; MPI_Recv measured $small_recv s, the stream $small_stream s per message"
 echo "tcp_fit_test: eager limit 65481 B; one $bytes B message priced $price s," \
