@@ -24,16 +24,21 @@
 //   found to the byte by bisection;
 // - recv: how long MPI_Recv takes when the message was sent D before;
 // - isend: how long MPI_Isend takes (the receiver late);
-// - stream: back-to-back sends of one size, per message (the rate a link sustains);
+// - stream: back-to-back sends of one size, per message (the rate a link sustains), timed as collbench
+//   times a back-to-back batch: each rank from its own exit of a barrier, the slower rank;
 // - duplex: streams both ways at once, per message (what each direction keeps when both are busy).
 // The fit: smpi/send-is-detached-thresh is the eager limit, and smpi/async-small-thresh too (below it
-// SMPI moves a message at once, to a receiver not there yet, as an eager MPI does); os, or and ois are piecewise affine fits
+// SMPI moves a message at once, to a receiver not there yet, as an eager MPI does) unless eager sizes
+// are priced from their stream (below): from the smallest of them a message moves when its receive
+// is posted, as SMPI would start a sender's messages all at once and share the link among them,
+// where TCP sends them one after another; os, or and ois are piecewise affine fits
 // of send, recv and isend over the eager sizes (isend over all; recv at most the stream's time per
 // message: a busy receiver is not woken from a pause); the transfer is the ping-pong less
 // both overheads (eager) or the stream's time per message (rendezvous: messages one after the other
 // on a busy link, as a collective sends them; --rendezvous-transfer ping-pong: a link at rest) — and
-// the stream's (less both overheads) for an eager size whose stream is slower than its ping-pong (a
-// link with a burst, which SMPI's links have not, lets a message at rest cross faster than a busy one),
+// the stream's less or for an eager size whose stream is slower than its ping-pong (a link with a
+// burst, which SMPI's links have not, lets a message at rest cross faster than a busy one; in a stream
+// the sender's os overlaps the transfer before it),
 // fitted piecewise affine, each piece within --tolerance of the time it is part of; each piece's intercept and
 // slope give the latency and bandwidth factors against the link's L and B, which are the first
 // piece's latency and the last piece's bandwidth. A piece ends at the eager limit, where a piece of os
@@ -144,7 +149,8 @@ class prober {
     return mine;
   }
 
-  // Per message, `messages` sends back to back and an empty reply.
+  // Per message, `messages` sends back to back, timed as collbench times a back-to-back batch: after
+  // a barrier, each rank from its own exit to its last message, and the slower of the two.
   double stream(std::size_t bytes, int messages, int repetitions) {
     std::vector<double> times;
     for (int i = 0; i < repetitions; ++i) {
@@ -156,13 +162,12 @@ class prober {
         else
           MPI_Recv(buffer(bytes), count(bytes), MPI_BYTE, 0, 0, comm_, MPI_STATUS_IGNORE);
       }
-      if (rank_ == 0)
-        MPI_Recv(nullptr, 0, MPI_BYTE, 1, 1, comm_, MPI_STATUS_IGNORE);
-      else
-        MPI_Send(nullptr, 0, MPI_BYTE, 0, 1, comm_);
-      times.push_back((MPI_Wtime() - start) / messages);
+      const double mine = (MPI_Wtime() - start) / messages;
+      double slower = 0;
+      MPI_Allreduce(&mine, &slower, 1, MPI_DOUBLE, MPI_MAX, comm_);
+      times.push_back(slower);
     }
-    return shared(median(times));
+    return median(times);
   }
 
   // Both ranks stream to each other at once (MPI_Isend and MPI_Recv, then MPI_Wait), per message:
@@ -526,6 +531,7 @@ topology parse_topology(const std::string& spec) {
 
 struct fitted {
   std::optional<std::size_t> eager_limit;
+  std::optional<std::size_t> first_streamed;  // the smallest eager size priced from its stream
   std::vector<piece> os, or_, ois, wire;
   double latency = 0, bandwidth = 0;  // the route's: L and B
   double limiter = 0;                 // what a node moves both ways at once, if less than 2 B (else 0)
@@ -570,9 +576,8 @@ fitted fit(const measurement& m, double tolerance, bool rendezvous_streamed) {
     return 0.0;
   };
   // An eager size whose stream takes longer per message than its ping-pong crosses a link at rest
-  // faster than a busy one (a token bucket's burst, a switch's buffer): its transfer is the stream's
-  // time per message less both overheads (a message alone then costs what one of the stream does);
-  // SMPI's link has no such burst.
+  // faster than a busy one (a token bucket's burst, a switch's buffer; SMPI's link has none): its
+  // transfer is priced from the stream, as a collective's back-to-back messages cross.
   auto streamed = [&](std::size_t i) {
     return rendezvous_streamed && (i >= eager_end || pts[i].stream > pts[i].ping_pong);
   };
@@ -586,11 +591,17 @@ fitted fit(const measurement& m, double tolerance, bool rendezvous_streamed) {
     }
   for (std::size_t i = 1; i < eager_end; ++i)
     if (streamed(i) != streamed(i - 1)) breaks.push_back(bytes[i]);
+  for (std::size_t i = 0; i < eager_end && !f.first_streamed; ++i)
+    if (streamed(i)) f.first_streamed = bytes[i];
   std::vector<double> xw(n), total(n);
   for (std::size_t i = 0; i < n; ++i) {
     xw[i] = x[i] + envelope;
     total[i] = streamed(i) ? pts[i].stream : pts[i].ping_pong;
-    wire[i] = i < eager_end ? total[i] - value(f.os, bytes[i]) - value(f.or_, bytes[i]) : total[i];
+    // A message of a stream: the sender's os overlaps the transfer before it, the receiver's or
+    // does not (from the first streamed size a transfer starts once its receive is posted).
+    wire[i] = i >= eager_end ? total[i]
+              : streamed(i)  ? total[i] - value(f.or_, bytes[i])
+                             : total[i] - value(f.os, bytes[i]) - value(f.or_, bytes[i]);
     wire[i] = std::max(wire[i], 1e-9);
   }
   if (eager_end > 0) f.wire = fit_pieces(bytes, xw, wire, total, 0, eager_end - 1, tolerance, breaks);
@@ -652,6 +663,7 @@ int write_platform(const std::string& path, const std::string& on_node_path, con
   const measurement m = read_measurement(path);
   const fitted f = fit(m, tolerance, rendezvous_streamed);
   const topology t = parse_topology(spec);
+  const std::size_t detached = f.eager_limit ? *f.eager_limit : static_cast<std::size_t>(INT32_MAX);
   // The two measured nodes are a route of two links (node → switch → node): each link carries half
   // the latency.
   const double link_latency = f.latency / 2;
@@ -679,13 +691,13 @@ int write_platform(const std::string& path, const std::string& on_node_path, con
      one way and of streams both ways at once:
          bytes   ping-pong      send      recv     isend     stream     duplex  protocol
 {table}     Eager limit: {eager}.
-{on_node}     Fit (pieces of at most {tolerance:.0f}% error; transfer = ping-pong - send - recv when eager,
+{async_text}{on_node}     Fit (pieces of at most {tolerance:.0f}% error; transfer = ping-pong - send - recv when eager,
      the {rendezvous} for a rendezvous{eager_streamed}; sizes + 16 B of envelope):
 {os}{or_}{ois}{wire}     Link: L = {latency:.3f} us end to end (two links of {half:.3f} us), B = {bandwidth:.4g} MB/s{limiter_text}. -->
 <platform version="4.1">
   <config>
     <prop id="smpi/send-is-detached-thresh" value="{detached}"/>
-    <prop id="smpi/async-small-thresh" value="{detached}"/>
+    <prop id="smpi/async-small-thresh" value="{async}"/>
     <prop id="smpi/os" value="{os_value}"/>
     <prop id="smpi/or" value="{or_value}"/>
     <prop id="smpi/ois" value="{ois_value}"/>
@@ -709,7 +721,14 @@ int write_platform(const std::string& path, const std::string& on_node_path, con
       fmt::arg("ois", pieces_text("ois", f.ois, "us/B")),
       fmt::arg("wire", pieces_text("wire", f.wire, "us/B")), fmt::arg("latency", f.latency * 1e6),
       fmt::arg("half", link_latency * 1e6), fmt::arg("bandwidth", f.bandwidth / 1e6),
-      fmt::arg("detached", f.eager_limit ? *f.eager_limit : static_cast<std::size_t>(INT32_MAX)),
+      fmt::arg("detached", detached), fmt::arg("async", f.first_streamed.value_or(detached)),
+      fmt::arg("async_text",
+               f.first_streamed
+                   ? fmt::format("     From {} B (the eager sizes priced from their stream) a message starts "
+                                 "when its receive is posted:\n     SMPI would move a sender's messages "
+                                 "all at once, sharing the link, where TCP sends them one after another.\n",
+                                 *f.first_streamed)
+                   : std::string()),
       fmt::arg("os_value", f.os.empty() ? "0:0:0" : overhead_setting(f.os)),
       fmt::arg("or_value", f.or_.empty() ? "0:0:0" : overhead_setting(f.or_)),
       fmt::arg("ois_value", overhead_setting(f.ois)), fmt::arg("lat_factor", factor_setting(f.lat_factor)),
@@ -718,7 +737,7 @@ int write_platform(const std::string& path, const std::string& on_node_path, con
       fmt::arg("loopback", loopback),
       fmt::arg("rendezvous", rendezvous_streamed ? "stream's time per message" : "ping-pong"),
       fmt::arg("eager_streamed", rendezvous_streamed ? "; for an eager size whose stream is slower than its "
-                                                       "ping-pong, that stream's less send and recv"
+                                                       "ping-pong, that stream's less recv"
                                                      : ""),
       fmt::arg("limiter", f.limiter > 0 ? fmt::format(" limiter_link=\"{:.6g}Bps\"", f.limiter) : ""),
       fmt::arg(

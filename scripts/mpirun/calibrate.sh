@@ -24,8 +24,9 @@
 #   --quick                8 B … 16 MiB by ×8, 0.05 s per size (default: 0 B … 16 MiB by ×2, 0.2 s)
 #   --transfer stream|ping-pong  what a rendezvous transfer costs in the fit: the stream's time per
 #                          message (default: a busy link, as a collective keeps it; then also an
-#                          eager size's where its stream is slower than its ping-pong, and MPI_Recv's
-#                          overhead at most the stream's: a busy receiver) or the ping-pong's
+#                          eager size's where its stream is slower than its ping-pong, from which
+#                          on a message moves once its receive is posted, and MPI_Recv's overhead
+#                          at most the stream's: a busy receiver) or the ping-pong's
 #   --from FILE            fit an earlier measurement instead of measuring (--on-node-from for the
 #                          one-node one)
 #   --build-dir DIR        the CMake build directory (default build/); with COLLECTIVES_MPI=smpi,
