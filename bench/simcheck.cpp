@@ -3,9 +3,12 @@
 // and sizes (scripts/mpirun/simulation-check.sh): per point simulated ÷ real, and per collective,
 // layout and size whether the simulation names the real fastest algorithm (or one within --margin of
 // it). Writes Markdown: a summary per collective and layout, the overall figures, and per collective
-// and layout the ratio of every algorithm at every size.
+// and layout the ratio of every algorithm at every size. Given several real runs of a layout
+// (REAL.json+REAL2.json…), each point's real time is their median, and the report says how far the
+// real runs agree with one another by the same measures (every pair): what the machine resolves.
 //
-// Usage: collsimcheck [--vendor-row vendor:ompi41] [--margin 0.05] [-o FILE] LAYOUT=REAL.json,SIMULATED.json ...
+// Usage: collsimcheck [--vendor-row vendor:ompi41] [--margin 0.05] [-o FILE]
+//                     LAYOUT=REAL.json[+REAL2.json…],SIMULATED.json ...
 //   --vendor-row  the simulated row that stands for the real vendor row: vendor:ompi41 (Open MPI
 //                 4.1's decision per call, ompi41.hpp) for a real Open MPI 4.1, vendor:ompi (SMPI's
 //                 reproduction of Open MPI's selection), …; the simulated plain vendor row is left out
@@ -54,6 +57,49 @@ timings read_run(const std::string& path, const std::string& vendor_row) {
   return t;
 }
 
+// Each point's median over the runs that have it.
+timings median_of(const std::vector<timings>& runs) {
+  std::map<timings::key_type, std::vector<double>> all;
+  for (const timings& run : runs)
+    for (const auto& [key, time] : run) all[key].push_back(time);
+  timings t;
+  for (const auto& [key, times] : all) t[key] = median(times);
+  return t;
+}
+
+// One size's algorithms, each with its (real, simulated) time.
+using size_row = std::map<std::string, std::pair<double, double>>;
+// (collective, bytes) → the algorithms both runs have.
+using side_by_side = std::map<std::pair<std::string, std::size_t>, size_row>;
+
+side_by_side pair_up(const timings& real, const timings& simulated) {
+  side_by_side table;
+  for (const auto& [key, time] : real) {
+    const auto& [collective, bytes, algorithm] = key;
+    if (const auto s = simulated.find(key); s != simulated.end() && time > 0)
+      table[{collective, bytes}][algorithm] = {time, s->second};
+  }
+  return table;
+}
+
+struct verdict {
+  std::string real_best, simulated_best;
+  bool agree;  ///< the simulated fastest is the real fastest, or within the margin of it (in real time)
+};
+
+verdict fastest(const size_row& row, double margin) {
+  auto best = [&](bool simulated) {
+    return std::min_element(row.begin(), row.end(),
+                            [&](const auto& x, const auto& y) {
+                              return simulated ? x.second.second < y.second.second
+                                               : x.second.first < y.second.first;
+                            })
+        ->first;
+  };
+  const std::string real_best = best(false), simulated_best = best(true);
+  return {real_best, simulated_best, row.at(simulated_best).first <= (1 + margin) * row.at(real_best).first};
+}
+
 std::string bytes_text(std::size_t b) {
   if (b >= (1u << 20) && b % (1u << 20) == 0) return fmt::format("{} MiB", b >> 20);
   if (b >= 1024 && b % 1024 == 0) return fmt::format("{} KiB", b >> 10);
@@ -62,7 +108,8 @@ std::string bytes_text(std::size_t b) {
 
 struct layout_run {
   std::string name;
-  timings real, simulated;
+  std::vector<timings> real_runs;
+  timings real, simulated;  ///< real: the median of real_runs
 };
 
 }  // namespace
@@ -72,7 +119,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> pairs;
   std::string vendor_row = "vendor:ompi41", out;
   double margin = 0.05;
-  app.add_option("runs", pairs, "LAYOUT=REAL.json,SIMULATED.json")->required();
+  app.add_option("runs", pairs, "LAYOUT=REAL.json[+REAL2.json…],SIMULATED.json")->required();
   app.add_option("--vendor-row", vendor_row, "the simulated row standing for the real vendor row")
       ->capture_default_str();
   app.add_option("--margin", margin, "the simulated fastest agrees when within this of the real fastest")
@@ -86,9 +133,17 @@ int main(int argc, char** argv) {
     for (const std::string& p : pairs) {
       const auto eq = p.find('='), comma = p.find(',', eq == std::string::npos ? 0 : eq);
       if (eq == std::string::npos || comma == std::string::npos)
-        throw std::runtime_error(fmt::format("'{}': expected LAYOUT=REAL.json,SIMULATED.json", p));
-      runs.push_back({p.substr(0, eq), read_run(p.substr(eq + 1, comma - eq - 1), ""),
-                      read_run(p.substr(comma + 1), vendor_row)});
+        throw std::runtime_error(
+            fmt::format("'{}': expected LAYOUT=REAL.json[+REAL2.json…],SIMULATED.json", p));
+      layout_run run{p.substr(0, eq), {}, {}, read_run(p.substr(comma + 1), vendor_row)};
+      const std::string reals = p.substr(eq + 1, comma - eq - 1);
+      for (std::size_t from = 0; from <= reals.size();) {
+        const std::size_t plus = std::min(reals.find('+', from), reals.size());
+        run.real_runs.push_back(read_run(reals.substr(from, plus - from), ""));
+        from = plus + 1;
+      }
+      run.real = median_of(run.real_runs);
+      runs.push_back(std::move(run));
     }
     std::string summary, details;
     std::vector<double> all_errors;
@@ -103,13 +158,9 @@ int main(int argc, char** argv) {
     for (const std::string& c : collectives) {
       for (const auto& run : runs) {
         // sizes → algorithm → (real, simulated)
-        std::map<std::size_t, std::map<std::string, std::pair<double, double>>> table;
-        for (const auto& [key, real] : run.real) {
-          const auto& [coll, bytes, algorithm] = key;
-          if (coll != c) continue;
-          if (const auto s = run.simulated.find(key); s != run.simulated.end() && real > 0)
-            table[bytes][algorithm] = {real, s->second};
-        }
+        std::map<std::size_t, size_row> table;
+        for (const auto& [point, row] : pair_up(run.real, run.simulated))
+          if (point.first == c) table[point.second] = row;
         if (table.empty()) continue;
         std::vector<double> errors, ratios;
         int agree = 0;
@@ -133,22 +184,14 @@ int main(int argc, char** argv) {
             ratios.push_back(ratio), errors.push_back(std::abs(ratio - 1));
             details += fmt::format(" {:.2f} |", ratio);
           }
-          auto fastest = [&](bool simulated) {
-            return std::min_element(row.begin(), row.end(),
-                                    [&](const auto& x, const auto& y) {
-                                      return simulated ? x.second.second < y.second.second
-                                                       : x.second.first < y.second.first;
-                                    })
-                ->first;
-          };
-          const std::string real_best = fastest(false), sim_best = fastest(true);
-          const bool ok = row.at(sim_best).first <= (1 + margin) * row.at(real_best).first;
-          agree += ok;
-          details +=
-              fmt::format(" {} | {}{} |\n", real_best, sim_best,
-                          ok ? (sim_best == real_best ? "" : fmt::format(" (within {:.0f}%)", 100 * margin))
-                             : fmt::format(" (real: {:.2f}× the fastest)",
-                                           row.at(sim_best).first / row.at(real_best).first));
+          const verdict v = fastest(row, margin);
+          agree += v.agree;
+          details += fmt::format(
+              " {} | {}{} |\n", v.real_best, v.simulated_best,
+              v.agree
+                  ? (v.simulated_best == v.real_best ? "" : fmt::format(" (within {:.0f}%)", 100 * margin))
+                  : fmt::format(" (real: {:.2f}× the fastest)",
+                                row.at(v.simulated_best).first / row.at(v.real_best).first));
         }
         all_errors.insert(all_errors.end(), errors.begin(), errors.end());
         all_points += static_cast<int>(table.size()), all_agree += agree;
@@ -159,14 +202,33 @@ int main(int argc, char** argv) {
       }
     }
     if (all_errors.empty()) throw std::runtime_error("no point measured both for real and in simulation");
+    // The real runs of a layout against one another, every pair, as the simulation is held.
+    std::vector<double> real_errors;
+    int real_points = 0, real_agree = 0;
+    for (const auto& run : runs)
+      for (std::size_t a = 0; a < run.real_runs.size(); ++a)
+        for (std::size_t b = a + 1; b < run.real_runs.size(); ++b)
+          for (const auto& [point, row] : pair_up(run.real_runs[a], run.real_runs[b])) {
+            for (const auto& [algorithm, times] : row)
+              real_errors.push_back(std::abs(times.second / times.first - 1));
+            ++real_points, real_agree += fastest(row, margin).agree;
+          }
+    const std::string resolution =
+        real_points == 0
+            ? ""
+            : fmt::format(
+                  "Real runs against one another (each point's real time above is their "
+                  "median): median |b ÷ a − 1| = {:.1f}%; the fastest agree at {} of {} "
+                  "(pair, collective, layout, size) points ({:.0f}%).\n\n",
+                  100 * median(real_errors), real_agree, real_points, 100.0 * real_agree / real_points);
     std::string report = fmt::format(
         "Simulated ÷ real median time per call; the simulated row {} stands for the real vendor row. "
         "Fastest: the algorithm the simulation finds fastest is the real fastest, or within {:.0f}% of "
         "it.\n\n"
         "Over all {} points: median |sim ÷ real − 1| = {:.1f}%; the fastest agree at {} of {} "
-        "(collective, layout, size) points ({:.0f}%).\n\n{}\n## Per size (simulated ÷ real)\n{}",
+        "(collective, layout, size) points ({:.0f}%).\n\n{}{}\n## Per size (simulated ÷ real)\n{}",
         vendor_row, 100 * margin, all_errors.size(), 100 * median(all_errors), all_agree, all_points,
-        100.0 * all_agree / all_points, summary, details);
+        100.0 * all_agree / all_points, resolution, summary, details);
     if (out.empty()) {
       std::cout << report;
     } else {

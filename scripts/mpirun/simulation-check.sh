@@ -11,20 +11,24 @@
 #
 # Usage: scripts/mpirun/simulation-check.sh [--layouts "2x1 2x2 4x1"] [--rate 1gbit] [--burst B]
 #                                           [--out DIR]
-#                                           [--time-per-size S] [--transfer T] [--reuse DIR]
-#                                           [-- OPTIONS]
+#                                           [--time-per-size S] [--rounds N] [--transfer T]
+#                                           [--reuse DIR] [-- OPTIONS]
 #   --layouts "LIST"   H×R layouts (default "2x1 2x2 4x1"); R ranks per host, in rank order
 #   --rate RATE        the emulated links' bandwidth, as tc spells it (default 1gbit)
 #   --burst B          their token bucket's burst, as tc spells it (default: cluster.sh's)
 #   --out DIR          where to write (default results/<date>-simulation-check)
 #   --time-per-size S  collbench's bound per size in the real runs (default 0.3; at least 3 calls)
+#   --rounds N         real runs of each layout (default 1): each point's real time is their median,
+#                      and the report says how far they agree with one another (what a small,
+#                      shared machine resolves: hold the simulation to that)
 #   --transfer T       the fit's rendezvous transfer: stream (default) or ping-pong (calibrate.sh)
 #   --reuse DIR        no cluster: the measurements and real runs of an earlier check in DIR, fitted
 #                      and simulated again (e.g. with another --transfer)
 #   -- OPTIONS         passed on to collbench, real and simulated (default: -c allreduce,allgather,
 #                      broadcast,reduce_scatter,alltoall -b 8 -e 16M --step 8)
 # Writes to DIR: calibration-two-nodes.json and calibration-on-node.json (the measurements),
-# platform-1.xml and platform-R.xml (1 and R cores per node), real-HxR.json, simulated-HxR.json,
+# platform-1.xml and platform-R.xml (1 and R cores per node), real-HxR.json (and real-HxR-K.json for
+# the rounds after the first), simulated-HxR.json,
 # report.md, and the machine's load before and after the real runs (uptime-*.txt).
 set -euo pipefail
 
@@ -36,7 +40,7 @@ die() {
   exit 2
 }
 
-layouts="2x1 2x2 4x1" rate=1gbit burst=() out='' per_size=0.3 transfer=stream reuse='' extra=()
+layouts="2x1 2x2 4x1" rate=1gbit burst=() out='' per_size=0.3 rounds=1 transfer=stream reuse='' extra=()
 while (($#)); do
   case $1 in
     --layouts) layouts=${2:?--layouts needs a list}; shift ;;
@@ -44,6 +48,7 @@ while (($#)); do
     --burst) burst=(--burst "${2:?--burst needs a size}"); shift ;;
     --out) out=${2:?--out needs a directory}; shift ;;
     --time-per-size) per_size=${2:?--time-per-size needs seconds}; shift ;;
+    --rounds) rounds=${2:?--rounds needs a count}; shift ;;
     --transfer) transfer=${2:?--transfer needs stream or ping-pong}; shift ;;
     --reuse) reuse=$(cd "${2:?--reuse needs a directory}" && pwd); shift ;;
     --) shift; extra=("$@"); break ;;
@@ -60,7 +65,17 @@ for layout in $layouts; do
   ((BASH_REMATCH[2] > slots)) && slots=${BASH_REMATCH[2]}
 done
 ((hosts >= 2)) || die "--layouts: at least 2 hosts"
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || die "--rounds: '$rounds' is not a positive count"
 out=${out:-$root/results/$(date +%F)-simulation-check}
+# A layout's real runs in DIR: real-HxR.json, then real-HxR-2.json and on (--rounds).
+real_runs() {
+  echo "$1/real-$2.json"
+  local k
+  for ((k = 2; ; ++k)); do
+    [[ -f $1/real-$2-$k.json ]] || break
+    echo "$1/real-$2-$k.json"
+  done
+}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
@@ -76,7 +91,10 @@ cmake --build "$root/build" --target collsimcheck -j "$(nproc)" > /dev/null
 if [[ -n $reuse ]]; then
   if [[ $reuse != "$out" ]]; then
     cp "$reuse"/calibration-*.json "$out/"
-    for layout in $layouts; do cp "$reuse/real-$layout.json" "$out/"; done
+    for layout in $layouts; do
+      mapfile -t files < <(real_runs "$reuse" "$layout")
+      cp "${files[@]}" "$out/"
+    done
   fi
 else
   cluster=(bash "$mpirun_dir/cluster.sh")
@@ -90,14 +108,19 @@ else
     "${cluster[@]}" run -n 2 --map "$map" "$root/build/bench/collcalibrate" measure --output "$out/calibration-$name.json"
   done
   # Real: R ranks per host in rank order (cluster.sh's hostfile has R slots each; one per host: cyclic).
-  for layout in $layouts; do
-    h=${layout%x*} r=${layout#*x}
-    map=block
-    ((r == 1)) && map=cyclic
-    ((r == 1 || r == slots)) || die "layout $layout: R must be 1 or $slots (the cluster's slots)"
-    echo "$self: $layout for real" >&2
-    "${cluster[@]}" run -n $((h * r)) --map $map "$root/build/bench/collbench" -a library --no-check --quiet \
-      --time-per-size "$per_size" --min-iterations 3 --format json --output "$out/real-$layout.json" "${extra[@]}"
+  # Rounds one after another, each over every layout, so that a round's runs are apart in time.
+  for ((round = 1; round <= rounds; ++round)); do
+    for layout in $layouts; do
+      h=${layout%x*} r=${layout#*x}
+      map=block
+      ((r == 1)) && map=cyclic
+      ((r == 1 || r == slots)) || die "layout $layout: R must be 1 or $slots (the cluster's slots)"
+      name=real-$layout
+      ((round > 1)) && name+=-$round
+      echo "$self: $layout for real (round $round of $rounds)" >&2
+      "${cluster[@]}" run -n $((h * r)) --map $map "$root/build/bench/collbench" -a library --no-check --quiet \
+        --time-per-size "$per_size" --min-iterations 3 --format json --output "$out/$name.json" "${extra[@]}"
+    done
   done
   uptime | tee "$out/uptime-after.txt" >&2
 fi
@@ -117,7 +140,8 @@ for layout in $layouts; do
   nice -n 19 "$mpirun_dir/simulate" --platform "$out/platform-$r.xml" --benchmark -n $((h * r)) \
     "$root/build-smpi/bench/collbench" -a library,vendor:ompi41,vendor:ompi --no-check --quiet --iterations 1 --warmup 1 \
     --min-iterations 1 --format json --output "$out/simulated-$layout.json" "${extra[@]}"
-  pairs+=("$layout=$out/real-$layout.json,$out/simulated-$layout.json")
+  mapfile -t files < <(real_runs "$out" "$layout")
+  pairs+=("$layout=$(IFS=+ && echo "${files[*]}"),$out/simulated-$layout.json")
 done
 "$root/build/bench/collsimcheck" --output "$out/report.md" "${pairs[@]}"
 echo "$self: $out/report.md" >&2

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# collsimcheck with several real runs of a layout (simulation-check.sh --rounds): each point's real
+# time is the median of the runs, not their mean; the report says how far the real runs agree with
+# one another, every pair, and says nothing of the kind for one run; a real run it cannot read is
+# named. One run of collbench at 2 ranks is the real run and its own "simulation".
+# Usage: simcheck_test.sh COLLBENCH COLLSIMCHECK RUN   (RUN: scripts/mpirun/run)
+set -euo pipefail
+collbench=${1:?usage: simcheck_test.sh COLLBENCH COLLSIMCHECK RUN}
+collsimcheck=${2:?usage: simcheck_test.sh COLLBENCH COLLSIMCHECK RUN}
+run=${3:?usage: simcheck_test.sh COLLBENCH COLLSIMCHECK RUN}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/simcheck_test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail() {
+  echo "simcheck_test: $*" >&2
+  exit 1
+}
+
+"$run" -n 2 "$collbench" -c broadcast,allreduce -b 8 -e 512 --step 8 --time-per-size 0.02 \
+  --no-check --quiet --format json --output "$tmp/a.json" > /dev/null
+# z: the same run with every time a second (far from a's, so that a mean would show it).
+sed -E 's/"median_us": [0-9.eE+-]+/"median_us": 1e6/' "$tmp/a.json" > "$tmp/z.json"
+check() { "$collsimcheck" --vendor-row '' "$@"; }
+points=6  # broadcast and allreduce at 8, 64 and 512 B
+
+check "2x1=$tmp/a.json+$tmp/a.json+$tmp/z.json,$tmp/a.json" > "$tmp/median.md"
+grep -q "median |sim ÷ real − 1| = 0.0%; the fastest agree at $points of $points " "$tmp/median.md" ||
+  fail "a, a and z: the real times are not a's (their median): $(sed -n 3p "$tmp/median.md")"
+grep -q "fastest agree at [0-9]* of $((3 * points)) (pair, " "$tmp/median.md" ||
+  fail "a, a and z: not 3 pairs of $points points: $(sed -n 5p "$tmp/median.md")"
+
+check "2x1=$tmp/a.json+$tmp/a.json,$tmp/z.json" > "$tmp/pair.md"
+grep -q "Real runs against one another .*= 0.0%; the fastest agree at $points of $points (pair, .*(100%)" \
+  "$tmp/pair.md" || fail "a against itself: $(sed -n 5p "$tmp/pair.md")"
+
+check "2x1=$tmp/a.json,$tmp/a.json" > "$tmp/one.md"
+! grep -q "Real runs against one another" "$tmp/one.md" || fail "one real run, yet a line on real runs"
+
+status=0
+check "2x1=$tmp/a.json+$tmp/missing.json,$tmp/a.json" > /dev/null 2> "$tmp/err" || status=$?
+[[ $status == 2 ]] && grep -q "missing.json" "$tmp/err" || fail "an unreadable real run: status $status, $(cat "$tmp/err")"
+echo "simcheck_test: the median of the real runs, their agreement with one another, an unreadable one named"
