@@ -65,6 +65,10 @@ for layout in $layouts; do
   ((BASH_REMATCH[2] > slots)) && slots=${BASH_REMATCH[2]}
 done
 ((hosts >= 2)) || die "--layouts: at least 2 hosts"
+for layout in $layouts; do
+  r=${layout#*x}
+  ((r == 1 || r == slots)) || die "layout $layout: R must be 1 or $slots (the cluster's slots)"
+done
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "--rounds: '$rounds' is not a positive count"
 out=${out:-$root/results/$(date +%F)-simulation-check}
 # A layout's real runs in DIR: real-HxR.json, then real-HxR-2.json and on (--rounds).
@@ -114,7 +118,6 @@ else
       h=${layout%x*} r=${layout#*x}
       map=block
       ((r == 1)) && map=cyclic
-      ((r == 1 || r == slots)) || die "layout $layout: R must be 1 or $slots (the cluster's slots)"
       name=real-$layout
       ((round > 1)) && name+=-$round
       echo "$self: $layout for real (round $round of $rounds)" >&2
