@@ -27,9 +27,13 @@
 // - stream: back-to-back sends of one size, per message (the rate a link sustains), timed as collbench
 //   times a back-to-back batch: each rank from its own exit of a barrier, the slower rank;
 // - duplex: streams both ways at once, per message (what each direction keeps when both are busy).
-// The fit: smpi/send-is-detached-thresh is the eager limit, and smpi/async-small-thresh too (below it
-// SMPI moves a message at once, to a receiver not there yet, as an eager MPI does) unless eager sizes
-// are priced from their stream (below): from the smallest of them a message moves when its receive
+// The fit: smpi/send-is-detached-thresh is the eager limit — or, where the receiver of the first
+// rendezvous sizes, coming late, found most of the message there (Open MPI sends a rendezvous's first
+// fragment with its request), the first size whose receiver waits for its data: SMPI then lets
+// the sender go on, as if the message had gone; every node's collectives/eager-limit keeps the
+// eager limit, for the library (src/core/eager.cpp) — and smpi/async-small-thresh is the eager
+// limit too (below it SMPI moves a message at once, to a receiver not there yet, as an eager MPI
+// does) unless eager sizes are priced from their stream (below): from the smallest of them a message moves when its receive
 // is posted, as SMPI would start a sender's messages all at once and share the link among them,
 // where TCP sends them one after another; os, or and ois are piecewise affine fits
 // of send, recv and isend over the eager sizes (isend over all; recv at most the stream's time per
@@ -532,6 +536,7 @@ topology parse_topology(const std::string& spec) {
 struct fitted {
   std::optional<std::size_t> eager_limit;
   std::optional<std::size_t> first_streamed;  // the smallest eager size priced from its stream
+  std::optional<std::size_t> detached_below;  // smpi/send-is-detached-thresh, when not the eager limit
   std::vector<piece> os, or_, ois, wire;
   double latency = 0, bandwidth = 0;  // the route's: L and B
   double limiter = 0;                 // what a node moves both ways at once, if less than 2 B (else 0)
@@ -561,6 +566,19 @@ fitted fit(const measurement& m, double tolerance, bool rendezvous_streamed) {
   }
   fitted f;
   f.eager_limit = m.eager_limit;
+  // A rendezvous whose receiver, posting late, waits less than half the size's ping-pong found the
+  // bulk of the message there already (Open MPI's rendezvous carries its first fragment, nearly the
+  // eager limit, and a link at rest may move the rest at once). SMPI starts a message no earlier
+  // than its receive, but a detached send lets the sender go on as if the message had gone: such
+  // sizes are detached, up to the first one whose receiver waits for its data.
+  if (eager_end < n && pts[eager_end].recv < pts[eager_end].ping_pong / 2) {
+    f.detached_below = pts[n - 1].bytes + 1;
+    for (std::size_t i = eager_end; i < n; ++i)
+      if (pts[i].recv >= pts[i].ping_pong / 2) {
+        f.detached_below = pts[i].bytes;
+        break;
+      }
+  }
   if (eager_end > 0) {
     f.os = fit_pieces(bytes, x, send, send, 0, eager_end - 1, tolerance);
     f.or_ = fit_pieces(bytes, x, recv, recv, 0, eager_end - 1, tolerance);
@@ -663,7 +681,13 @@ int write_platform(const std::string& path, const std::string& on_node_path, con
   const measurement m = read_measurement(path);
   const fitted f = fit(m, tolerance, rendezvous_streamed);
   const topology t = parse_topology(spec);
-  const std::size_t detached = f.eager_limit ? *f.eager_limit : static_cast<std::size_t>(INT32_MAX);
+  const std::size_t detached =
+      f.detached_below.value_or(f.eager_limit.value_or(static_cast<std::size_t>(INT32_MAX)));
+  // What the simulated MPI library itself takes for its eager limit, on every node: SMPI's detached
+  // sizes may go further (src/core/eager.cpp reads it).
+  const std::string node_props =
+      f.eager_limit ? fmt::format("    <prop id=\"collectives/eager-limit\" value=\"{}\"/>\n", *f.eager_limit)
+                    : "";
   // The two measured nodes are a route of two links (node → switch → node): each link carries half
   // the latency.
   const double link_latency = f.latency / 2;
@@ -705,7 +729,8 @@ int write_platform(const std::string& path, const std::string& on_node_path, con
     <prop id="smpi/bw-factor" value="{bw_factor}"/>
   </config>
   <cluster id="{name}" prefix="node-" suffix="" radical="0-{last}" speed="1Gf" core="{cores}"
-           bw="{bandwidth_bps:.6g}Bps" lat="{half_s:.6g}s" topology="{kind}" topo_parameters="{params}"{loopback}{limiter}/>
+           bw="{bandwidth_bps:.6g}Bps" lat="{half_s:.6g}s" topology="{kind}" topo_parameters="{params}"{loopback}{limiter}>
+{node_props}  </cluster>
 </platform>
 )",
       fmt::arg("name", t.name), fmt::arg("nodes", t.nodes), fmt::arg("cores", cores),
@@ -713,15 +738,22 @@ int write_platform(const std::string& path, const std::string& on_node_path, con
       fmt::arg("host0", m.hosts.size() > 0 ? m.hosts[0] : "?"),
       fmt::arg("host1", m.hosts.size() > 1 ? m.hosts[1] : "?"), fmt::arg("command", command),
       fmt::arg("measure_command", m.command), fmt::arg("table", table),
-      fmt::arg("eager", f.eager_limit
-                            ? fmt::format("{} B (a send of this size waits for its receiver)", *f.eager_limit)
-                            : std::string("none (every size measured went eagerly)")),
+      fmt::arg("eager",
+               f.eager_limit
+                   ? fmt::format("{} B (a send of this size waits for its receiver){}", *f.eager_limit,
+                                 f.detached_below
+                                     ? fmt::format(".\n     Sends below {} B are detached: their receiver, "
+                                                   "coming late, found most of the message there",
+                                                   *f.detached_below)
+                                     : "")
+                   : std::string("none (every size measured went eagerly)")),
       fmt::arg("on_node", on_node_text), fmt::arg("tolerance", 100 * tolerance),
       fmt::arg("os", pieces_text("os", f.os, "us/B")), fmt::arg("or_", pieces_text("or", f.or_, "us/B")),
       fmt::arg("ois", pieces_text("ois", f.ois, "us/B")),
       fmt::arg("wire", pieces_text("wire", f.wire, "us/B")), fmt::arg("latency", f.latency * 1e6),
       fmt::arg("half", link_latency * 1e6), fmt::arg("bandwidth", f.bandwidth / 1e6),
-      fmt::arg("detached", detached), fmt::arg("async", f.first_streamed.value_or(detached)),
+      fmt::arg("detached", detached),
+      fmt::arg("async", f.first_streamed.value_or(f.eager_limit.value_or(detached))),
       fmt::arg("async_text",
                f.first_streamed
                    ? fmt::format("     From {} B (the eager sizes priced from their stream) a message starts "
@@ -734,7 +766,7 @@ int write_platform(const std::string& path, const std::string& on_node_path, con
       fmt::arg("ois_value", overhead_setting(f.ois)), fmt::arg("lat_factor", factor_setting(f.lat_factor)),
       fmt::arg("bw_factor", factor_setting(f.bw_factor)), fmt::arg("last", t.nodes - 1),
       fmt::arg("bandwidth_bps", f.bandwidth), fmt::arg("half_s", link_latency),
-      fmt::arg("loopback", loopback),
+      fmt::arg("loopback", loopback), fmt::arg("node_props", node_props),
       fmt::arg("rendezvous", rendezvous_streamed ? "stream's time per message" : "ping-pong"),
       fmt::arg("eager_streamed", rendezvous_streamed ? "; for an eager size whose stream is slower than its "
                                                        "ping-pong, that stream's less recv"
@@ -800,7 +832,10 @@ priced read_platform(const std::string& path) {
     return std::regex_search(text, match, pattern) ? std::string(match[1]) : std::string();
   };
   priced p;
-  if (const std::string e = prop("smpi/send-is-detached-thresh"); !e.empty()) p.eager_limit = std::stoul(e);
+  // The simulated library's eager limit, which SMPI's detached sizes may exceed.
+  if (std::string e = prop("collectives/eager-limit");
+      !e.empty() || !(e = prop("smpi/send-is-detached-thresh")).empty())
+    p.eager_limit = std::stoul(e);
   p.os = prop("smpi/os"), p.or_ = prop("smpi/or"), p.ois = prop("smpi/ois");
   p.lat_factor = prop("smpi/lat-factor"), p.bw_factor = prop("smpi/bw-factor");
   const std::string cluster = attribute(text, "(<cluster[^>]*>)", path);

@@ -4,6 +4,10 @@
 // the test runs on. Where the library reports nothing, E = 0; synchronous sends make it 0. With
 // Open MPI's shared-memory eager limit lowered (OMPI_MCA_btl_vader_eager_limit, the test
 // eager_test.lowered_limit), E follows it, and exchanges above it complete with right results.
+// Under SMPI, a platform whose hosts name the simulated library's eager limit apart from SMPI's
+// detached sizes (collectives/eager-limit, as collcalibrate writes it; eager_test.named_limit, with
+// COLLECTIVES_TEST_NAMED_EAGER_LIMIT the same value) sets E: one less than it, though larger sends
+// complete without their receiver there.
 
 #include <charconv>
 #include <cstdlib>
@@ -74,6 +78,7 @@ BOOST_AUTO_TEST_CASE(reported_size_is_the_mpi_library_own) {
   if (size_of(comm) < 2 || !ranks_0_and_1_share_a_host(comm)) return;
   BOOST_TEST(e.same_host > 0u);
   BOOST_TEST(completes_without_receiver(e.same_host, comm), "a send of E = " << e.same_host << " B waited");
+  if (std::getenv("COLLECTIVES_TEST_NAMED_EAGER_LIMIT") != nullptr) return;  // detached beyond E on purpose
   BOOST_TEST(!completes_without_receiver(e.same_host + 1, comm),
              "a send of E + 1 = " << e.same_host + 1 << " B completed without its receiver: E is too small");
 }
@@ -98,6 +103,18 @@ BOOST_AUTO_TEST_CASE(exchanges_around_the_eager_size_complete) {
     alltoall(all, blocks, comm, algorithm::pairwise);
     for (int r = 0; r < p; ++r) BOOST_TEST_REQUIRE(blocks[static_cast<std::size_t>(r) * n] == rank_of(comm));
   }
+}
+
+// A platform's collectives/eager-limit L (eager_test.named_limit, under SMPI): E = L − 1.
+BOOST_AUTO_TEST_CASE(follows_the_platform_named_limit) {
+  const char* v = std::getenv("COLLECTIVES_TEST_NAMED_EAGER_LIMIT");
+  if (v == nullptr || synchronous_sends()) return;
+  std::size_t limit = 0;
+  std::from_chars(v, v + std::string_view(v).size(), limit);
+  const eager_limits& e = eager_limits_in_force();
+  BOOST_TEST(e.from_mpi);
+  BOOST_TEST(e.same_host == limit - 1);
+  BOOST_TEST(e.other_host == limit - 1);
 }
 
 // OMPI_MCA_btl_vader_eager_limit=L (eager_test.lowered_limit): E on this host follows it.

@@ -17,6 +17,8 @@
 
 #if COLLECTIVES_SMPI
 #include <xbt/config.h>
+
+#include <simgrid/s4u/Host.hpp>
 #endif
 
 #include "collectives/error.hpp"
@@ -28,15 +30,36 @@ namespace {
 #if COLLECTIVES_SMPI
 
 // SMPI completes a standard send of fewer than smpi/send-is-detached-thresh bytes at once (it
-// "detaches" it); from that size on, the send waits for its receive.
+// "detaches" it); from that size on, the send waits for its receive. A platform that simulates an
+// MPI library whose own eager limit is lower (a calibrated one: collcalibrate detaches the sizes
+// whose data goes before the receive, as a rendezvous's first fragment does) names that limit on
+// its hosts, as the property collectives/eager-limit: the first size that waits.
 eager_limits reported_by_mpi() {
   const int detached_below = sg_cfg_get_int("smpi/send-is-detached-thresh");
-  const std::size_t limit = detached_below > 0 ? static_cast<std::size_t>(detached_below) - 1 : 0;
-  return {limit, limit, true,
-          fmt::format("SimGrid SMPI: smpi/send-is-detached-thresh = {} (sends below it complete at once); "
-                      "above E, exchanges with other hosts go in segments of E",
-                      detached_below),
-          true};
+  const char* named = simgrid::s4u::Host::current()->get_property("collectives/eager-limit");
+  long long first_waiting = detached_below;
+  if (named != nullptr) {
+    const std::string_view text(named);
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), first_waiting);
+    if (ec != std::errc() || end != text.data() + text.size() || first_waiting < 0 ||
+        first_waiting > detached_below)
+      throw error(
+          fmt::format("collectives: the platform's collectives/eager-limit='{}' is not a size of at most "
+                      "smpi/send-is-detached-thresh ({})",
+                      text, detached_below));
+  }
+  const std::size_t limit = first_waiting > 0 ? static_cast<std::size_t>(first_waiting) - 1 : 0;
+  return {
+      limit, limit, true,
+      named != nullptr
+          ? fmt::format(
+                "SimGrid SMPI: the platform's collectives/eager-limit = {} (smpi/send-is-detached-thresh "
+                "= {}); above E, exchanges with other hosts go in segments of E",
+                first_waiting, detached_below)
+          : fmt::format("SimGrid SMPI: smpi/send-is-detached-thresh = {} (sends below it complete at once); "
+                        "above E, exchanges with other hosts go in segments of E",
+                        detached_below),
+      true};
 }
 
 #else
