@@ -13,6 +13,7 @@
 //                 4.1's decision per call, ompi41.hpp) for a real Open MPI 4.1, vendor:ompi (SMPI's
 //                 reproduction of Open MPI's selection), …; the simulated plain vendor row is left out
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -26,8 +27,8 @@
 #include <vector>
 
 #include "cli11.hpp"
-#include "output.hpp"
 #include "median.hpp"
+#include "output.hpp"
 
 namespace {
 
@@ -85,7 +86,15 @@ side_by_side pair_up(const timings& real, const timings& simulated) {
 struct verdict {
   std::string real_best, simulated_best;
   bool agree;  ///< the simulated fastest is the real fastest, or within the margin of it (in real time)
+  /// Algorithms the simulation times exactly as simulated_best (identical schedules, e.g. the
+  /// hierarchical one with one rank per host), which of them is named fastest is their names' order;
+  /// tie_decides: the verdict would differ for one of them.
+  std::vector<std::string> tied;
+  bool tie_decides = false;
 };
+
+// Equal simulated times: the same to within rounding.
+constexpr double simulated_tie = 1e-9;
 
 verdict fastest(const size_row& row, double margin) {
   auto best = [&](bool simulated) {
@@ -97,7 +106,15 @@ verdict fastest(const size_row& row, double margin) {
         ->first;
   };
   const std::string real_best = best(false), simulated_best = best(true);
-  return {real_best, simulated_best, row.at(simulated_best).first <= (1 + margin) * row.at(real_best).first};
+  const double real_fastest = row.at(real_best).first, simulated_fastest = row.at(simulated_best).second;
+  auto agrees = [&](const std::string& a) { return row.at(a).first <= (1 + margin) * real_fastest; };
+  verdict v{real_best, simulated_best, agrees(simulated_best)};
+  for (const auto& [a, times] : row)
+    if (a != simulated_best && times.second <= (1 + simulated_tie) * simulated_fastest) {
+      v.tied.push_back(a);
+      v.tie_decides = v.tie_decides || agrees(a) != v.agree;
+    }
+  return v;
 }
 
 std::string bytes_text(std::size_t b) {
@@ -147,7 +164,7 @@ int main(int argc, char** argv) {
     }
     std::string summary, details;
     std::vector<double> all_errors;
-    int all_points = 0, all_agree = 0;
+    int all_points = 0, all_agree = 0, all_tie_decided = 0;
     std::set<std::string> collectives;
     for (const auto& run : runs)
       for (const auto& [key, time] : run.real) collectives.insert(std::get<0>(key));
@@ -186,12 +203,15 @@ int main(int argc, char** argv) {
           }
           const verdict v = fastest(row, margin);
           agree += v.agree;
+          all_tie_decided += v.tie_decides;
           details += fmt::format(
               " {} | {}{} |\n", v.real_best, v.simulated_best,
-              v.agree
-                  ? (v.simulated_best == v.real_best ? "" : fmt::format(" (within {:.0f}%)", 100 * margin))
-                  : fmt::format(" (real: {:.2f}× the fastest)",
-                                row.at(v.simulated_best).first / row.at(v.real_best).first));
+              (v.agree
+                   ? (v.simulated_best == v.real_best ? "" : fmt::format(" (within {:.0f}%)", 100 * margin))
+                   : fmt::format(" (real: {:.2f}× the fastest)",
+                                 row.at(v.simulated_best).first / row.at(v.real_best).first)) +
+                  (v.tied.empty() ? ""
+                                  : fmt::format(" (tied in simulation with {})", fmt::join(v.tied, ", "))));
         }
         all_errors.insert(all_errors.end(), errors.begin(), errors.end());
         all_points += static_cast<int>(table.size()), all_agree += agree;
@@ -219,16 +239,23 @@ int main(int argc, char** argv) {
             : fmt::format(
                   "Real runs against one another (each point's real time above is their "
                   "median): median |b ÷ a − 1| = {:.1f}%; the fastest agree at {} of {} "
-                  "(pair, collective, layout, size) points ({:.0f}%).\n\n",
+                  "(pair, collective, layout, size) points ({:.1f}%).\n\n",
                   100 * median(real_errors), real_agree, real_points, 100.0 * real_agree / real_points);
     std::string report = fmt::format(
         "Simulated ÷ real median time per call; the simulated row {} stands for the real vendor row. "
         "Fastest: the algorithm the simulation finds fastest is the real fastest, or within {:.0f}% of "
         "it.\n\n"
         "Over all {} points: median |sim ÷ real − 1| = {:.1f}%; the fastest agree at {} of {} "
-        "(collective, layout, size) points ({:.0f}%).\n\n{}{}\n## Per size (simulated ÷ real)\n{}",
+        "(collective, layout, size) points ({:.1f}%){}.\n\n{}{}\n## Per size (simulated ÷ real)\n{}",
         vendor_row, 100 * margin, all_errors.size(), 100 * median(all_errors), all_agree, all_points,
-        100.0 * all_agree / all_points, resolution, summary, details);
+        100.0 * all_agree / all_points,
+        all_tie_decided == 0
+            ? ""
+            : fmt::format("; at {} of them the verdict rests on an exact tie in the simulation (algorithms "
+                          "simulated in the same time: the first name in alphabetical order is taken as "
+                          "the fastest, and another would change the verdict)",
+                          all_tie_decided),
+        resolution, summary, details);
     if (out.empty()) {
       std::cout << report;
     } else {

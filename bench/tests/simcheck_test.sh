@@ -3,7 +3,8 @@
 # collsimcheck with several real runs of a layout (simulation-check.sh --rounds): each point's real
 # time is the median of the runs, not their mean; the report says how far the real runs agree with
 # one another, every pair, and says nothing of the kind for one run; a real run it cannot read is
-# named. One run of collbench at 2 ranks is the real run and its own "simulation".
+# named; a verdict that rests on an exact tie in the simulation is counted as such. One run of
+# collbench at 2 ranks is the real run and its own "simulation".
 # Usage: simcheck_test.sh COLLBENCH COLLSIMCHECK RUN   (RUN: scripts/mpirun/run)
 set -euo pipefail
 collbench=${1:?usage: simcheck_test.sh COLLBENCH COLLSIMCHECK RUN}
@@ -30,13 +31,25 @@ grep -q "fastest agree at [0-9]* of $((3 * points)) (pair, " "$tmp/median.md" ||
   fail "a, a and z: not 3 pairs of $points points: $(sed -n 5p "$tmp/median.md")"
 
 check "2x1=$tmp/a.json+$tmp/a.json,$tmp/z.json" > "$tmp/pair.md"
-grep -q "Real runs against one another .*= 0.0%; the fastest agree at $points of $points (pair, .*(100%)" \
+grep -q "Real runs against one another .*= 0.0%; the fastest agree at $points of $points (pair, .*(100.0%)" \
   "$tmp/pair.md" || fail "a against itself: $(sed -n 5p "$tmp/pair.md")"
 
 check "2x1=$tmp/a.json,$tmp/a.json" > "$tmp/one.md"
 ! grep -q "Real runs against one another" "$tmp/one.md" || fail "one real run, yet a line on real runs"
 
+# Ties: z simulates every algorithm in the same time, so the first name in alphabetical order is
+# taken as the simulated fastest; in s (the real run) exactly that algorithm is slow, so every
+# verdict is wrong, and rests on the tie (another name would make it right).
+awk -v first="$(sed -n 's/.*"algorithm": "\([^"]*\)".*/\1/p' "$tmp/a.json" | sort -u | head -n 1)" '
+  /"algorithm":/ { slow = index($0, "\"" first "\"") > 0 }
+  /"median_us":/ && slow { sub(/"median_us": [0-9.eE+-]+/, "\"median_us\": 1e6") }
+  { print }' "$tmp/a.json" > "$tmp/s.json"
+check "2x1=$tmp/s.json,$tmp/z.json" > "$tmp/tie.md"
+grep -q "fastest agree at 0 of $points .*; at $points of them the verdict rests on an exact tie" "$tmp/tie.md" ||
+  fail "every algorithm tied in simulation, the first name slow for real: $(sed -n 3p "$tmp/tie.md")"
+! grep -q "rests on an exact tie" "$tmp/median.md" || fail "a against itself: a tie reported"
+
 status=0
 check "2x1=$tmp/a.json+$tmp/missing.json,$tmp/a.json" > /dev/null 2> "$tmp/err" || status=$?
 [[ $status == 2 ]] && grep -q "missing.json" "$tmp/err" || fail "an unreadable real run: status $status, $(cat "$tmp/err")"
-echo "simcheck_test: the median of the real runs, their agreement with one another, an unreadable one named"
+echo "simcheck_test: the median of the real runs, their agreement with one another, ties, an unreadable one named"
