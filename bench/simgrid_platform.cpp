@@ -84,8 +84,11 @@ schedule::platform simgrid_platform(const std::string& file) {
   }
   net.send_overhead = small_message_value(property(text, "smpi/os"));
   net.recv_overhead = small_message_value(property(text, "smpi/or"));
-  const std::string detached = property(text, "smpi/send-is-detached-thresh");
-  net.eager_bytes = (detached.empty() ? 65536 : std::stoul(detached)) - 1;
+  // The library's eager size: below the limit a calibrated platform names on its hosts
+  // (collectives/eager-limit, which SMPI's detached sizes may exceed), else below SMPI's threshold.
+  std::string first_waiting = property(text, "collectives/eager-limit");
+  if (first_waiting.empty()) first_waiting = property(text, "smpi/send-is-detached-thresh");
+  net.eager_bytes = (first_waiting.empty() ? 65536 : std::stoul(first_waiting)) - 1;
   // The library knows E across hosts under SMPI too, and sends exchanges above it to other hosts
   // as segments of E (core/eager.cpp).
   net.eager_across = net.eager_bytes;

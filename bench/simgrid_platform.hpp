@@ -16,8 +16,9 @@ namespace schedule = collectives::detail::schedule;
 /// (bw, lat; a FAT_TREE's leaf size or a TORUS's dimensions; core ranks a host, loopback_bw and
 /// loopback_lat on one host) and the SMPI settings that scripts/mpirun/simulate and the file set:
 /// smpi/os and smpi/or (their value for small messages), network/weight-S (8775, the SMPI network
-/// model's, unless the file sets it), the eager size below smpi/send-is-detached-thresh (65536
-/// unless the file sets it; between hosts too, with exchanges above it in segments of E), eager
+/// model's, unless the file sets it), the eager size below the hosts' collectives/eager-limit (a
+/// calibrated platform's), else below smpi/send-is-detached-thresh (65536 unless the file sets it;
+/// between hosts too, with exchanges above it in segments of E), eager
 /// messages moving at the match, and no time for reductions and copies
 /// (smpi/simulate-computation:no). Throws collectives::error on a file it cannot read.
 schedule::platform simgrid_platform(const std::string& file);

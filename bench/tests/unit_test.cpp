@@ -815,6 +815,11 @@ BOOST_AUTO_TEST_CASE(a_simgrid_platform_file_gives_its_links_and_smpis_settings)
   BOOST_TEST(net.eager_moves_at_match);
   BOOST_TEST(cb::simgrid_platform(dir + "torus-512.xml").torus == std::vector<int>({8, 8, 8}));
   BOOST_CHECK_THROW(cb::simgrid_platform(dir + "no-such-platform.xml"), collectives::error);
+  // A platform whose hosts name the library's eager limit below SMPI's detached sizes (collcalibrate's).
+  const cb::schedule::platform named =
+      cb::simgrid_platform(std::string(COLLECTIVES_SOURCE_DIR) + "/tests/calibrate/named-eager.xml");
+  BOOST_TEST(named.eager_bytes == 16383u);
+  BOOST_TEST(named.eager_across == 16383u);
   // Above E an exchange with another host goes in segments of E, both sides sending first: a
   // 1 MiB block each way at p = 2 takes about one message time, where the ordered exchange (one
   // side after the other) takes two.
