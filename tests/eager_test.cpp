@@ -11,6 +11,7 @@
 
 #include <charconv>
 #include <cstdlib>
+#include <optional>
 #include <string_view>
 
 #include "support/checks.hpp"
@@ -54,6 +55,16 @@ bool ranks_0_and_1_share_a_host(MPI_Comm comm) {
   MPI_Bcast(&first_of_0, 1, MPI_INT, 0, comm);
   MPI_Bcast(&first_of_1, 1, MPI_INT, 1, comm);
   return first_of_0 == first_of_1;
+}
+
+// A limit in bytes set in the environment variable `name`, for a test that checks E follows it;
+// none when unset or with synchronous sends (E = 0 then).
+std::optional<std::size_t> limit_set_in(const char* name) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || synchronous_sends()) return std::nullopt;
+  std::size_t limit = 0;
+  std::from_chars(v, v + std::string_view(v).size(), limit);
+  return limit;
 }
 
 }  // namespace
@@ -107,22 +118,19 @@ BOOST_AUTO_TEST_CASE(exchanges_around_the_eager_size_complete) {
 
 // A platform's collectives/eager-limit L (eager_test.named_limit, under SMPI): E = L − 1.
 BOOST_AUTO_TEST_CASE(follows_the_platform_named_limit) {
-  const char* v = std::getenv("COLLECTIVES_TEST_NAMED_EAGER_LIMIT");
-  if (v == nullptr || synchronous_sends()) return;
-  std::size_t limit = 0;
-  std::from_chars(v, v + std::string_view(v).size(), limit);
+  const std::optional<std::size_t> limit = limit_set_in("COLLECTIVES_TEST_NAMED_EAGER_LIMIT");
+  if (!limit) return;
   const eager_limits& e = eager_limits_in_force();
   BOOST_TEST(e.from_mpi);
-  BOOST_TEST(e.same_host == limit - 1);
-  BOOST_TEST(e.other_host == limit - 1);
+  BOOST_TEST(e.same_host == *limit - 1);
+  BOOST_TEST(e.other_host == *limit - 1);
 }
 
 // OMPI_MCA_btl_vader_eager_limit=L (eager_test.lowered_limit): E on this host follows it.
 BOOST_AUTO_TEST_CASE(follows_a_lowered_shared_memory_limit) {
-  const char* v = std::getenv("OMPI_MCA_btl_vader_eager_limit");
-  if (v == nullptr || synchronous_sends()) return;
-  std::size_t limit = 0;
-  std::from_chars(v, v + std::string_view(v).size(), limit);
+  const std::optional<std::size_t> set = limit_set_in("OMPI_MCA_btl_vader_eager_limit");
+  if (!set) return;
+  const std::size_t limit = *set;
   const eager_limits& e = eager_limits_in_force();
   BOOST_TEST(e.from_mpi);
   BOOST_TEST(e.same_host < limit, "E = " << e.same_host << " B with btl_vader_eager_limit " << limit);
