@@ -33,10 +33,10 @@
 // the sender go on, as if the message had gone; every node's collectives/eager-limit keeps the
 // eager limit, for the library (src/core/eager.cpp) — and smpi/async-small-thresh is the eager
 // limit too (below it SMPI moves a message at once, to a receiver not there yet, as an eager MPI
-// does) unless eager sizes are priced from their stream (below): from the smallest of them a message moves when its receive
-// is posted, as SMPI would start a sender's messages all at once and share the link among them,
-// where TCP sends them one after another; os, or and ois are piecewise affine fits
-// of send, recv and isend over the eager sizes (isend over all; recv at most the stream's time per
+// does) unless eager sizes are priced from their stream (below): from the smallest of them a
+// message moves when its receive is posted, as SMPI would start a sender's messages all at once
+// and share the link among them, where TCP sends them one after another; os, or and ois are
+// piecewise affine fits of send, recv and isend over the eager sizes (isend over all; recv at most the stream's time per
 // message: a busy receiver is not woken from a pause); the transfer is the ping-pong less
 // both overheads (eager) or the stream's time per message (rendezvous: messages one after the other
 // on a busy link, as a collective sends them; --rendezvous-transfer ping-pong: a link at rest) — and

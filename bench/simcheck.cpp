@@ -87,7 +87,7 @@ struct verdict {
   std::string real_best, simulated_best;
   bool agree;  ///< the simulated fastest is the real fastest, or within the margin of it (in real time)
   /// Algorithms the simulation times exactly as simulated_best (identical schedules, e.g. the
-  /// hierarchical one with one rank per host), which of them is named fastest is their names' order;
+  /// hierarchical one with one rank per host): simulated_best is the first of them by name.
   /// tie_decides: the verdict would differ for one of them.
   std::vector<std::string> tied;
   bool tie_decides = false;
