@@ -108,7 +108,7 @@ verdict fastest(const size_row& row, double margin) {
   const std::string real_best = best(false), simulated_best = best(true);
   const double real_fastest = row.at(real_best).first, simulated_fastest = row.at(simulated_best).second;
   auto agrees = [&](const std::string& a) { return row.at(a).first <= (1 + margin) * real_fastest; };
-  verdict v{real_best, simulated_best, agrees(simulated_best)};
+  verdict v{real_best, simulated_best, agrees(simulated_best), {}, false};
   for (const auto& [a, times] : row)
     if (a != simulated_best && times.second <= (1 + simulated_tie) * simulated_fastest) {
       v.tied.push_back(a);
