@@ -49,17 +49,13 @@ eager_limits reported_by_mpi() {
                       text, detached_below));
   }
   const std::size_t limit = first_waiting > 0 ? static_cast<std::size_t>(first_waiting) - 1 : 0;
-  return {
-      limit, limit, true,
-      named != nullptr
-          ? fmt::format(
-                "SimGrid SMPI: the platform's collectives/eager-limit = {} (smpi/send-is-detached-thresh "
-                "= {}); above E, exchanges with other hosts go in segments of E",
-                first_waiting, detached_below)
-          : fmt::format("SimGrid SMPI: smpi/send-is-detached-thresh = {} (sends below it complete at once); "
-                        "above E, exchanges with other hosts go in segments of E",
-                        detached_below),
-      true};
+  const std::string threshold = fmt::format("smpi/send-is-detached-thresh = {}", detached_below);
+  return {limit, limit, true,
+          fmt::format("SimGrid SMPI: {}; above E, exchanges with other hosts go in segments of E",
+                      named != nullptr ? fmt::format("the platform's collectives/eager-limit = {} ({})",
+                                                     first_waiting, threshold)
+                                       : threshold + " (sends below it complete at once)"),
+          true};
 }
 
 #else
