@@ -38,10 +38,12 @@
 // message moves when its receive is posted, as SMPI would start a sender's messages all at once
 // and share the link among them, where TCP sends them one after another; os, or and ois are
 // piecewise affine fits of send, recv and isend over the eager sizes (isend over all; recv at most the stream's time per
-// message: a busy receiver is not woken from a pause); the transfer is the ping-pong less
-// both overheads (eager) or the stream's time per message (rendezvous: messages one after the other
-// on a busy link, as a collective sends them; --rendezvous-transfer ping-pong: a link at rest) — and
-// the stream's less or for an eager size whose stream is slower than its ping-pong (a link with a
+// message: a busy receiver is not woken from a pause); the transfer is the exchange's time per
+// message less ois and or (eager: the duplex stream, as a collective's exchanges send both ways at
+// once; over TCP that is slower than a ping-pong, which SMPI prices alike) or the stream's time per
+// message (rendezvous: messages one after the other on a busy link, as a collective sends them;
+// --rendezvous-transfer ping-pong: a link at rest, and the ping-pong less os and or for eager sizes) —
+// and the stream's less or for an eager size whose stream is slower than its ping-pong (a link with a
 // burst, which SMPI's links have not, lets a message at rest cross faster than a busy one; in a stream
 // the sender's os overlaps the transfer before it),
 // fitted piecewise affine, each piece within --tolerance of the time it is part of; each piece's intercept and
@@ -560,6 +562,7 @@ struct fitted {
   std::optional<std::size_t> eager_limit;
   std::optional<std::size_t> first_streamed;  // the smallest eager size priced from its stream
   std::optional<std::size_t> detached_below;  // smpi/send-is-detached-thresh, when not the eager limit
+  bool exchanges = false;  // the eager sizes not streamed priced from the duplex stream (else the ping-pong)
   std::vector<piece> os, or_, ois, wire;
   double latency = 0, bandwidth = 0;  // the route's: L and B
   double limiter = 0;                 // what a node moves both ways at once, if less than 2 B (else 0)
@@ -622,6 +625,14 @@ fitted fit(const measurement& m, double tolerance, bool rendezvous_streamed) {
   auto streamed = [&](std::size_t i) {
     return rendezvous_streamed && (i >= eager_end || pts[i].stream > pts[i].ping_pong);
   };
+  // The other eager sizes, on a busy link, are priced from the exchange (the duplex stream: MPI_Isend
+  // and MPI_Recv, ois + transfer + or per message) where it was measured: a collective sends most of
+  // its small messages both ways at once, and over TCP such a message crosses more slowly than one
+  // alone; SMPI prices a message alike either way.
+  const bool duplex_measured =
+      std::all_of(pts.begin(), pts.end(), [](const point& p) { return p.duplex > 0; });
+  f.exchanges = rendezvous_streamed && duplex_measured;
+  auto exchanged = [&](std::size_t i) { return f.exchanges && i < eager_end && !streamed(i); };
   // Where an overhead changes its piece, the protocol changed: the transfer's pieces break there too
   // (among the sizes priced by their ping-pong), and where the streamed sizes start.
   std::vector<std::size_t> breaks;
@@ -637,11 +648,12 @@ fitted fit(const measurement& m, double tolerance, bool rendezvous_streamed) {
   std::vector<double> xw(n), total(n);
   for (std::size_t i = 0; i < n; ++i) {
     xw[i] = x[i] + envelope;
-    total[i] = streamed(i) ? pts[i].stream : pts[i].ping_pong;
+    total[i] = streamed(i) ? pts[i].stream : exchanged(i) ? pts[i].duplex : pts[i].ping_pong;
     // A message of a stream: the sender's os overlaps the transfer before it, the receiver's or
     // does not (from the first streamed size a transfer starts once its receive is posted).
     wire[i] = i >= eager_end ? total[i]
               : streamed(i)  ? total[i] - value(f.or_, bytes[i])
+              : exchanged(i) ? total[i] - value(f.ois, bytes[i]) - value(f.or_, bytes[i])
                              : total[i] - value(f.os, bytes[i]) - value(f.or_, bytes[i]);
     wire[i] = std::max(wire[i], 1e-9);
   }
@@ -661,8 +673,6 @@ fitted fit(const measurement& m, double tolerance, bool rendezvous_streamed) {
   // Both ways at once: where each direction of the rendezvous sizes' duplex stream sustains clearly less
   // than B, each node gets a limiter link (SimGrid's cluster limiter_link: one link both directions
   // share) of twice that rate.
-  const bool duplex_measured =
-      std::all_of(pts.begin(), pts.end(), [](const point& p) { return p.duplex > 0; });
   if (eager_end + 1 < n && duplex_measured) {
     std::vector<double> duplex(n);
     for (std::size_t i = 0; i < n; ++i) duplex[i] = pts[i].duplex;
@@ -738,7 +748,7 @@ int write_platform(const std::string& path, const std::string& on_node_path, con
      one way and of streams both ways at once:
          bytes   ping-pong      send      recv     isend     stream     duplex  protocol
 {table}     Eager limit: {eager}.
-{async_text}{on_node}     Fit (pieces of at most {tolerance:.0f}% error; transfer = ping-pong - send - recv when eager,
+{async_text}{on_node}     Fit (pieces of at most {tolerance:.0f}% error; transfer = {eager_transfer} when eager,
      the {rendezvous} for a rendezvous{eager_streamed}; sizes + 16 B of envelope):
 {os}{or_}{ois}{wire}     Link: L = {latency:.3f} us end to end (two links of {half:.3f} us), B = {bandwidth:.4g} MB/s{limiter_text}. -->
 <platform version="4.1">
@@ -790,6 +800,7 @@ int write_platform(const std::string& path, const std::string& on_node_path, con
       fmt::arg("bw_factor", factor_setting(f.bw_factor)), fmt::arg("last", t.nodes - 1),
       fmt::arg("bandwidth_bps", f.bandwidth), fmt::arg("half_s", link_latency),
       fmt::arg("loopback", loopback), fmt::arg("node_props", node_props),
+      fmt::arg("eager_transfer", f.exchanges ? "duplex - isend - recv" : "ping-pong - send - recv"),
       fmt::arg("rendezvous", rendezvous_streamed ? "stream's time per message" : "ping-pong"),
       fmt::arg("eager_streamed", rendezvous_streamed ? "; for an eager size whose stream is slower than its "
                                                        "ping-pong, that stream's less recv"

@@ -14,6 +14,10 @@
 #   among them, where TCP sends them one after another;
 # - or, what MPI_Recv costs, at most the stream's time per message: a receiver kept busy is not
 #   woken from a pause, as the measurement's MPI_Recv was.
+# - an eager size not streamed costs what one message of an exchange costs (the duplex stream, both
+#   ways at once, as a collective's exchanges send): at 8 B, SMPI's price of one MPI_Isend's message
+#   (ois + the transfer + or) is within 5% of the duplex stream's time per message, 17% over the
+#   ping-pong's (priced from the ping-pong, as before, it came out at the ping-pong).
 # Usage: tcp_fit_test.sh COLLCALIBRATE RUN   (RUN: scripts/mpirun/run, to start it as 1 rank)
 set -euo pipefail
 collcalibrate=${1:?usage: tcp_fit_test.sh COLLCALIBRATE RUN}
@@ -63,6 +67,13 @@ small_or=$(setting or 8)
 read -r small_recv small_stream < <(awk '$1 == 8 && $NF == "eager" { print $4 * 1e-6, $6 * 1e-6 }' "$tmp/tcp.xml")
 awk -v o="$small_or" -v s="$small_stream" -v r="$small_recv" 'BEGIN { exit !(s < r && o > 0 && o <= s) }' ||
   fail "or at 8 B is $small_or s; MPI_Recv measured $small_recv s, the stream $small_stream s per message"
+# An exchange of 8 B: its price from the settings against the duplex stream, from the table.
+duplex=$(awk '$1 == 8 && $NF == "eager" { print $7 * 1e-6 }' "$tmp/tcp.xml")
+exchange=$(awk -v os="$(setting ois 8)" -v or="$(setting or 8)" -v l="$latency" -v b="$bandwidth" \
+  -v lf="$(factor lat-factor 24)" -v bf="$(factor bw-factor 24)" 'BEGIN { print os + 2 * l * lf + 24 / (b * bf) + or }')
+awk -v p="$exchange" -v m="$duplex" 'BEGIN { exit !(p > 0.95 * m && p < 1.05 * m) }' ||
+  fail "one 8 B message of an exchange is priced $exchange s, the duplex stream measured $duplex s per message"
 echo "tcp_fit_test: eager limit 65481 B, messages from $first_streamed B start at their receive;" \
   "one $bytes B message priced $price s," \
-  "the stream $stream s per message; or at 8 B $small_or s, the stream $small_stream s"
+  "the stream $stream s per message; or at 8 B $small_or s, the stream $small_stream s;" \
+  "an exchange of 8 B priced $exchange s, the duplex stream $duplex s"
