@@ -1000,8 +1000,9 @@ int main(int argc, char** argv) {
   fit_cmd
       ->add_option(
           "--rendezvous-transfer", transfer,
-          "what a rendezvous transfer costs (and an eager one slower streamed than alone): the stream's "
-          "time per message (a busy link) or the ping-pong's")
+          "what a rendezvous transfer costs: the stream's time per message (a busy link; then an eager "
+          "one slower streamed than alone, the stream's too, and the other eager ones an exchange's) or "
+          "the ping-pong's")
       ->capture_default_str()
       ->check(CLI::IsMember({"stream", "ping-pong"}));
 

@@ -25,8 +25,9 @@
 #   --transfer stream|ping-pong  what a rendezvous transfer costs in the fit: the stream's time per
 #                          message (default: a busy link, as a collective keeps it; then also an
 #                          eager size's where its stream is slower than its ping-pong, from which
-#                          on a message moves once its receive is posted, and MPI_Recv's overhead
-#                          at most the stream's: a busy receiver) or the ping-pong's
+#                          on a message moves once its receive is posted, the other eager sizes'
+#                          from one message of an exchange (the two-way stream), and MPI_Recv's
+#                          overhead at most the stream's: a busy receiver) or the ping-pong's
 #   --from FILE            fit an earlier measurement instead of measuring (--on-node-from for the
 #                          one-node one)
 #   --build-dir DIR        the CMake build directory (default build/); with COLLECTIVES_MPI=smpi,
