@@ -634,13 +634,14 @@ fitted fit(const measurement& m, double tolerance, bool rendezvous_streamed) {
   f.exchanges = rendezvous_streamed && duplex_measured;
   auto exchanged = [&](std::size_t i) { return f.exchanges && i < eager_end && !streamed(i); };
   // Where an overhead changes its piece, the protocol changed: the transfer's pieces break there too
-  // (among the sizes priced by their ping-pong), and where the streamed sizes start.
+  // (where it is reckoned less that overhead: or everywhere, os among the sizes not streamed), and
+  // where the streamed sizes start.
   std::vector<std::size_t> breaks;
-  for (const auto* pieces : {&f.os, &f.or_})
-    for (const piece& p : *pieces) {
-      const auto at = std::find(bytes.begin(), bytes.end(), p.first) - bytes.begin();
-      if (!streamed(static_cast<std::size_t>(at))) breaks.push_back(p.first);
-    }
+  for (const piece& p : f.or_) breaks.push_back(p.first);
+  for (const piece& p : f.os) {
+    const auto at = std::find(bytes.begin(), bytes.end(), p.first) - bytes.begin();
+    if (!streamed(static_cast<std::size_t>(at))) breaks.push_back(p.first);
+  }
   for (std::size_t i = 1; i < eager_end; ++i)
     if (streamed(i) != streamed(i - 1)) breaks.push_back(bytes[i]);
   for (std::size_t i = 0; i < eager_end && !f.first_streamed; ++i)
