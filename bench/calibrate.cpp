@@ -634,11 +634,11 @@ fitted fit(const measurement& m, double tolerance, bool rendezvous_streamed) {
   f.exchanges = rendezvous_streamed && duplex_measured;
   auto exchanged = [&](std::size_t i) { return f.exchanges && i < eager_end && !streamed(i); };
   // Where an overhead changes its piece, the protocol changed: the transfer's pieces break there too
-  // (where it is reckoned less that overhead: or everywhere, os among the sizes not streamed), and
-  // where the streamed sizes start.
+  // (where it is reckoned less that overhead: or everywhere, the sender's — ois for an exchange, os
+  // for a ping-pong — among the sizes not streamed), and where the streamed sizes start.
   std::vector<std::size_t> breaks;
   for (const piece& p : f.or_) breaks.push_back(p.first);
-  for (const piece& p : f.os) {
+  for (const piece& p : f.exchanges ? f.ois : f.os) {
     const auto at = std::find(bytes.begin(), bytes.end(), p.first) - bytes.begin();
     if (!streamed(static_cast<std::size_t>(at))) breaks.push_back(p.first);
   }
