@@ -63,9 +63,15 @@ latency=$(sed -n 's|.* lat="\([0-9.e+-]*\)s".*|\1|p' <<<"$link")
 bandwidth=$(sed -n 's|.* bw="\([0-9.e+-]*\)Bps".*|\1|p' <<<"$link")
 stream=$(awk -v s=$bytes '$1 == s && $NF == "eager" { print $6 * 1e-6 }' "$tmp/tcp.xml")
 [[ -n $stream && -n $latency && -n $bandwidth ]] || fail "no stream at $bytes B, or no link, in the platform"
-price=$(awk -v os="$(setting os $bytes)" -v or="$(setting or $bytes)" -v l="$latency" -v b="$bandwidth" \
-  -v lf="$(factor lat-factor $((bytes + 16)))" -v bf="$(factor bw-factor $((bytes + 16)))" -v s=$((bytes + 16)) \
-  'BEGIN { print os + 2 * l * lf + s / (b * bf) + or }')
+# One message of SIZE bytes sent with the sender's overhead SENDER (os or ois): that overhead, the
+# transfer over two links and or.
+message_price() {
+  local sender=$1 size=$2 payload=$(($2 + 16))
+  awk -v os="$(setting "$sender" "$size")" -v or="$(setting or "$size")" -v l="$latency" -v b="$bandwidth" \
+    -v lf="$(factor lat-factor $payload)" -v bf="$(factor bw-factor $payload)" -v s=$payload \
+    'BEGIN { print os + 2 * l * lf + s / (b * bf) + or }'
+}
+price=$(message_price os $bytes)
 awk -v p="$price" -v m="$stream" 'BEGIN { exit !(p > 0.9 * m && p < 1.1 * m) }' ||
   fail "one $bytes B message is priced $price s, the stream measured $stream s per message"
 # A busy receiver: at 8 B MPI_Recv took longer after the measurement's pause than a stream took per
@@ -84,8 +90,7 @@ for first in $(starts or); do
 done
 # An exchange of 8 B: its price from the settings against the duplex stream, from the table.
 duplex=$(awk '$1 == 8 && $NF == "eager" { print $7 * 1e-6 }' "$tmp/tcp.xml")
-exchange=$(awk -v os="$(setting ois 8)" -v or="$(setting or 8)" -v l="$latency" -v b="$bandwidth" \
-  -v lf="$(factor lat-factor 24)" -v bf="$(factor bw-factor 24)" 'BEGIN { print os + 2 * l * lf + 24 / (b * bf) + or }')
+exchange=$(message_price ois 8)
 awk -v p="$exchange" -v m="$duplex" 'BEGIN { exit !(p > 0.95 * m && p < 1.05 * m) }' ||
   fail "one 8 B message of an exchange is priced $exchange s, the duplex stream measured $duplex s per message"
 echo "tcp_fit_test: eager limit 65481 B, messages from $first_streamed B start at their receive;" \
