@@ -112,12 +112,25 @@ void print_list(const vendor_internals& internals) {
       if (v.coll == c) fmt::print(" vendor:{}", v.name);
     fmt::print("\n");
   }
+  for (const auto& [v, why] : internals.left_out())
+    fmt::print("(left out: {} vendor:{}: {})\n", to_string(v.coll), v.name, why);
   if (internals.available().empty())
     fmt::print("(no vendor internals: {})\n", internals.unavailable_reason());
   fmt::print(
       "-a also takes: all (the default: every algorithm above), library (the library's only), vendor:all "
       "(the vendor's internal ones), automatic (the library's own choice) and pmpi (the MPI library's "
       "collective by its profiling name, PMPI_*), the last two measured only when named\n");
+}
+
+// The vendor:<name> rows named in -a that some collective of the run has, but not at this process
+// count (check_selection lets them through with --skip-left-out, or where another collective runs them).
+std::vector<left_out_row> left_out_rows(const options& o, const vendor_internals& internals) {
+  std::vector<left_out_row> out;
+  for (collective c : o.collectives)
+    for (const std::string& name : o.algorithms)
+      if (std::string why = internals.left_out(c, name); !why.empty())
+        out.push_back({std::string(to_string(c)), name, std::move(why)});
+  return out;
 }
 
 #if COLLBENCH_SMPI
@@ -231,7 +244,8 @@ int run(int argc, char** argv, bool forcing_set_here) {
     if (rank == 0) print_list(internals);
     return 0;
   }
-  if (const std::string problem = check_selection(o.collectives, o.algorithms, internals); !problem.empty())
+  if (const std::string problem = check_selection(o.collectives, o.algorithms, internals, o.skip_left_out);
+      !problem.empty())
     return usage_error(problem);
 
   // Open the output before measuring, so a bad path fails in a second, not after the run.
@@ -261,6 +275,10 @@ int run(int argc, char** argv, bool forcing_set_here) {
   info.timing_mode = std::string(to_string(o.timing));
   info.shm_copy = shm_copy_in_force();
   info.eager = collectives::eager_limits_in_force();
+  info.left_out = left_out_rows(o, internals);
+  if (rank == 0)
+    for (const left_out_row& l : info.left_out)
+      fmt::print(stderr, "collbench: {} {}: left out, {}\n", l.collective, l.algorithm, l.reason);
   info.vendor_internals =
       internals.available().empty() ? internals.unavailable_reason()
       : internals.smpi()

@@ -281,6 +281,10 @@ parse_result parse_options(int argc, char** argv) {
   app.add_flag("--list", o.list,
                "List each collective's algorithms (as the drop-in's COLLECTIVES_ALGORITHMS=help does) and "
                "the MPI library's internal ones available here (vendor:<name>), then exit");
+  app.add_flag("--skip-left-out", o.skip_left_out,
+               "A vendor:<name> named in -a that the MPI library cannot run at this process count (SimGrid's "
+               "algorithms that crash or fail there; --list says which) is left out with its reason, on "
+               "stderr and in the output, instead of stopping the run");
   std::string draw_time = "real";
   app.add_option("--draw", o.draw,
                  "Instead of measuring: run each collective:algorithm given (comma-separated, or all: every "

@@ -64,6 +64,7 @@ struct options {
   bool model = false;
   bool quiet = false;
   bool list = false;
+  bool skip_left_out = false;  ///< --skip-left-out
   /// --draw: "collective:algorithm" entries or "all"; empty: measure instead.
   std::vector<std::string> draw;
   std::string draw_dir = ".";

@@ -213,6 +213,10 @@ void write_json(std::ostream& os, const run_info& info, std::span<const row> row
                                           {"from_mpi", info.eager->from_mpi},
                                           {"source", info.eager->source}}
                                    : json(nullptr)}};
+  json left_out = json::array();
+  for (const left_out_row& l : info.left_out)
+    left_out.push_back({{"collective", l.collective}, {"algorithm", l.algorithm}, {"reason", l.reason}});
+  run["left_out"] = left_out;
   json results = json::array();
   for (const row& r : rows) results.push_back(to_json(r));
   json doc = {{"collbench", run},
@@ -259,6 +263,10 @@ run_results read_json(std::istream& is) {
                                           e.at("from_mpi").get<bool>(), e.at("source").get<std::string>()};
     }
     if (!doc.at("model").is_null()) i.model = machine_from_json(doc.at("model"));
+    if (run.contains("left_out"))
+      for (const json& l : run.at("left_out"))
+        i.left_out.push_back({l.at("collective").get<std::string>(), l.at("algorithm").get<std::string>(),
+                              l.at("reason").get<std::string>()});
     if (doc.contains("hosts") && !doc.at("hosts").is_null()) i.hosts = host_links_from_json(doc.at("hosts"));
     for (const json& r : doc.at("results")) {
       out.rows.push_back(row_from_json(r));
@@ -287,6 +295,8 @@ void write_table(std::ostream& os, const run_info& info, std::span<const row> ro
   if (info.start) fmt::print(os, "# start: {}\n", describe_start(*info.start));
   fmt::print(os, "# vendor internals: {}\n", info.vendor_internals);
   fmt::print(os, "# shared memory: {}; {}\n", describe(info.shm_copy), info.shm_copy.source);
+  for (const left_out_row& l : info.left_out)
+    fmt::print(os, "# left out: {} {}: {}\n", l.collective, l.algorithm, l.reason);
   if (info.eager)
     fmt::print(os, "# eager exchanges: E = {} B on this host, {} B to other hosts; {}\n", info.eager->same_host,
                info.eager->other_host, info.eager->source);

@@ -51,6 +51,15 @@ struct start_info {
   double late_fraction = 0;    ///< of all timed calls, those some rank started late
 };
 
+/// A row asked for but not measured at this process count, and why (SimGrid's algorithms that fail
+/// there: variants.hpp, vendor_internals::left_out).
+struct left_out_row {
+  std::string collective;
+  std::string algorithm;
+  std::string reason;
+  bool operator==(const left_out_row&) const = default;
+};
+
 /// What the run was: enough to reproduce it and to read its numbers.
 struct run_info {
   std::string version;
@@ -73,7 +82,8 @@ struct run_info {
   /// The library's eager sizes (collectives/eager.hpp); absent in files of collbench before them.
   std::optional<collectives::eager_limits> eager;
   std::optional<machine> model;
-  std::optional<host_links> hosts;  ///< where the ranks sit (α-β within and between hosts with --model)
+  std::optional<host_links> hosts;     ///< where the ranks sit (α-β within and between hosts with --model)
+  std::vector<left_out_row> left_out;  ///< absent in files of collbench before it said them
 };
 
 /// The CSV header, exactly.

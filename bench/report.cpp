@@ -24,6 +24,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <span>
 #include <sstream>
 #include <tuple>
 
@@ -541,6 +542,21 @@ void write_selectors(std::ostream& md, const std::map<std::string, std::vector<t
 
 // The decision table's time of the algorithm it chose, per (collective, np, bytes): the tuning
 // runs' median (tune.cpp's `median_us` of every point).
+// The rows asked for that a run could not measure at its process count, with the reason
+// (collbench's left_out: SimGrid's algorithms that fail there).
+void write_left_out(std::ostream& md, std::span<const run_results> runs,
+                    std::span<const run_results> b2b_runs) {
+  bool any = false;
+  for (std::span<const run_results> group : {runs, b2b_runs})
+    for (const run_results& r : group)
+      for (const left_out_row& l : r.info.left_out) {
+        if (!any) fmt::print(md, "Left out, as the MPI library cannot run them there:\n\n");
+        any = true;
+        fmt::print(md, "- np = {}, {} `{}`: {}.\n", r.info.ranks, l.collective, l.algorithm, l.reason);
+      }
+  if (any) fmt::print(md, "\n");
+}
+
 using tuned_times = std::map<std::tuple<std::string, int, std::size_t>, double>;
 
 tuned_times read_tuned_times(const nlohmann::json& table) {
@@ -737,6 +753,9 @@ int run(int argc, char** argv) {
         later = runs.erase(later);
         merged_any = true;
       } else {
+        for (left_out_row& l : later->info.left_out)
+          if (std::find(it->info.left_out.begin(), it->info.left_out.end(), l) == it->info.left_out.end())
+            it->info.left_out.push_back(std::move(l));
         ++later;
       }
     if (!merged_any) continue;
@@ -809,6 +828,7 @@ int run(int argc, char** argv) {
     fmt::print(md, "Method of the back-to-back runs (their own section, *Back to back*): {}.\n\n",
                b2b_runs.front().info.timing);
   fmt::print(md, "Vendor internals: {}.\n\n", first.vendor_internals);
+  write_left_out(md, runs, b2b_runs);
   if (reprice)
     fmt::print(md,
                "The model's figures were recomputed by this collreport (`--reprice`), from the machine each "

@@ -345,7 +345,7 @@ std::vector<variant> select_variants(collective c, const std::vector<std::string
 }
 
 std::string check_selection(std::span<const collective> colls, const std::vector<std::string>& requested,
-                            const vendor_internals& internals) {
+                            const vendor_internals& internals, bool skip_left_out) {
   std::string colls_text;
   for (collective c : colls) colls_text += fmt::format("{}{}", colls_text.empty() ? "" : ", ", to_string(c));
   for (const std::string& name : requested) {
@@ -369,9 +369,13 @@ std::string check_selection(std::span<const collective> colls, const std::vector
           offered += fmt::format("vendor:{}, ", v.name);
       }
       if (!found) {
-        for (collective c : colls)
-          if (std::string why = internals.left_out(c, name); !why.empty())
-            return fmt::format("{}: left out, {}", name, why);
+        for (collective c : colls) {
+          const std::string why = internals.left_out(c, name);
+          if (why.empty()) continue;
+          if (!skip_left_out) return fmt::format("{}: left out, {}", name, why);
+          found = true;
+        }
+        if (found) continue;
         return fmt::format("unknown vendor algorithm '{}' for {}; the MPI library offers: {}", name,
                            colls_text, offered.empty() ? "none" : offered.substr(0, offered.size() - 2));
       }

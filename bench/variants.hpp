@@ -121,6 +121,8 @@ class vendor_internals {
   /// Why `name` ("vendor:<name>") of `c` is left out here, or empty: SimGrid's algorithms that fail
   /// at this process count (smpi_colls.hpp: unusable).
   std::string left_out(collectives::collective c, std::string_view name) const;
+  /// Every one left out here, with its reason.
+  std::span<const std::pair<vendor_internal, std::string>> left_out() const { return left_out_; }
   /// A communicator locked to `v` (collective: every rank must ask for the same ones in the
   /// same order). Kept until destruction. With MPICH, `base` itself.
   MPI_Comm communicator(const vendor_internal& v);
@@ -163,8 +165,11 @@ std::vector<variant> select_variants(collectives::collective c, const std::vecto
                                      vendor_internals& internals);
 
 /// Empty if every requested name exists for at least one of `colls`, else the message of the
-/// usage error (a name no selected collective has: unknown or mismatched).
+/// usage error (a name no selected collective has: unknown or mismatched). A vendor:<name> that
+/// exists but is left out at this process count (vendor_internals::left_out) is an error too, with
+/// its reason, unless `skip_left_out`.
 std::string check_selection(std::span<const collectives::collective> colls,
-                            const std::vector<std::string>& requested, const vendor_internals& internals);
+                            const std::vector<std::string>& requested, const vendor_internals& internals,
+                            bool skip_left_out = false);
 
 }  // namespace collbench

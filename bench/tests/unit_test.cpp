@@ -646,6 +646,7 @@ BOOST_AUTO_TEST_CASE(csv_and_json_writers) {
   BOOST_TEST(b2b_back.rows.at(0).batch == 16);
   nlohmann::json old_file = nlohmann::json::parse(b2b_json.str());
   old_file.at("collbench").erase("timing_mode");
+  old_file.at("collbench").erase("left_out");
   old_file.at("results").at(0).erase("timing");
   old_file.at("results").at(0).erase("batch");
   std::stringstream old_text(old_file.dump());
@@ -653,6 +654,18 @@ BOOST_AUTO_TEST_CASE(csv_and_json_writers) {
   BOOST_TEST(old_back.info.timing_mode == "synchronized");
   BOOST_TEST(old_back.rows.at(0).timing == "synchronized");
   BOOST_TEST(old_back.rows.at(0).batch == 1);
+  BOOST_TEST(old_back.info.left_out.empty());
+  // A row left out travels with its reason, and the table says it.
+  cb::run_info left_info = info;
+  left_info.left_out = {{"broadcast", "vendor:impi", "SimGrid's bcast impi truncates a receive"}};
+  std::stringstream left_json;
+  cb::write_json(left_json, left_info, std::vector<cb::row>{r});
+  BOOST_TEST(cb::read_json(left_json).info.left_out == left_info.left_out);
+  std::ostringstream left_table;
+  cb::write_table(left_table, left_info, std::vector<cb::row>{r});
+  BOOST_TEST(left_table.str().find(
+                 "# left out: broadcast vendor:impi: SimGrid's bcast impi truncates a receive\n") !=
+             std::string::npos);
   std::ostringstream table;
   cb::write_table(table, info, std::vector<cb::row>{r});
   BOOST_TEST(
