@@ -131,6 +131,7 @@ class recorder final : public recording {
 
   void send(MPI_Comm comm, int peer, const void* buf, std::size_t bytes, message_part part) override {
     const int k = kind_of(comm), to = global(k, peer);
+    if (options_.deliver != nullptr) options_.deliver->send(k, rank_, to, buf, bytes);
     if (options_.mail != nullptr) options_.mail->post(k, rank_, to, number(sent_, k, to), buf, bytes);
     const auto* b = static_cast<const std::byte*>(buf);
     const bool input = bytes > 0 && std::less_equal<>()(input_.data(), b) &&
@@ -139,8 +140,10 @@ class recorder final : public recording {
   }
   void recv(MPI_Comm comm, int peer, void* buf, std::size_t bytes, message_part part) override {
     const int k = kind_of(comm), from = global(k, peer);
-    const bool delivered = options_.mail != nullptr &&
-                           options_.mail->take(k, from, rank_, number(received_, k, from), buf, bytes);
+    if (options_.deliver != nullptr) options_.deliver->recv(k, from, rank_, buf, bytes);
+    const bool delivered = options_.deliver != nullptr ||
+                           (options_.mail != nullptr &&
+                            options_.mail->take(k, from, rank_, number(received_, k, from), buf, bytes));
     if (!delivered && options_.with_data && bytes > 0)
       fill(buf, bytes, mix(options_.seed ^ mix(rank_ * 7919 + out_.size())));
     out_.push_back({op::recv, part == message_part::exchange, static_cast<std::uint8_t>(k), false, from, bytes});
@@ -273,7 +276,8 @@ void record_into(const call_spec& spec, int rank, const record_options& options,
     run = entry->run;
   }
   const element_type elem = element_of(spec.elem_size);
-  const reduction op{builtin_kernel(elem.type, builtin_op::sum), nullptr, true, builtin_op::sum};
+  const reduction sum{builtin_kernel(elem.type, builtin_op::sum), nullptr, true, builtin_op::sum};
+  const reduction& op = options.op != nullptr ? *options.op : sum;
   const std::size_t n = spec.count, P = static_cast<std::size_t>(p), me = static_cast<std::size_t>(rank);
   const bool root = rank == spec.root;
 
@@ -354,7 +358,11 @@ void record_into(const call_spec& spec, int rank, const record_options& options,
   }
 
   const buffer send(send_elems * elem.size), recv(recv_elems * elem.size);
-  if (options.with_data) {
+  const std::span<std::byte> send_bytes(send.get(), send_elems * elem.size),
+      recv_bytes(recv.get(), recv_elems * elem.size);
+  if (options.data != nullptr) {
+    options.data->fill(rank, send_bytes, recv_bytes);
+  } else if (options.with_data) {
     fill(send.get(), send_elems * elem.size, mix(options.seed ^ mix(rank + 1)));
     fill(recv.get(), recv_elems * elem.size, mix(options.seed ^ mix(rank + 1) ^ 1));
   }
@@ -389,6 +397,7 @@ void record_into(const call_spec& spec, int rank, const record_options& options,
                recv_blocks.counts.empty() ? nullptr : &recv_blocks};
   const active_scope scope(&rec);
   run(c);
+  if (options.data != nullptr) options.data->read(rank, send_bytes, recv_bytes);
 }
 
 namespace {

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -102,6 +103,29 @@ class mailbox {
   std::unordered_map<std::uint64_t, std::vector<std::byte>> payloads_;
 };
 
+/// Carries messages between ranks that run together (carry.hpp): what a send hands over, a
+/// receive takes, in MPI's order on each channel (communicator, sender, receiver).
+class courier {
+ public:
+  virtual void send(int comm, int from, int to, const void* buf, std::size_t bytes) = 0;
+  /// Returns once the message has come and is copied into `buf`; throws when its size differs.
+  virtual void recv(int comm, int from, int to, void* buf, std::size_t bytes) = 0;
+
+ protected:
+  ~courier() = default;
+};
+
+/// A rank's own buffers, as the algorithm gets them: filled before the call, read after it.
+class rank_data {
+ public:
+  /// `send` and `recv` as the recorder sized them (empty where the rank has none).
+  virtual void fill(int rank, std::span<std::byte> send, std::span<std::byte> recv) = 0;
+  virtual void read(int rank, std::span<const std::byte> send, std::span<const std::byte> recv) = 0;
+
+ protected:
+  ~rank_data() = default;
+};
+
 struct record_options {
   /// Moves real values: the inputs and every received message are filled from `seed` (and the
   /// rank and step), reductions and copies run. Otherwise no buffer is touched.
@@ -113,6 +137,12 @@ struct record_options {
   algorithm_fn run = nullptr;
   /// Posts every send's payload here and hands receives what was posted (record_call).
   mailbox* mail = nullptr;
+  /// The data-carrying replay (carry.hpp): every message goes through `deliver`, the buffers are
+  /// filled and read by `data`, reductions use `op` (default: an unsigned sum of the elements);
+  /// with_data must be set.
+  courier* deliver = nullptr;
+  rank_data* data = nullptr;
+  const reduction* op = nullptr;
 };
 
 /// Runs `spec` for `rank` alone and returns what it did. Throws what the algorithm throws.
