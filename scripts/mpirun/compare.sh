@@ -49,9 +49,46 @@
 #   --simulate PLATFORM   at scale on a cluster modelled by SimGrid's SMPI instead of this machine
 #                    (scripts/mpirun/compare-simulated.sh, whose header says what it runs; with
 #                    --np, --quick, --out, --build-dir and -- OPTIONS), e.g. --simulate fat-tree-256
+# COLLECTIVES_SMOKE=1 measures the smallest size only (8 B, or the -b given after --), for 0.05 s
+# (--quick's time per size), in the tuner's runs and the comparison's: the tests' smoke run of the
+# documented commands (tests/docs/run.sh). Process counts, runs, collectives, algorithms, timings,
+# the table and the report stay as they are.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+
+# collbench's options in the array named $1, the defaults first: a size option given twice keeps its
+# last value (collbench takes each option once); with COLLECTIVES_SMOKE=1 the largest size is the
+# smallest, measured for 0.05 s.
+collbench_options() {
+  local -n opts=$1
+  local -A value=()
+  local out=() names=() i name
+  for ((i = 0; i < ${#opts[@]}; i++)); do
+    case ${opts[i]} in
+      -b | --min-bytes) name=--min-bytes ;;
+      -e | --max-bytes) name=--max-bytes ;;
+      --step | --time-per-size | --min-iterations) name=${opts[i]} ;;
+      --min-bytes=* | --max-bytes=* | --step=* | --time-per-size=* | --min-iterations=*)
+        name=${opts[i]%%=*}
+        [[ -v value[$name] ]] || names+=("$name")
+        value[$name]=${opts[i]#*=}
+        continue ;;
+      *) out+=("${opts[i]}"); continue ;;
+    esac
+    [[ -v value[$name] ]] || names+=("$name")
+    value[$name]=${opts[i + 1]}
+    i=$((i + 1))
+  done
+  if [[ ${COLLECTIVES_SMOKE:-0} != 0 ]]; then
+    [[ -v value[--max-bytes] ]] || names+=(--max-bytes)
+    value[--max-bytes]=${value[--min-bytes]:-8}
+    if [[ -v value[--time-per-size] ]]; then value[--time-per-size]=0.05; fi
+  fi
+  for name in "${names[@]}"; do out+=("$name" "${value[$name]}"); done
+  opts=("${out[@]}")
+}
+
 # At scale, simulated: a comparison of its own (compare-simulated.sh).
 for ((i = 1; i <= $#; i++)); do
   [[ ${!i} == -- ]] && break
@@ -123,6 +160,10 @@ if ((quick)); then
 else
   sizes=(--min-bytes 8 --max-bytes 16M --step 2 --time-per-size 0.5 --min-iterations 5)
 fi
+# collbench's options after the sizes: those given after -- (which replace a default size, collbench
+# taking each once) and, with COLLECTIVES_SMOKE, the smallest size as the largest.
+measured=("${sizes[@]}" "${extra[@]}")
+collbench_options measured
 # Install whatever is missing (MPI, CMake, fmt, CLI11, nlohmann-json, gnuplot, ...).
 bash "$root/scripts/bootstrap.sh"
 
@@ -197,12 +238,12 @@ for np in $nps; do
         copies="two copies"
       echo "compare.sh: np = $np$note, shared memory: $copies" >&2
       COLLECTIVES_TUNING=$tuning COLLECTIVES_SHM_COPY=$path "${launch[@]}" -n "$np" "$build/bench/collbench" --model --format json \
-        --output "$json" "${sizes[@]}" "${algorithms[@]}" "${collectives[@]}" "${extra[@]}"
+        --output "$json" "${algorithms[@]}" "${collectives[@]}" "${measured[@]}"
       jsons+=("$json")
       # Vendor against the library as applications see it: calls back to back (report: "Back to back").
       COLLECTIVES_TUNING=$tuning COLLECTIVES_SHM_COPY=$path "${launch[@]}" -n "$np" "$build/bench/collbench" \
         --timing back-to-back --algorithm automatic --format json --output "${json%.json}-back-to-back.json" \
-        "${sizes[@]}" "${collectives[@]}" "${extra[@]}"
+        "${collectives[@]}" "${measured[@]}"
       jsons+=("${json%.json}-back-to-back.json")
     done
   done

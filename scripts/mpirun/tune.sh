@@ -42,6 +42,10 @@
 #                    per call at 1024 ranks), which automatic then never chooses there
 #   -- OPTIONS       passed on to collbench, e.g. -- -c allreduce,broadcast --max-bytes 1M (a size
 #                    option given here replaces the default one)
+# COLLECTIVES_SMOKE=1 measures the smallest size only (8 B, or the -b given after --), whatever the
+# largest, for 0.05 s (--quick's time per size; simulated runs have none): the tests' smoke run of
+# the documented commands (tests/docs/run.sh). Process counts, runs, timings and the making of the
+# table stay as they are.
 # The runs of the process counts alternate (np 2, np 4, np 2, ...), so that a burst of load from
 # elsewhere falls on one run of each rather than on every run of one. A COLLECTIVES_TUNING in the
 # environment is ignored: the table's rule choices are the built-in rule's.
@@ -146,6 +150,32 @@ for ((i = 0; i < ${#sizes[@]}; i += 2)); do
   done
   ((given)) || kept+=("${sizes[i]}" "${sizes[i + 1]}")
 done
+# COLLECTIVES_SMOKE=1 (see the usage): the largest size, given after -- or not, becomes the smallest,
+# and a time per size, given or not, 0.05 s.
+typed=("${extra[@]}")
+if [[ ${COLLECTIVES_SMOKE:-0} != 0 ]]; then
+  smallest=8 sized=() rest=()
+  for ((i = 0; i < ${#kept[@]}; i += 2)); do
+    [[ ${kept[i]} == --min-bytes ]] && smallest=${kept[i + 1]}
+    case ${kept[i]} in
+      --max-bytes) ;;
+      --time-per-size) sized+=(--time-per-size 0.05) ;;
+      *) sized+=("${kept[i]}" "${kept[i + 1]}") ;;
+    esac
+  done
+  for ((i = 0; i < ${#extra[@]}; i++)); do
+    case ${extra[i]} in
+      -b | --min-bytes) smallest=${extra[i + 1]}; rest+=("${extra[i]}" "$smallest"); i=$((i + 1)) ;;
+      --min-bytes=*) smallest=${extra[i]#*=}; rest+=("${extra[i]}") ;;
+      -e | --max-bytes) i=$((i + 1)) ;;
+      --max-bytes=*) ;;
+      --time-per-size) rest+=(--time-per-size 0.05); i=$((i + 1)) ;;
+      --time-per-size=*) rest+=(--time-per-size=0.05) ;;
+      *) rest+=("${extra[i]}") ;;
+    esac
+  done
+  kept=("${sized[@]}" --max-bytes "$smallest") extra=("${rest[@]}")
+fi
 options=(--algorithm library --format json --quiet "${kept[@]}" "${extra[@]}")
 # Simulated above 256 ranks: one launch per collective (those of a -c given after --, else all),
 # each without the rows scripts/mpirun/simulated-rows.sh leaves out.
@@ -189,7 +219,7 @@ for ((i = 1; i <= runs; i++)); do
     jsons+=("$json")
   done
 done
-command="$command ${nps[*]}$( ((quick)) && echo ' --quick')${platform:+ --simulate $platform} --runs $runs$( ((b2b)) || echo ' --no-back-to-back')$( ((imb)) || echo ' --no-imb')${extra[*]:+ -- ${extra[*]}}"
+command="$command ${nps[*]}$( ((quick)) && echo ' --quick')${platform:+ --simulate $platform} --runs $runs$( ((b2b)) || echo ' --no-back-to-back')$( ((imb)) || echo ' --no-imb')${typed[*]:+ -- ${typed[*]}}"
 recorded="${options[*]}"
 for np in "${nps[@]}"; do
   if [[ -n $platform ]] && ((np > 256)); then
