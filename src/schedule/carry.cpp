@@ -8,7 +8,6 @@
 
 #include <cstring>
 #include <exception>
-#include <unordered_map>
 #include <vector>
 
 #include "collectives/error.hpp"
@@ -41,10 +40,80 @@ class between_fibers final : public recording {
   [[noreturn]] static void misuse() { throw error("schedule: a library call outside the fibers of a replay"); }
 };
 
+// The messages sent and not yet received, a queue per channel: a dense table of 4 p² heads (four
+// communicators), kept per thread and reset where a call touched it; payloads in a pool whose
+// buffers keep their capacity from one message and call to the next.
+class in_flight {
+ public:
+  static in_flight& of_this_thread() {
+    thread_local in_flight mine;
+    return mine;
+  }
+
+  void reset(std::size_t keys) {
+    for (std::size_t k : touched_) heads_[k] = tails_[k] = -1;
+    touched_.clear();
+    if (heads_.size() < keys) heads_.resize(keys, -1), tails_.resize(keys, -1);
+    free_ = -1;
+    for (std::size_t i = 0; i < pool_.size(); ++i) pool_[i].next = free_, free_ = static_cast<int>(i);
+  }
+  /// A new message at the back of `key`'s queue: its payload buffer, to be filled.
+  std::vector<std::byte>& push(std::size_t key) {
+    int i = free_;
+    if (i >= 0) {
+      free_ = pool_[static_cast<std::size_t>(i)].next;
+    } else {
+      i = static_cast<int>(pool_.size());
+      pool_.emplace_back();
+    }
+    pool_[static_cast<std::size_t>(i)].next = -1;
+    if (heads_[key] < 0) {
+      if (tails_[key] == -1) touched_.push_back(key);
+      heads_[key] = i;
+    } else {
+      pool_[static_cast<std::size_t>(tails_[key])].next = i;
+    }
+    tails_[key] = i;
+    return pool_[static_cast<std::size_t>(i)].payload;
+  }
+  const std::vector<std::byte>* front(std::size_t key) const {
+    const int i = heads_[key];
+    return i < 0 ? nullptr : &pool_[static_cast<std::size_t>(i)].payload;
+  }
+  void pop(std::size_t key) {
+    const int i = heads_[key];
+    message& m = pool_[static_cast<std::size_t>(i)];
+    heads_[key] = m.next;
+    if (m.next < 0) tails_[key] = -2;  // empty, and already in touched_
+    m.next = free_;
+    free_ = i;
+  }
+  /// f(key, messages) for every channel with messages left.
+  template <class F>
+  void each_left(F f) const {
+    for (std::size_t k : touched_) {
+      std::size_t n = 0;
+      for (int i = heads_[k]; i >= 0; i = pool_[static_cast<std::size_t>(i)].next) ++n;
+      if (n > 0) f(k, n);
+    }
+  }
+
+ private:
+  struct message {
+    std::vector<std::byte> payload;
+    int next = -1;
+  };
+  std::vector<int> heads_, tails_;  ///< −1: empty; tail −2: empty and in touched_
+  std::vector<std::size_t> touched_;
+  std::vector<message> pool_;
+  int free_ = -1;
+};
+
 class carrier final : public courier {
  public:
   carrier(const call_spec& spec, rank_data& data, const reduction* op, algorithm_fn run)
       : spec_(spec), p_(static_cast<std::size_t>(spec.p)), waits_(p_), active_(p_), marks_(p_) {
+    queues_.reset(4 * p_ * p_);
     options_.with_data = true;
     options_.locals = false;
     options_.run = run;
@@ -74,7 +143,7 @@ class carrier final : public courier {
   void send(int comm, int from, int to, const void* buf, std::size_t bytes) override {
     ++result_.messages;
     result_.bytes += bytes;
-    const std::uint64_t key = channel(comm, from, to);
+    const std::size_t key = channel(comm, from, to);
     wait& w = waits_[static_cast<std::size_t>(to)];
     if (w.waiting && w.key == key) {  // its queue is empty: the receive took every earlier one
       w.waiting = false;
@@ -86,25 +155,16 @@ class carrier final : public courier {
       runnable_.push_back(static_cast<std::size_t>(to));
       return;
     }
-    std::vector<std::byte> payload;
-    if (!spare_.empty()) {
-      payload = std::move(spare_.back());
-      spare_.pop_back();
-    }
     const auto* b = static_cast<const std::byte*>(buf);
-    payload.assign(b, b + bytes);
-    queues_[key].push_back(std::move(payload));
+    queues_.push(key).assign(b, b + bytes);
   }
 
   void recv(int comm, int from, int to, void* buf, std::size_t bytes) override {
-    const std::uint64_t key = channel(comm, from, to);
-    if (const auto it = queues_.find(key); it != queues_.end() && it->second.size() > it->second.front_index) {
-      queue& q = it->second;
-      std::vector<std::byte>& payload = q.messages[q.front_index++];
-      if (payload.size() != bytes) throw error(mismatch(comm, from, to, payload.size(), bytes));
-      if (bytes > 0) std::memcpy(buf, payload.data(), bytes);
-      spare_.push_back(std::move(payload));
-      if (q.front_index == q.messages.size()) q.messages.clear(), q.front_index = 0;
+    const std::size_t key = channel(comm, from, to);
+    if (const std::vector<std::byte>* payload = queues_.front(key)) {
+      if (payload->size() != bytes) throw error(mismatch(comm, from, to, payload->size(), bytes));
+      if (bytes > 0) std::memcpy(buf, payload->data(), bytes);
+      queues_.pop(key);
       return;
     }
     wait& w = waits_[static_cast<std::size_t>(to)];
@@ -116,23 +176,20 @@ class carrier final : public courier {
 
  private:
   struct wait {
-    std::uint64_t key = 0;
+    std::size_t key = 0;
     void* buf = nullptr;
     std::size_t bytes = 0;
     bool waiting = false;
     std::string error;
   };
-  // Messages sent and not yet received on one channel, in order.
-  struct queue {
-    std::vector<std::vector<std::byte>> messages;
-    std::size_t front_index = 0;
-    std::size_t size() const { return messages.size(); }
-    void push_back(std::vector<std::byte> m) { messages.push_back(std::move(m)); }
-  };
-
-  static std::uint64_t channel(int comm, int from, int to) {
-    return static_cast<std::uint64_t>(comm) << 62 | static_cast<std::uint64_t>(from) << 31 |
-           static_cast<std::uint64_t>(to);
+  // (communicator, sender, receiver) as one index into the in_flight' table.
+  std::size_t channel(int comm, int from, int to) const {
+    return (static_cast<std::size_t>(comm) * p_ + static_cast<std::size_t>(from)) * p_ + static_cast<std::size_t>(to);
+  }
+  void channel_ends(std::size_t key, int& comm, int& from, int& to) const {
+    to = static_cast<int>(key % p_);
+    from = static_cast<int>(key / p_ % p_);
+    comm = static_cast<int>(key / p_ / p_);
   }
 
   static std::string mismatch(int comm, int from, int to, std::size_t sent, std::size_t expected) {
@@ -163,17 +220,18 @@ class carrier final : public courier {
   }
 
   void report_leftovers() {
+    int comm = 0, from = 0, to = 0;
     for (std::size_t r = 0; r < p_; ++r)
       if (waits_[r].waiting) {
-        const std::uint64_t key = waits_[r].key;
+        channel_ends(waits_[r].key, comm, from, to);
         add_problem(fmt::format("rank {} waits for {} B from rank {}{}, which never sends it", r, waits_[r].bytes,
-                                (key >> 31) & 0x7FFFFFFF, carried_comm_names[key >> 62]));
+                                from, carried_comm_names[comm]));
       }
-    for (const auto& [key, q] : queues_)
-      if (q.size() > q.front_index)
-        add_problem(fmt::format("never received: {} message{} from rank {} to rank {}{}", q.size() - q.front_index,
-                                q.size() - q.front_index == 1 ? "" : "s", (key >> 31) & 0x7FFFFFFF,
-                                key & 0x7FFFFFFF, carried_comm_names[key >> 62]));
+    queues_.each_left([&](std::size_t key, std::size_t messages) {
+      channel_ends(key, comm, from, to);
+      add_problem(fmt::format("never received: {} message{} from rank {} to rank {}{}", messages,
+                              messages == 1 ? "" : "s", from, to, carried_comm_names[comm]));
+    });
   }
 
   void add_problem(std::string text) {
@@ -187,8 +245,7 @@ class carrier final : public courier {
   std::vector<recording*> active_;  ///< each fiber's active recording while switched away
   std::vector<trace::block_marks> marks_;
   std::vector<std::size_t> runnable_;  ///< in the order they became runnable
-  std::unordered_map<std::uint64_t, queue> queues_;
-  std::vector<std::vector<std::byte>> spare_;  ///< payload buffers received, for reuse
+  in_flight& queues_ = in_flight::of_this_thread();
   std::size_t problems_ = 0;
   carried result_;
 };

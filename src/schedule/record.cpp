@@ -136,7 +136,8 @@ class recorder final : public recording {
     const auto* b = static_cast<const std::byte*>(buf);
     const bool input = bytes > 0 && std::less_equal<>()(input_.data(), b) &&
                        std::less_equal<>()(b + bytes, input_.data() + input_.size());
-    out_.push_back({op::send, part == message_part::exchange, static_cast<std::uint8_t>(k), input, to, bytes});
+    if (options_.deliver == nullptr)
+      out_.push_back({op::send, part == message_part::exchange, static_cast<std::uint8_t>(k), input, to, bytes});
   }
   void recv(MPI_Comm comm, int peer, void* buf, std::size_t bytes, message_part part) override {
     const int k = kind_of(comm), from = global(k, peer);
@@ -146,7 +147,8 @@ class recorder final : public recording {
                             options_.mail->take(k, from, rank_, number(received_, k, from), buf, bytes));
     if (!delivered && options_.with_data && bytes > 0)
       fill(buf, bytes, mix(options_.seed ^ mix(rank_ * 7919 + out_.size())));
-    out_.push_back({op::recv, part == message_part::exchange, static_cast<std::uint8_t>(k), false, from, bytes});
+    if (options_.deliver == nullptr)
+      out_.push_back({op::recv, part == message_part::exchange, static_cast<std::uint8_t>(k), false, from, bytes});
   }
   bool reduce(std::size_t elements) override {
     if (options_.locals) out_.push_back({op::reduce, false, 0, false, -1, elements});

@@ -139,7 +139,7 @@ struct record_options {
   mailbox* mail = nullptr;
   /// The data-carrying replay (carry.hpp): every message goes through `deliver`, the buffers are
   /// filled and read by `data`, reductions use `op` (default: an unsigned sum of the elements);
-  /// with_data must be set.
+  /// with_data must be set. The messages are then not recorded as steps: the courier sees them.
   courier* deliver = nullptr;
   rank_data* data = nullptr;
   const reduction* op = nullptr;

@@ -157,6 +157,7 @@ std::vector<oracle::run> oracle::expected_recv(int rank) const {
   const bool at_root = rank == root;
   const auto& c = spec_.counts;
   std::vector<run> out;
+  out.reserve(P);
   const auto each_rank = [&](auto f) {
     for (std::size_t q = 0; q < P; ++q) f(q, static_cast<int>(q));
   };
