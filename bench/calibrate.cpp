@@ -541,13 +541,21 @@ topology parse_topology(const std::string& spec) {
     if (levels.size() != 4)
       throw std::runtime_error(fmt::format("--topology {}: dragonfly:G,GL;C,CL;R,RL;N", spec));
     t.nodes = positive(levels[3], spec);
+    long counts[3] = {};  // groups, chassis per group, routers per chassis
     for (int l = 0; l < 3; ++l) {
       const auto pair = split(levels[l], ',');
       if (pair.size() != 2)
         throw std::runtime_error(fmt::format("--topology {}: dragonfly:G,GL;C,CL;R,RL;N", spec));
-      t.nodes *= positive(pair[0], spec);
+      t.nodes *= counts[l] = positive(pair[0], spec);
       positive(pair[1], spec);
     }
+    // SimGrid 3.32 reaches group g through router g of the sender's chassis, and routes within a
+    // group from the first chassis whatever the sender's (docs/simulation.md, SMPI's own faults).
+    if (counts[0] > counts[2] || counts[1] != 1)
+      throw std::runtime_error(fmt::format(
+          "--topology {}: SimGrid routes a dragonfly correctly only with one chassis per group and no "
+          "more groups than routers (G ≤ R, C = 1: e.g. dragonfly:16,2;1,1;16,1;4)",
+          spec));
     t.kind = "DRAGONFLY", t.parameters = shape;
   } else {
     throw std::runtime_error(fmt::format(
