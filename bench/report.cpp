@@ -540,8 +540,6 @@ void write_selectors(std::ostream& md, const std::map<std::string, std::vector<t
   }
 }
 
-// The decision table's time of the algorithm it chose, per (collective, np, bytes): the tuning
-// runs' median (tune.cpp's `median_us` of every point).
 // The rows asked for that a run could not measure at its process count, with the reason
 // (collbench's left_out: SimGrid's algorithms that fail there).
 void write_left_out(std::ostream& md, std::span<const run_results> runs,
@@ -557,6 +555,8 @@ void write_left_out(std::ostream& md, std::span<const run_results> runs,
   if (any) fmt::print(md, "\n");
 }
 
+// The decision table's time of the algorithm it chose, per (collective, np, bytes): the tuning
+// runs' median (tune.cpp's `median_us` of every point).
 using tuned_times = std::map<std::tuple<std::string, int, std::size_t>, double>;
 
 tuned_times read_tuned_times(const nlohmann::json& table) {
@@ -750,12 +750,12 @@ int run(int argc, char** argv) {
     for (auto later = std::next(it); later != runs.end();)
       if (same_run(it->info, later->info)) {
         it->rows.insert(it->rows.end(), later->rows.begin(), later->rows.end());
-        later = runs.erase(later);
-        merged_any = true;
-      } else {
         for (left_out_row& l : later->info.left_out)
           if (std::find(it->info.left_out.begin(), it->info.left_out.end(), l) == it->info.left_out.end())
             it->info.left_out.push_back(std::move(l));
+        later = runs.erase(later);
+        merged_any = true;
+      } else {
         ++later;
       }
     if (!merged_any) continue;
