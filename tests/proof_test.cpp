@@ -47,6 +47,8 @@ using namespace collectives::detail::schedule;
 namespace detail = collectives::detail;
 
 constexpr std::size_t eager_bytes = 1024;
+constexpr std::size_t eager_across = 4096;  // 512 elements: the larger blocks to other hosts are cut
+constexpr int across_up_to = 257;
 // The elements of one call, all ranks' buffers together: the block collectives' p·n-element
 // buffers on every rank grow as p²·n, so at large p their counts stop where the call would exceed
 // this (counts_for).
@@ -202,7 +204,7 @@ std::vector<witness> witnesses_for(collective c, algorithm a) {
 const char* name(witness w) { return w == witness::tags ? "tags" : "sums"; }
 
 struct tally {
-  std::atomic<std::uint64_t> calls{0}, ranks{0}, messages{0}, bytes{0}, elements{0};
+  std::atomic<std::uint64_t> calls{0}, ranks{0}, messages{0}, bytes{0}, elements{0}, across{0};
   std::mutex mutex;
   std::vector<std::string> failures;
 };
@@ -238,6 +240,29 @@ outcome prove(const call_spec& spec, witness w, tally* t = nullptr, detail::algo
   return {false, problem};
 }
 
+// One call under each E (the exchanges' order and the segments follow it): 0 and 1 KiB; up to
+// p = 257 also 1 KiB on a host and 4 KiB across two (the node-aware algorithms keep their layout),
+// where the transport cuts larger messages to other hosts into pieces. allreduce, scan and exscan
+// also in place.
+void prove_every_model(call_spec spec, witness w, tally& t) {
+  for (const bool in_place : {false, true}) {
+    if (in_place && !detail::has_in_place_form(spec.coll)) break;
+    spec.in_place = in_place;
+    spec.eager_bytes_across.reset();
+    for (const std::size_t e : {std::size_t{0}, eager_bytes}) {
+      spec.eager_bytes = e;
+      prove(spec, w, &t);
+    }
+    if (spec.p > across_up_to) continue;
+    call_spec across = spec;
+    across.eager_bytes_across = eager_across;
+    if (!detail::node_aware(spec.coll, spec.alg)) across.hosts = {2, false};
+    if (std::clamp(across.hosts.hosts, 1, spec.p) < 2) continue;
+    t.across.fetch_add(1, std::memory_order_relaxed);
+    prove(across, w, &t);
+  }
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(matrix_every_algorithm_every_p_every_rank_against_the_oracle) {
@@ -254,12 +279,8 @@ BOOST_AUTO_TEST_CASE(matrix_every_algorithm_every_p_every_rank_against_the_oracl
   const auto worker = [&] {
     for (std::size_t i; (i = next.fetch_add(1)) < tasks.size();) {
       const auto [p, c, a] = tasks[i];
-      for (call_spec spec : calls_for(c, a, p))
-        for (const witness w : witnesses_for(c, a))
-          for (const std::size_t e : {std::size_t{0}, eager_bytes}) {
-            spec.eager_bytes = e;
-            prove(spec, w, &t);
-          }
+      for (const call_spec& spec : calls_for(c, a, p))
+        for (const witness w : witnesses_for(c, a)) prove_every_model(spec, w, t);
     }
   };
   const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 2u);
@@ -273,10 +294,11 @@ BOOST_AUTO_TEST_CASE(matrix_every_algorithm_every_p_every_rank_against_the_oracl
   fmt::print(
       "proof: {} calls carried ({} ranks run, {} messages, {:.1f} GiB, {} elements checked against the oracle) "
       "in {:.1f} s on {} thread{}: {} algorithms of {} collectives at {} process counts ({} … {}), E = 0 and "
-      "{} B, tags for order, sums for content\n",
+      "{} B, up to p = {} {} calls also with {} B across hosts; tags for order, sums for content\n",
       t.calls.load(), t.ranks.load(), t.messages.load(), static_cast<double>(t.bytes.load()) / (1 << 30),
       t.elements.load(), seconds, threads, threads == 1 ? "" : "s", work.size(),
-      collectives::all_collectives().size(), ps.size(), ps.front(), ps.back(), eager_bytes);
+      collectives::all_collectives().size(), ps.size(), ps.front(), ps.back(), eager_bytes, across_up_to,
+      t.across.load(), eager_across);
   for (std::size_t i = 0; i < t.failures.size() && i < 20; ++i) BOOST_ERROR(t.failures[i]);
   BOOST_TEST(t.failures.empty(), t.failures.size() << " calls failed");
 }

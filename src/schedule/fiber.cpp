@@ -17,6 +17,7 @@
 #endif
 
 #if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #define COLLECTIVES_FIBER_ASAN 1
 #else
@@ -185,6 +186,10 @@ void fibers::start(std::size_t count, body fn, void* context) {
     s.index = i;
     s.done = false;
     s.fake_stack = nullptr;
+#if COLLECTIVES_FIBER_ASAN
+    // The frames of the stack's last fiber left their red zones behind.
+    ASAN_UNPOISON_MEMORY_REGION(s.stack, stack_bytes);
+#endif
 #if defined(__x86_64__)
     // As collectives_fiber_switch leaves a stack: control words, r15 … rbp, the return address.
     auto* top = reinterpret_cast<std::uint64_t*>(s.stack + stack_bytes);

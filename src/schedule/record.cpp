@@ -359,6 +359,9 @@ void record_into(const call_spec& spec, int rank, const record_options& options,
       break;
   }
 
+  // In place (allreduce, scan, exscan): one buffer, the input, which the result overwrites.
+  const bool in_place = spec.in_place && has_in_place_form(coll);
+  if (in_place) send_elems = 0;
   const buffer send(send_elems * elem.size), recv(recv_elems * elem.size);
   const std::span<std::byte> send_bytes(send.get(), send_elems * elem.size),
       recv_bytes(recv.get(), recv_elems * elem.size);
@@ -375,7 +378,8 @@ void record_into(const call_spec& spec, int rank, const record_options& options,
 
   // The caller's input: the send buffer, and a broadcast root's buffer (it only sends from it).
   const std::span<const std::byte> input =
-      with_send ? std::span<const std::byte>(send.get(), send_elems * elem.size)
+      in_place    ? std::span<const std::byte>(recv_bytes)
+      : with_send ? std::span<const std::byte>(send.get(), send_elems * elem.size)
       : coll == collective::broadcast && root ? std::span<const std::byte>(recv.get(), recv_elems * elem.size)
                                               : std::span<const std::byte>();
   recorder rec(spec, rank, options, out, input);
@@ -389,7 +393,7 @@ void record_into(const call_spec& spec, int rank, const record_options& options,
   }
   const transport net(info);
   const call c{net,
-               with_send ? send.get() : nullptr,
+               in_place ? recv.get() : with_send ? send.get() : nullptr,
                with_recv ? recv.get() : nullptr,
                count,
                elem,
@@ -522,6 +526,7 @@ std::string describe(const call_spec& spec) {
     s += fmt::format(", count {}", spec.count);
   }
   if (has_root(spec.coll)) s += fmt::format(", root {}", spec.root);
+  if (spec.in_place && has_in_place_form(spec.coll)) s += ", in place";
   if (node_aware(spec.coll, spec.alg) || spec.eager_bytes_across)
     s += fmt::format(", {} host{}{}", spec.hosts.hosts, spec.hosts.hosts == 1 ? "" : "s",
                      spec.hosts.cyclic ? " (round-robin)" : "");

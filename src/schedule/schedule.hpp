@@ -76,6 +76,8 @@ struct call_spec {
   /// The eager size E the transport assumes for every peer (0: none), as it learns it from the
   /// MPI library (transport::eager_bytes): an exchange whose message is at most E sends first.
   std::size_t eager_bytes = 0;
+  /// allreduce, scan, exscan: send and receive are one buffer, the input (as MPI_IN_PLACE).
+  bool in_place = false;
   /// E to ranks on other hosts (`hosts`), where it differs (Open MPI: shared memory on the host,
   /// TCP across); unset: eager_bytes to every peer.
   std::optional<std::size_t> eager_bytes_across;

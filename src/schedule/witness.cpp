@@ -109,7 +109,8 @@ void oracle::fill(int rank, std::span<std::byte> send, std::span<std::byte> recv
     const std::uint64_t v = value(j, rank, rank);
     std::memcpy(send.data() + j * sizeof v, &v, sizeof v);
   }
-  const bool input = spec_.coll == collective::broadcast && rank == spec_.root;
+  const bool input = (spec_.coll == collective::broadcast && rank == spec_.root) ||
+                     (spec_.in_place && has_in_place_form(spec_.coll));
   for (std::size_t j = 0; j < recv.size() / sizeof(tag); ++j) {
     const std::uint64_t v = input ? value(j, rank, rank) : poison;
     std::memcpy(recv.data() + j * sizeof v, &v, sizeof v);
@@ -192,8 +193,11 @@ std::vector<oracle::run> oracle::expected_recv(int rank) const {
       out.push_back({0, n, 0, 0, rank});
       break;
     case collective::exscan:
-      // Rank 0's output is undefined in MPI; the library leaves it untouched.
-      out.push_back(rank == 0 ? run{0, n, 0, 0, 0, true} : run{0, n, 0, 0, rank - 1});
+      // Rank 0's output is undefined in MPI; the library leaves it untouched (in place: the input).
+      if (rank == 0)
+        out.push_back({0, n, 0, 0, 0, !spec_.in_place});
+      else
+        out.push_back({0, n, 0, 0, rank - 1});
       break;
     case collective::gatherv:
       if (at_root) each_rank([&](std::size_t q, int qi) { out.push_back({displs_[q], c[q], 0, qi, qi}); });
