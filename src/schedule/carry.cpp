@@ -37,7 +37,9 @@ class between_fibers final : public recording {
   const host_layout& hosts(MPI_Comm) override { misuse(); }
 
  private:
-  [[noreturn]] static void misuse() { throw error("schedule: a library call outside the fibers of a replay"); }
+  [[noreturn]] static void misuse() {
+    throw error("schedule: a library call outside the fibers of a replay");
+  }
 };
 
 // The messages sent and not yet received, a queue per channel: a dense table of 4 p² heads (four
@@ -111,8 +113,14 @@ class in_flight {
 
 class carrier final : public courier {
  public:
-  carrier(const call_spec& spec, rank_data& data, const reduction* op, algorithm_fn run)
-      : spec_(spec), p_(static_cast<std::size_t>(spec.p)), waits_(p_), active_(p_), marks_(p_) {
+  carrier(const call_spec& spec, rank_data& data, const reduction* op, algorithm_fn run,
+          std::uint64_t corrupt)
+      : spec_(spec),
+        p_(static_cast<std::size_t>(spec.p)),
+        waits_(p_),
+        active_(p_),
+        marks_(p_),
+        corrupt_(corrupt) {
     queues_.reset(4 * p_ * p_);
     options_.with_data = true;
     options_.locals = false;
@@ -144,11 +152,14 @@ class carrier final : public courier {
     ++result_.messages;
     result_.bytes += bytes;
     const std::size_t key = channel(comm, from, to);
+    const bool flip = corrupt_ != 0 && result_.messages >= corrupt_ && bytes > 0;
+    if (flip) corrupt_ = 0, result_.corrupted = true;
     wait& w = waits_[static_cast<std::size_t>(to)];
     if (w.waiting && w.key == key) {  // its queue is empty: the receive took every earlier one
       w.waiting = false;
       if (w.bytes == bytes) {
         if (bytes > 0) std::memcpy(w.buf, buf, bytes);
+        if (flip) *static_cast<std::byte*>(w.buf) ^= std::byte{0xFF};
       } else {
         w.error = mismatch(comm, from, to, bytes, w.bytes);
       }
@@ -156,7 +167,9 @@ class carrier final : public courier {
       return;
     }
     const auto* b = static_cast<const std::byte*>(buf);
-    queues_.push(key).assign(b, b + bytes);
+    std::vector<std::byte>& payload = queues_.push(key);
+    payload.assign(b, b + bytes);
+    if (flip) payload[0] ^= std::byte{0xFF};
   }
 
   void recv(int comm, int from, int to, void* buf, std::size_t bytes) override {
@@ -184,7 +197,8 @@ class carrier final : public courier {
   };
   // (communicator, sender, receiver) as one index into the in_flight' table.
   std::size_t channel(int comm, int from, int to) const {
-    return (static_cast<std::size_t>(comm) * p_ + static_cast<std::size_t>(from)) * p_ + static_cast<std::size_t>(to);
+    return (static_cast<std::size_t>(comm) * p_ + static_cast<std::size_t>(from)) * p_ +
+           static_cast<std::size_t>(to);
   }
   void channel_ends(std::size_t key, int& comm, int& from, int& to) const {
     to = static_cast<int>(key % p_);
@@ -224,8 +238,8 @@ class carrier final : public courier {
     for (std::size_t r = 0; r < p_; ++r)
       if (waits_[r].waiting) {
         channel_ends(waits_[r].key, comm, from, to);
-        add_problem(fmt::format("rank {} waits for {} B from rank {}{}, which never sends it", r, waits_[r].bytes,
-                                from, carried_comm_names[comm]));
+        add_problem(fmt::format("rank {} waits for {} B from rank {}{}, which never sends it", r,
+                                waits_[r].bytes, from, carried_comm_names[comm]));
       }
     queues_.each_left([&](std::size_t key, std::size_t messages) {
       channel_ends(key, comm, from, to);
@@ -246,15 +260,17 @@ class carrier final : public courier {
   std::vector<trace::block_marks> marks_;
   std::vector<std::size_t> runnable_;  ///< in the order they became runnable
   in_flight& queues_ = in_flight::of_this_thread();
+  std::uint64_t corrupt_;
   std::size_t problems_ = 0;
   carried result_;
 };
 
 }  // namespace
 
-carried carry(const call_spec& spec, rank_data& data, const reduction* op, algorithm_fn run) {
+carried carry(const call_spec& spec, rank_data& data, const reduction* op, algorithm_fn run,
+              std::uint64_t corrupt) {
   if (spec.p < 1) throw error(fmt::format("schedule: p = {}", spec.p));
-  carrier c(spec, data, op, run);
+  carrier c(spec, data, op, run, corrupt);
   return c.run();
 }
 

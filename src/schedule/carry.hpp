@@ -31,11 +31,14 @@ struct carried {
   std::string problem;
   std::uint64_t messages = 0;  ///< delivered
   std::uint64_t bytes = 0;     ///< in them
+  bool corrupted = false;      ///< a message was changed in flight (carry's `corrupt`)
 };
 
 /// Runs every rank of `spec` together on this thread: `data` fills each rank's buffers before its
 /// call and reads them after it (on the fiber of that rank), `op` reduces (null: an unsigned sum),
-/// `run` replaces the registry's algorithm (the planted bugs of the tests).
-carried carry(const call_spec& spec, rank_data& data, const reduction* op = nullptr, algorithm_fn run = nullptr);
+/// `run` replaces the registry's algorithm (the planted bugs of the tests). `corrupt` > 0 (tests):
+/// the first non-empty message from the corrupt-th on arrives with its first byte's bits flipped.
+carried carry(const call_spec& spec, rank_data& data, const reduction* op = nullptr,
+              algorithm_fn run = nullptr, std::uint64_t corrupt = 0);
 
 }  // namespace collectives::detail::schedule

@@ -111,8 +111,8 @@ struct fibers::state {
   void* fake_stack = nullptr;  ///< AddressSanitizer's, while switched away
 
   state() {
-    void* m = mmap(nullptr, stack_bytes + page_size(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                   -1, 0);
+    void* m = mmap(nullptr, stack_bytes + page_size(), PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (m == MAP_FAILED) throw std::bad_alloc();
     mapping = static_cast<std::byte*>(m);
     mprotect(mapping, page_size(), PROT_NONE);  // an overflow faults instead of writing elsewhere

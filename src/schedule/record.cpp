@@ -137,7 +137,8 @@ class recorder final : public recording {
     const bool input = bytes > 0 && std::less_equal<>()(input_.data(), b) &&
                        std::less_equal<>()(b + bytes, input_.data() + input_.size());
     if (options_.deliver == nullptr)
-      out_.push_back({op::send, part == message_part::exchange, static_cast<std::uint8_t>(k), input, to, bytes});
+      out_.push_back(
+          {op::send, part == message_part::exchange, static_cast<std::uint8_t>(k), input, to, bytes});
   }
   void recv(MPI_Comm comm, int peer, void* buf, std::size_t bytes, message_part part) override {
     const int k = kind_of(comm), from = global(k, peer);
@@ -148,7 +149,8 @@ class recorder final : public recording {
     if (!delivered && options_.with_data && bytes > 0)
       fill(buf, bytes, mix(options_.seed ^ mix(rank_ * 7919 + out_.size())));
     if (options_.deliver == nullptr)
-      out_.push_back({op::recv, part == message_part::exchange, static_cast<std::uint8_t>(k), false, from, bytes});
+      out_.push_back(
+          {op::recv, part == message_part::exchange, static_cast<std::uint8_t>(k), false, from, bytes});
   }
   bool reduce(std::size_t elements) override {
     if (options_.locals) out_.push_back({op::reduce, false, 0, false, -1, elements});
@@ -378,8 +380,8 @@ void record_into(const call_spec& spec, int rank, const record_options& options,
 
   // The caller's input: the send buffer, and a broadcast root's buffer (it only sends from it).
   const std::span<const std::byte> input =
-      in_place    ? std::span<const std::byte>(recv_bytes)
-      : with_send ? std::span<const std::byte>(send.get(), send_elems * elem.size)
+      in_place                                ? std::span<const std::byte>(recv_bytes)
+      : with_send                             ? std::span<const std::byte>(send.get(), send_elems * elem.size)
       : coll == collective::broadcast && root ? std::span<const std::byte>(recv.get(), recv_elems * elem.size)
                                               : std::span<const std::byte>();
   recorder rec(spec, rank, options, out, input);
@@ -393,7 +395,9 @@ void record_into(const call_spec& spec, int rank, const record_options& options,
   }
   const transport net(info);
   const call c{net,
-               in_place ? recv.get() : with_send ? send.get() : nullptr,
+               in_place    ? recv.get()
+               : with_send ? send.get()
+                           : nullptr,
                with_recv ? recv.get() : nullptr,
                count,
                elem,

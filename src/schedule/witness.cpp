@@ -60,16 +60,19 @@ const reduction& tag_reduction() {
 }
 
 const reduction& sum_reduction() {
-  static const reduction r{builtin_kernel(builtin_type::u64, builtin_op::sum), nullptr, true, builtin_op::sum};
+  static const reduction r{builtin_kernel(builtin_type::u64, builtin_op::sum), nullptr, true,
+                           builtin_op::sum};
   return r;
 }
 
-oracle::oracle(const call_spec& spec, witness w, std::uint64_t seed) : spec_(spec), w_(w), seed_(scramble(seed)) {
+oracle::oracle(const call_spec& spec, witness w, std::uint64_t seed)
+    : spec_(spec), w_(w), seed_(scramble(seed)) {
   if (spec.elem_size != sizeof(tag)) throw error("schedule: the witnesses are 8-byte elements");
   const auto P = static_cast<std::size_t>(spec.p);
   if (w == witness::sums) {
     prefix_g_.assign(P + 1, 0);
-    for (std::size_t q = 0; q < P; ++q) prefix_g_[q + 1] = prefix_g_[q] + scramble(seed_ ^ scramble(q + 0x51));
+    for (std::size_t q = 0; q < P; ++q)
+      prefix_g_[q + 1] = prefix_g_[q] + scramble(seed_ ^ scramble(q + 0x51));
   }
   if (spec.coll == collective::alltoallv) {
     row_displs_.resize(P * P);
@@ -88,8 +91,8 @@ std::uint64_t oracle::value(std::size_t index, int first, int last) const {
     return as_word({static_cast<std::uint32_t>(index), static_cast<std::uint16_t>(first),
                     static_cast<std::uint16_t>(last)});
   const std::uint64_t h = scramble(seed_ + index);
-  return static_cast<std::uint64_t>(last - first + 1) * h + (prefix_g_[static_cast<std::size_t>(last) + 1] -
-                                                             prefix_g_[static_cast<std::size_t>(first)]);
+  return static_cast<std::uint64_t>(last - first + 1) * h +
+         (prefix_g_[static_cast<std::size_t>(last) + 1] - prefix_g_[static_cast<std::size_t>(first)]);
 }
 
 std::string oracle::describe_value(std::uint64_t v) const {
@@ -98,8 +101,8 @@ std::string oracle::describe_value(std::uint64_t v) const {
   tag t;
   std::memcpy(&t, &v, sizeof t);
   if (t.first == tag::broken)
-    return fmt::format("index {} combined out of rank order (reversed, twice, with a gap, or with another index)",
-                       t.index);
+    return fmt::format(
+        "index {} combined out of rank order (reversed, twice, with a gap, or with another index)", t.index);
   if (t.first == t.last) return fmt::format("index {} of rank {}", t.index, t.first);
   return fmt::format("index {} of ranks {}…{}", t.index, t.first, t.last);
 }
@@ -118,9 +121,8 @@ void oracle::fill(int rank, std::span<std::byte> send, std::span<std::byte> recv
 }
 
 void oracle::read(int rank, std::span<const std::byte> send, std::span<const std::byte> recv) {
-  const std::size_t wrong =
-      check(rank, "send", send, {{0, send.size() / sizeof(tag), 0, rank, rank}}) +
-      check(rank, "receive", recv, expected_recv(rank));
+  const std::size_t wrong = check(rank, "send", send, {{0, send.size() / sizeof(tag), 0, rank, rank}}) +
+                            check(rank, "receive", recv, expected_recv(rank));
   if (wrong > 0) ++wrong_ranks_;
 }
 
@@ -140,8 +142,8 @@ std::size_t oracle::check(int rank, const char* buffer, std::span<const std::byt
       std::memcpy(&have, bytes.data() + (r.at + k) * sizeof have, sizeof have);
       const std::uint64_t want = r.untouched ? poison : value(r.index + k, r.first, r.last);
       if (have == want) continue;
-      wrong = fmt::format("element {} of {} (run {} of {}): expected {}, found {}", r.at + k, n, i, runs.size(),
-                          describe_value(want), describe_value(have));
+      wrong = fmt::format("element {} of {} (run {} of {}): expected {}, found {}", r.at + k, n, i,
+                          runs.size(), describe_value(want), describe_value(have));
       break;
     }
   }
@@ -153,7 +155,8 @@ std::size_t oracle::check(int rank, const char* buffer, std::span<const std::byt
 }
 
 std::vector<oracle::run> oracle::expected_recv(int rank) const {
-  const std::size_t n = spec_.count, P = static_cast<std::size_t>(spec_.p), r = static_cast<std::size_t>(rank);
+  const std::size_t n = spec_.count, P = static_cast<std::size_t>(spec_.p),
+                    r = static_cast<std::size_t>(rank);
   const int root = spec_.root, last = spec_.p - 1;
   const bool at_root = rank == root;
   const auto& c = spec_.counts;

@@ -74,14 +74,15 @@ class oracle final : public rank_data {
   std::uint64_t value(std::size_t index, int first, int last) const;
   std::string describe_value(std::uint64_t v) const;
   std::vector<run> expected_recv(int rank) const;
-  std::size_t check(int rank, const char* buffer, std::span<const std::byte> bytes, const std::vector<run>& runs);
+  std::size_t check(int rank, const char* buffer, std::span<const std::byte> bytes,
+                    const std::vector<run>& runs);
 
   const call_spec& spec_;
   witness w_;
   std::uint64_t seed_;
-  std::vector<std::uint64_t> prefix_g_;     ///< sums: g(0) + … + g(q − 1)
-  std::vector<std::size_t> displs_;         ///< the v-variants: packed block offsets
-  std::vector<std::size_t> row_displs_;     ///< alltoallv: offset of block j in rank q's send
+  std::vector<std::uint64_t> prefix_g_;  ///< sums: g(0) + … + g(q − 1)
+  std::vector<std::size_t> displs_;      ///< the v-variants: packed block offsets
+  std::vector<std::size_t> row_displs_;  ///< alltoallv: offset of block j in rank q's send
   std::size_t wrong_ranks_ = 0;
   std::uint64_t checked_ = 0;
   std::string problem_;
