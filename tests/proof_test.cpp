@@ -12,8 +12,9 @@
 //   reduction with the exact non-commutative tags where its descriptor says it keeps rank order,
 //   and with the commutative sums always. Prints what it carried and how long it took.
 //   COLLECTIVES_PROOF_MATRIX=small (the sanitizer and MPICH builds) keeps p = 1-8, 16, 17, 32, 33.
-// - planted: a block sent to the wrong rank at one p only, a reduction in the wrong order, a
-//   contribution counted twice, one left out, and a data-moving bug no schedule shows: each found.
+// - planted: a block sent to the wrong rank at one p only (a bug no schedule shows), a reduction in
+//   the wrong order, a contribution counted twice, one left out, a receive that never comes: each
+//   found; and a byte changed in flight in every algorithm, found wherever the message matters.
 
 #define BOOST_TEST_MODULE proof
 #include <fmt/format.h>
