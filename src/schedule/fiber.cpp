@@ -12,7 +12,11 @@
 
 #include "collectives/error.hpp"
 
-#if !defined(__x86_64__)
+// The hand-written switch on x86-64 unless COLLECTIVES_FIBER_UCONTEXT asks for the portable one.
+#if defined(__x86_64__) && !defined(COLLECTIVES_FIBER_UCONTEXT)
+#define COLLECTIVES_FIBER_ASM 1
+#else
+#define COLLECTIVES_FIBER_ASM 0
 #include <ucontext.h>
 #endif
 
@@ -24,7 +28,7 @@
 #define COLLECTIVES_FIBER_ASAN 0
 #endif
 
-#if defined(__x86_64__)
+#if COLLECTIVES_FIBER_ASM
 // collectives_fiber_switch(save, to): pushes the callee-saved registers, the x87 control word and
 // MXCSR, stores the stack pointer in *save, loads `to` and pops the same from there. A new fiber's
 // stack is laid out as if it had switched away just before collectives_fiber_entry, which calls
@@ -88,7 +92,7 @@ std::size_t page_size() {
 }  // namespace
 
 struct fibers::scheduler {
-#if defined(__x86_64__)
+#if COLLECTIVES_FIBER_ASM
   void* sp = nullptr;
 #else
   ucontext_t context{};
@@ -103,7 +107,7 @@ struct fibers::state {
   bool done = true;
   std::byte* mapping = nullptr;  ///< guard page, then the stack
   std::byte* stack = nullptr;
-#if defined(__x86_64__)
+#if COLLECTIVES_FIBER_ASM
   void* sp = nullptr;
 #else
   ucontext_t context{};
@@ -148,7 +152,7 @@ void fiber_main(fibers::state* s) {
   f.fn_(f.context_, s->index);  // the body catches what it throws (carry.cpp)
   s->done = true;
   announce_switch(nullptr, f.scheduler_->stack_bottom, f.scheduler_->stack_size);
-#if defined(__x86_64__)
+#if COLLECTIVES_FIBER_ASM
   void* gone = nullptr;
   collectives_fiber_switch(&gone, f.scheduler_->sp);
 #else
@@ -158,7 +162,7 @@ void fiber_main(fibers::state* s) {
 }
 
 namespace {
-#if !defined(__x86_64__)
+#if !COLLECTIVES_FIBER_ASM
 void fiber_main_ucontext(unsigned hi, unsigned lo) {
   fiber_main(reinterpret_cast<fibers::state*>(static_cast<std::uintptr_t>(hi) << 32 | lo));
 }
@@ -190,7 +194,7 @@ void fibers::start(std::size_t count, body fn, void* context) {
     // The frames of the stack's last fiber left their red zones behind.
     ASAN_UNPOISON_MEMORY_REGION(s.stack, stack_bytes);
 #endif
-#if defined(__x86_64__)
+#if COLLECTIVES_FIBER_ASM
     // As collectives_fiber_switch leaves a stack: control words, r15 … rbp, the return address.
     auto* top = reinterpret_cast<std::uint64_t*>(s.stack + stack_bytes);
     std::uint64_t* sp = top - 9;  // 72 bytes: the entry's call then sees a 16-byte aligned stack
@@ -220,7 +224,7 @@ bool fibers::resume(std::size_t i) {
   current_ = i;
   void* fake = nullptr;
   announce_switch(&fake, s.stack, stack_bytes);
-#if defined(__x86_64__)
+#if COLLECTIVES_FIBER_ASM
   collectives_fiber_switch(&scheduler_->sp, s.sp);
 #else
   swapcontext(&scheduler_->context, &s.context);
@@ -232,7 +236,7 @@ bool fibers::resume(std::size_t i) {
 void fibers::yield() {
   state& s = *all_[current_];
   announce_switch(&s.fake_stack, scheduler_->stack_bottom, scheduler_->stack_size);
-#if defined(__x86_64__)
+#if COLLECTIVES_FIBER_ASM
   collectives_fiber_switch(&s.sp, scheduler_->sp);
 #else
   swapcontext(&s.context, &scheduler_->context);
