@@ -108,22 +108,46 @@ std::string oracle::describe_value(std::uint64_t v) const {
 }
 
 void oracle::fill(int rank, std::span<std::byte> send, std::span<std::byte> recv) {
-  for (std::size_t j = 0; j < send.size() / sizeof(tag); ++j) {
-    const std::uint64_t v = value(j, rank, rank);
-    std::memcpy(send.data() + j * sizeof v, &v, sizeof v);
-  }
-  const bool input = (spec_.coll == collective::broadcast && rank == spec_.root) ||
-                     (spec_.in_place && has_in_place_form(spec_.coll));
-  for (std::size_t j = 0; j < recv.size() / sizeof(tag); ++j) {
-    const std::uint64_t v = input ? value(j, rank, rank) : poison;
-    std::memcpy(recv.data() + j * sizeof v, &v, sizeof v);
-  }
+  // Rank `rank`'s input, element j at j (a tag's index is its low 32 bits).
+  const auto input = [&](std::span<std::byte> to) {
+    const std::uint64_t first = value(0, rank, rank);
+    for (std::size_t j = 0; j < to.size() / sizeof(tag); ++j) {
+      const std::uint64_t v = w_ == witness::tags ? first + j : value(j, rank, rank);
+      std::memcpy(to.data() + j * sizeof v, &v, sizeof v);
+    }
+  };
+  input(send);
+  if ((spec_.coll == collective::broadcast && rank == spec_.root) ||
+      (spec_.in_place && has_in_place_form(spec_.coll)))
+    input(recv);
+  else
+    std::memset(recv.data(), 0xA5, recv.size());  // poison
 }
 
 void oracle::read(int rank, std::span<const std::byte> send, std::span<const std::byte> recv) {
   const std::size_t wrong = check(rank, "send", send, {{0, send.size() / sizeof(tag), 0, rank, rank}}) +
                             check(rank, "receive", recv, expected_recv(rank));
   if (wrong > 0) ++wrong_ranks_;
+}
+
+// The first element of run `r` (at `at`) that differs from the oracle's, or r.count. A tag's index
+// is its low 32 bits: along a run the expected word grows by one.
+std::size_t oracle::first_wrong(const run& r, const std::byte* at) const {
+  const auto word = [at](std::size_t k) {
+    std::uint64_t have;
+    std::memcpy(&have, at + k * sizeof have, sizeof have);
+    return have;
+  };
+  std::size_t k = 0;
+  if (r.untouched) {
+    while (k < r.count && word(k) == poison) ++k;
+  } else if (w_ == witness::tags) {
+    const std::uint64_t first = r.count == 0 ? 0 : value(r.index, r.first, r.last);
+    while (k < r.count && word(k) == first + k) ++k;
+  } else {
+    while (k < r.count && word(k) == value(r.index + k, r.first, r.last)) ++k;
+  }
+  return k;
 }
 
 // Compares `bytes` with `runs`, which must cover it; describes the first wrong element. Returns 1
@@ -137,15 +161,13 @@ std::size_t oracle::check(int rank, const char* buffer, std::span<const std::byt
   if (covered != n) wrong = fmt::format("{} elements, the oracle expects {}", n, covered);
   for (std::size_t i = 0; i < runs.size() && wrong.empty(); ++i) {
     const run& r = runs[i];
-    for (std::size_t k = 0; k < r.count; ++k) {
-      std::uint64_t have;
-      std::memcpy(&have, bytes.data() + (r.at + k) * sizeof have, sizeof have);
-      const std::uint64_t want = r.untouched ? poison : value(r.index + k, r.first, r.last);
-      if (have == want) continue;
-      wrong = fmt::format("element {} of {} (run {} of {}): expected {}, found {}", r.at + k, n, i,
-                          runs.size(), describe_value(want), describe_value(have));
-      break;
-    }
+    const std::size_t k = first_wrong(r, bytes.data() + r.at * sizeof(tag));
+    if (k == r.count) continue;
+    std::uint64_t have;
+    std::memcpy(&have, bytes.data() + (r.at + k) * sizeof have, sizeof have);
+    const std::uint64_t want = r.untouched ? poison : value(r.index + k, r.first, r.last);
+    wrong = fmt::format("element {} of {} (run {} of {}): expected {}, found {}", r.at + k, n, i, runs.size(),
+                        describe_value(want), describe_value(have));
   }
   checked_ += n;
   if (wrong.empty()) return 0;

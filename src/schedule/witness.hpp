@@ -74,6 +74,7 @@ class oracle final : public rank_data {
   std::uint64_t value(std::size_t index, int first, int last) const;
   std::string describe_value(std::uint64_t v) const;
   std::vector<run> expected_recv(int rank) const;
+  std::size_t first_wrong(const run& r, const std::byte* at) const;
   std::size_t check(int rank, const char* buffer, std::span<const std::byte> bytes,
                     const std::vector<run>& runs);
 
