@@ -26,6 +26,9 @@
 #   --out DIR        where the runs and summary.txt go (default results/<date>-fastest-back-to-back)
 #   --build-dir DIR  the build with collbench and libcollectives_mpi.so (default build/)
 #   -- OPTIONS       passed on to collbench (default sizes: 8 B … 16 MiB by ×2, 0.2 s per size)
+# COLLECTIVES_SMOKE=1 measures the smallest size only (8 B, or the -b given after --), for 0.05 s
+# per size: the tests' smoke run of the documented commands (tests/docs/run.sh); the rounds and
+# process counts stay.
 # A benchmark, not a test: run it on a quiet machine and read the ratios with the load it reports.
 set -euo pipefail
 
@@ -51,6 +54,18 @@ while (($#)); do
   shift
 done
 ((${#nps[@]})) || nps=(2 4)
+# COLLECTIVES_SMOKE=1 (see the usage): the largest size becomes the smallest, the time per size 0.05 s.
+if [[ ${COLLECTIVES_SMOKE:-0} != 0 ]]; then
+  smallest=8 rest=()
+  for ((i = 0; i < ${#extra[@]}; i++)); do
+    case ${extra[i]} in
+      -b | --min-bytes) smallest=${extra[i + 1]}; rest+=("${extra[i]}" "$smallest"); i=$((i + 1)) ;;
+      -e | --max-bytes | --time-per-size) i=$((i + 1)) ;;
+      *) rest+=("${extra[i]}") ;;
+    esac
+  done
+  extra=("${rest[@]}" --max-bytes "$smallest" --time-per-size 0.05)
+fi
 out=${out:-$root/results/$(date +%F)-fastest-back-to-back}
 mkdir -p "$out"
 command -v jq > /dev/null || { echo "fastest_back_to_back.sh: needs jq (apt-get install jq)" >&2; exit 2; }

@@ -3,14 +3,16 @@
 # compare.sh --quick end to end: it must tune, produce the report (with its back-to-back section), the merged
 # CSV/JSON and every PNG;
 # at np = 1, every plot that has something to show; and with --shm-copy both, both paths.
+# The first run is bench/README.md's command as it shows it (tests/docs/commands.txt lists it for this
+# test): tests/docs/run.sh runs it in a scratch copy of the source tree whose build/ is this build,
+# at its own sizes (no smoke setting: --quick is one), and it writes the copy's results/latest.
 # Usage: compare_quick_test.sh <build-dir> <scratch-dir>
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=$1
-out=$2/compare_quick
-rm -rf "$out"
 
-"$root/scripts/mpirun/compare.sh" --quick --build-dir "$build" --out "$out"
+bash "$root/tests/docs/run.sh" --build "$build" --work "$2/compare_quick_docs" --no-smoke bench.compare_quick
+out=$(cd "$2/compare_quick_docs/src/results/latest" && pwd -P)
 
 fail() { echo "compare_quick_test: $*" >&2; exit 1; }
 for f in report.md results.csv results.json np2.json np4.json np2-back-to-back.json np4-back-to-back.json \

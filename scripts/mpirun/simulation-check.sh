@@ -30,6 +30,10 @@
 # platform-1.xml and platform-R.xml (1 and R cores per node), real-HxR.json (and real-HxR-K.json for
 # the rounds after the first), simulated-HxR.json,
 # report.md, and the machine's load before and after the real runs (uptime-*.txt).
+# COLLECTIVES_SMOKE=1 measures the smallest size only (8 B, or the -b given after --), real and
+# simulated, the real runs for 0.05 s per size, and calibrates from 8 B … 4 KiB by ×8 (calibrate.sh's
+# smoke sizes): the tests' smoke run of the documented commands (tests/docs/run.sh). Layouts,
+# rounds, collectives, the fit and the report stay as they are.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -58,6 +62,20 @@ while (($#)); do
   shift
 done
 ((${#extra[@]})) || extra=(-c "allreduce,allgather,broadcast,reduce_scatter,alltoall" -b 8 -e 16M --step 8)
+# COLLECTIVES_SMOKE=1 (see the usage): the largest size becomes the smallest.
+measure_sizes=()
+if [[ ${COLLECTIVES_SMOKE:-0} != 0 ]]; then
+  smallest=8 rest=()
+  for ((i = 0; i < ${#extra[@]}; i++)); do
+    case ${extra[i]} in
+      -b | --min-bytes) smallest=${extra[i + 1]}; rest+=("${extra[i]}" "$smallest"); i=$((i + 1)) ;;
+      -e | --max-bytes) i=$((i + 1)) ;;
+      *) rest+=("${extra[i]}") ;;
+    esac
+  done
+  extra=("${rest[@]}" --max-bytes "$smallest") per_size=0.05
+  measure_sizes=(--min-bytes 8 --max-bytes 4K --step 8 --time-per-size 0.05)
+fi
 hosts=0 slots=1
 for layout in $layouts; do
   [[ $layout =~ ^([1-9][0-9]*)x([1-9][0-9]*)$ ]] || die "--layouts: '$layout' is not H×R (e.g. 2x2)"
@@ -109,7 +127,8 @@ else
   for where in "two-nodes cyclic" "on-node block"; do
     read -r name map <<< "$where"
     echo "$self: calibration, $name" >&2
-    "${cluster[@]}" run -n 2 --map "$map" "$root/build/bench/collcalibrate" measure --output "$out/calibration-$name.json"
+    "${cluster[@]}" run -n 2 --map "$map" "$root/build/bench/collcalibrate" measure "${measure_sizes[@]}" \
+      --output "$out/calibration-$name.json"
   done
   # Real: R ranks per host in rank order (cluster.sh's hostfile has R slots each; one per host: cyclic).
   # Rounds one after another, each over every layout, so that a round's runs are apart in time.

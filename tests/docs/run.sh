@@ -5,9 +5,10 @@
 # body, if any), in one bash with `set -e`, as a user would type them one after another. What
 # differs from a user's shell, and nothing else:
 #   - COLLECTIVES_SMOKE=1 (--no-smoke: unset): the scripts that measure measure the smallest size
-#     only (each script's usage says what it does), and so does collbench where a command runs
-#     it: its largest size (-e, --max-bytes) becomes its smallest (-b, default 8), except with
-#     --list or --draw, which measure nothing;
+#     only, for 0.05 s per size (each script's usage says what it does); so does collbench where
+#     a command runs it: its largest size (-e, --max-bytes) becomes its smallest (-b, default 8)
+#     and its time per size 0.05 s, but with --list or --draw, which measure nothing; and
+#     colltune --model prices the smallest size only;
 #   - placeholders: /opt/collectives and <prefix> are a scratch install prefix (into which the
 #     test's build tree is installed first, unless a command of the test installs one);
 #     ./app, ./my_app and your-program are docs_app (tests/docs/app.cpp) of the test's build
@@ -27,8 +28,9 @@
 # build-smpi/, which they reconfigure with what it has and find built. Compiles go through ccache
 # where it is installed (as scripts/test.sh sets it up), with paths relative to the scratch area
 # so that copies share their objects.
-# Exits 77 (the test is skipped) where the machine lacks what the commands need (network
-# namespaces, cross-memory attach, valgrind, clang-format, a build tree they name).
+# Exits 77 (the test is skipped) where the machine lacks what the commands need: network
+# namespaces, cross-memory attach, a build tree they name; or, from the first command that needs it
+# on, a developer's tool the project does not install (valgrind, clang-format, jq).
 #
 # Usage: tests/docs/run.sh [--build DIR] [--work DIR] [--no-smoke] [--list] TEST
 #   --build DIR  the test's build tree (default build/ of the source tree); its COLLECTIVES_MPI
@@ -70,14 +72,12 @@ documented=$(cd "$root" && awk -f "$here/commands.awk" README.md docs/*.md bench
 # What each test needs, and where it runs.
 fresh=()        # build directories its commands configure themselves, fresh in the copy
 in_source=0     # run in the source tree (the SMPI set-up: the suite's own build-smpi/)
-needs=()        # netns cma valgrind clang-format openmpi-tree
+needs=()        # netns cma openmpi-tree
 case $test in
   docs.readme) fresh=(build) ;;
   docs.bench_by_hand) fresh=(build) ;;
   docs.cluster) needs=(netns) ;;
   docs.compare_shm) needs=(cma) ;;
-  docs.callgrind) needs=(valgrind) ;;
-  docs.format) needs=(clang-format) ;;
   docs.simulation_setup) in_source=1 ;;
   docs.simulation_compare) needs=(openmpi-tree) ;;
   docs.simulation_check) needs=(netns openmpi-tree) ;;
@@ -92,7 +92,6 @@ for need in "${needs[@]}"; do
         skip "network namespaces are not allowed here (root with CAP_NET_ADMIN: docs/cluster.md)" ;;
     cma) [[ $(COLLECTIVES_SHM_COPY= "$root/scripts/mpirun/run" --which) == single ]] ||
       skip "cross-memory attach is forbidden here, so Open MPI cannot copy once" ;;
-    valgrind | clang-format) command -v "$need" > /dev/null || skip "$need is not installed (a developer's tool)" ;;
     openmpi-tree) [[ -f $openmpi_tree/CMakeCache.txt ]] || skip "no Open MPI build in $openmpi_tree (bash scripts/test.sh)" ;;
   esac
 done
@@ -115,9 +114,22 @@ script=$work/commands.sh
   if ((in_source)); then echo "cd $root"; else echo "cd $src"; fi
 } > "$script"
 installs=0 needs_prefix=0
+collbench_word='(^|[[:space:]/])collbench([[:space:]]|$)' colltune_word='(^|[[:space:]/])colltune[[:space:]]'
 for command in "${commands[@]}"; do
   record=$(awk -F'\t' -v c="$command" '$3 == "command" && $4 == c { print $1 ":" $2; exit }' <<< "$documented")
   [[ -n $record ]] || fail "no doc shows \`$command\` (tests/docs/check.sh)"
+  # A developer's tool the project does not install: the commands before it run, then a skip.
+  tool=''
+  case $command in
+    *valgrind* | *callgrind_annotate*) tool=valgrind ;;
+    *clang-format*) tool=clang-format ;;
+    *fastest_back_to_back.sh*) tool=jq ;;
+  esac
+  if [[ -n $tool ]] && ! command -v "$tool" > /dev/null; then
+    printf 'echo "run.sh: %s: skipped from %s on: %s is not installed (not a dependency)"; exit 77\n' \
+      "$test" "$record" "$tool" >> "$script"
+    break
+  fi
   [[ $command == *"cmake --install"* ]] && installs=1
   [[ $command =~ (^|[[:space:]])collectives-(run|tune|calibrate)[[:space:]] || $command == *"<prefix>"* ||
     $command == *"/opt/collectives"* ]] && needs_prefix=1
@@ -127,13 +139,16 @@ for command in "${commands[@]}"; do
   text=${text//\/tmp\//$work/tmp/}
   text=$(sed -E "s#(^|[[:space:]])(\./app|\./my_app|your-program)([[:space:]]|\$)#\1$app\3#g;
     s#results/<date>-([A-Za-z0-9_.-]+)#\$(docs_newest results/*-\1)#g" <<< "$text")
-  if ((smoke)) && [[ ($text =~ (^|[[:space:]/])collbench([[:space:]]|$) && ! $text =~ --list|--draw) ||
-    ($text =~ (^|[[:space:]/])colltune[[:space:]] && $text == *--model*) ]]; then
-    # collbench's sizes, and those colltune --model prices: the smallest only (as COLLECTIVES_SMOKE
-    # does in the scripts).
+  # collbench measuring, and colltune pricing schedules (--model): the smallest size only, and
+  # collbench for 0.05 s per size, as COLLECTIVES_SMOKE does in the scripts.
+  program=''
+  [[ $text =~ $collbench_word && ! $text =~ --list|--draw ]] && program=collbench
+  [[ $text =~ $colltune_word && $text == *--model* ]] && program=colltune
+  if ((smoke)) && [[ -n $program && $text != cmake\ * ]]; then
     min=$(sed -nE 's/.*[[:space:]](-b|--min-bytes)[[:space:]=]+([^[:space:]]+).*/\2/p' <<< "$text")
-    text=$(sed -E 's/[[:space:]](-e|--max-bytes)[[:space:]=]+[^[:space:]]+//g' <<< "$text")
+    text=$(sed -E 's/[[:space:]](-e|--max-bytes|--time-per-size)[[:space:]=]+[^[:space:]]+//g' <<< "$text")
     text="$text --max-bytes ${min:-8}"
+    [[ $program == collbench ]] && text="$text --time-per-size 0.05"
   fi
   {
     printf 'cat >&2 <<'"'"'DOCS_COMMAND'"'"'\ndocs: %s: %s\nDOCS_COMMAND\n' "$record" "$command"
