@@ -23,6 +23,7 @@ packages=(
   pkgconf                             # collectives.pc: the Makefile consumer test
   openmpi-bin libopenmpi-dev          # MPI: the engine and the vendor baseline
   libboost-test-dev                   # tests
+  libboost-context-dev                # the proof's fibers (src/schedule/fiber.cpp)
   libfmt-dev                          # all formatting
   libcli11-dev nlohmann-json3-dev     # collbench: command line, JSON output
   gnuplot-nox                         # collbench report: PNG plots

@@ -15,12 +15,15 @@
 // - planted: a block sent to the wrong rank at one p only (a bug no schedule shows), a reduction in
 //   the wrong order, a contribution counted twice, one left out, a receive that never comes: each
 //   found; and a byte changed in flight in every algorithm, found wherever the message matters.
+// - fibers: the switch itself, with exceptions thrown and caught inside the fibers between
+//   switches.
 
 #define BOOST_TEST_MODULE proof
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <boost/test/unit_test.hpp>
 #include <chrono>
@@ -29,6 +32,7 @@
 #include <mutex>
 #include <random>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -39,6 +43,7 @@
 #include "core/registry.hpp"
 #include "schedule/carry.hpp"
 #include "schedule/check.hpp"
+#include "schedule/fiber.hpp"
 #include "schedule/witness.hpp"
 
 namespace {
@@ -493,4 +498,60 @@ BOOST_AUTO_TEST_CASE(a_message_changed_in_flight_is_found_in_every_algorithm) {
   BOOST_TEST(corrupted > 1000u);
   BOOST_TEST(unseen == (std::set<std::string>{"exscan recursive_doubling", "scan recursive_doubling"}),
              fmt::format("{}", fmt::join(unseen, ", ")));
+}
+
+namespace {
+
+struct fiber_run {
+  std::size_t caught = 0, intact = 0, lost = 0;
+};
+
+// A chain of frames with something on each; at its end the fiber yields, and throws once resumed.
+void deep_then_throw(std::size_t fiber, int depth) {
+  volatile char frame[128] = {};
+  frame[0] = static_cast<char>(depth);
+  if (depth > 0) {
+    deep_then_throw(fiber, depth - 1);
+  } else {
+    fibers::of_this_thread().yield();
+    throw std::runtime_error(std::to_string(fiber));
+  }
+  static_cast<void>(frame[1]);  // read after the call: the frame stays under the next one
+}
+
+void throwing_fiber(void* context, std::size_t i) {
+  fiber_run& run = *static_cast<fiber_run*>(context);
+  fibers& f = fibers::of_this_thread();
+  std::array<std::size_t, 64> mine;
+  for (std::size_t k = 0; k < mine.size(); ++k) mine[k] = i * 1000 + k;
+  for (int round = 0; round < 5; ++round) {
+    try {
+      deep_then_throw(i, 10 + round);
+    } catch (const std::runtime_error& e) {
+      if (e.what() == std::to_string(i) && f.current() == i) ++run.caught;
+    }
+    f.yield();
+  }
+  bool same = true;
+  for (std::size_t k = 0; k < mine.size(); ++k) same = same && mine[k] == i * 1000 + k;
+  ++(same ? run.intact : run.lost);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(fibers_throw_and_catch_inside_while_the_others_wait) {
+  // 100 fibers on this thread, three calls on the same stacks: each throws through a chain of
+  // frames it had yielded from, and catches, five times, while the others wait mid-chain.
+  fibers& f = fibers::of_this_thread();
+  fiber_run run;
+  for (int call = 0; call < 3; ++call) {
+    f.start(100, &throwing_fiber, &run);
+    for (bool running = true; running;) {
+      running = false;
+      for (std::size_t i = 0; i < 100; ++i) running = f.resume(i) || running;
+    }
+  }
+  BOOST_TEST(run.caught == 3u * 100 * 5);
+  BOOST_TEST(run.intact == 300u);
+  BOOST_TEST(run.lost == 0u);
 }

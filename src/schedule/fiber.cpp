@@ -1,24 +1,15 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Fibers (fiber.hpp): stacks from mmap with a guard page below each, and the switch.
+// Fibers (fiber.hpp): Boost.Context's fibers on stacks of our own, each kept from one call to the
+// next, and AddressSanitizer told of every switch.
 
 #include "schedule/fiber.hpp"
 
-#include <sys/mman.h>
-#include <unistd.h>
-
-#include <cstdint>
-#include <cstdlib>
-#include <new>
+#include <boost/context/fiber.hpp>
+#include <boost/context/protected_fixedsize_stack.hpp>
+#include <memory>
+#include <utility>
 
 #include "collectives/error.hpp"
-
-// The hand-written switch on x86-64 unless COLLECTIVES_FIBER_UCONTEXT asks for the portable one.
-#if defined(__x86_64__) && !defined(COLLECTIVES_FIBER_UCONTEXT)
-#define COLLECTIVES_FIBER_ASM 1
-#else
-#define COLLECTIVES_FIBER_ASM 0
-#include <ucontext.h>
-#endif
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/asan_interface.h>
@@ -28,75 +19,25 @@
 #define COLLECTIVES_FIBER_ASAN 0
 #endif
 
-#if COLLECTIVES_FIBER_ASM
-// collectives_fiber_switch(save, to): pushes the callee-saved registers, the x87 control word and
-// MXCSR, stores the stack pointer in *save, loads `to` and pops the same from there. A new fiber's
-// stack is laid out as if it had switched away just before collectives_fiber_entry, which calls
-// fiber_main(rbx) with an aligned stack and marks the end of the call chain for unwinders.
-extern "C" void collectives_fiber_switch(void** save, void* to);
-extern "C" void collectives_fiber_entry();
-asm(R"(
-  .text
-  .globl collectives_fiber_switch
-  .type collectives_fiber_switch, @function
-collectives_fiber_switch:
-  .cfi_startproc
-  pushq %rbp
-  pushq %rbx
-  pushq %r12
-  pushq %r13
-  pushq %r14
-  pushq %r15
-  subq $16, %rsp
-  stmxcsr 8(%rsp)
-  fnstcw (%rsp)
-  movq %rsp, (%rdi)
-  movq %rsi, %rsp
-  ldmxcsr 8(%rsp)
-  fldcw (%rsp)
-  addq $16, %rsp
-  popq %r15
-  popq %r14
-  popq %r13
-  popq %r12
-  popq %rbx
-  popq %rbp
-  ret
-  .cfi_endproc
-  .size collectives_fiber_switch, .-collectives_fiber_switch
-
-  .globl collectives_fiber_entry
-  .type collectives_fiber_entry, @function
-collectives_fiber_entry:
-  .cfi_startproc
-  .cfi_undefined rip
-  movq %rbx, %rdi
-  callq *%r12
-  ud2
-  .cfi_endproc
-  .size collectives_fiber_entry, .-collectives_fiber_entry
-)");
-#endif
-
 namespace collectives::detail::schedule {
+
+namespace boost_context = boost::context;
 
 namespace {
 // Room for the algorithms' frames, the recorder's and an exception's unwinding; only the pages a
 // fiber touches are ever mapped in.
 constexpr std::size_t stack_bytes = std::size_t{256} << 10;
 
-std::size_t page_size() {
-  static const std::size_t size = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-  return size;
-}
+// Boost's StackAllocator handing a fiber the stack its state owns, and leaving it there when the
+// fiber ends: one mmap per stack for the thread's life, not one per fiber.
+struct borrowed_stack {
+  boost_context::stack_context stack;
+  boost_context::stack_context allocate() const { return stack; }
+  void deallocate(boost_context::stack_context&) const noexcept {}
+};
 }  // namespace
 
 struct fibers::scheduler {
-#if COLLECTIVES_FIBER_ASM
-  void* sp = nullptr;
-#else
-  ucontext_t context{};
-#endif
   const void* stack_bottom = nullptr;  ///< AddressSanitizer's view of the resuming thread's stack
   std::size_t stack_size = 0;
 };
@@ -105,26 +46,20 @@ struct fibers::state {
   fibers* owner = nullptr;
   std::size_t index = 0;
   bool done = true;
-  std::byte* mapping = nullptr;  ///< guard page, then the stack
-  std::byte* stack = nullptr;
-#if COLLECTIVES_FIBER_ASM
-  void* sp = nullptr;
-#else
-  ucontext_t context{};
-#endif
-  void* fake_stack = nullptr;  ///< AddressSanitizer's, while switched away
+  boost_context::stack_context stack;  ///< guard page at the bottom (protected_fixedsize_stack), then ours
+  boost_context::fiber self;           ///< the fiber, while switched away
+  boost_context::fiber back;           ///< the resuming side, while the fiber runs
+  void* fake_stack = nullptr;          ///< AddressSanitizer's, while switched away
 
-  state() {
-    void* m = mmap(nullptr, stack_bytes + page_size(), PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (m == MAP_FAILED) throw std::bad_alloc();
-    mapping = static_cast<std::byte*>(m);
-    mprotect(mapping, page_size(), PROT_NONE);  // an overflow faults instead of writing elsewhere
-    stack = mapping + page_size();
+  state() : stack(boost_context::protected_fixedsize_stack(stack_bytes).allocate()) {}
+  ~state() {
+    self = {};  // a fiber still waiting (an interrupted call) is unwound while its stack is there
+    boost_context::protected_fixedsize_stack(stack_bytes).deallocate(stack);
   }
-  ~state() { munmap(mapping, stack_bytes + page_size()); }
   state(const state&) = delete;
   state& operator=(const state&) = delete;
+
+  std::byte* bottom() const { return static_cast<std::byte*>(stack.sp) - stack_bytes; }
 };
 
 namespace {
@@ -145,28 +80,25 @@ void switched([[maybe_unused]] void* fake_stack, [[maybe_unused]] const void** b
 
 }  // namespace
 
-// The first frame of every fiber: runs its body, then leaves for good.
+// The first frame of every fiber, under Boost's: runs its body, then announces the last switch,
+// which Boost makes when the entry returns.
 void fiber_main(fibers::state* s) {
   fibers& f = *s->owner;
   switched(nullptr, &f.scheduler_->stack_bottom, &f.scheduler_->stack_size);
   f.fn_(f.context_, s->index);  // the body catches what it throws (carry.cpp)
   s->done = true;
   announce_switch(nullptr, f.scheduler_->stack_bottom, f.scheduler_->stack_size);
-#if COLLECTIVES_FIBER_ASM
-  void* gone = nullptr;
-  collectives_fiber_switch(&gone, f.scheduler_->sp);
-#else
-  setcontext(&f.scheduler_->context);
-#endif
-  std::abort();  // never resumed
 }
 
 namespace {
-#if !COLLECTIVES_FIBER_ASM
-void fiber_main_ucontext(unsigned hi, unsigned lo) {
-  fiber_main(reinterpret_cast<fibers::state*>(static_cast<std::uintptr_t>(hi) << 32 | lo));
-}
-#endif
+struct entry {
+  fibers::state* s;
+  boost_context::fiber operator()(boost_context::fiber&& back) const {
+    s->back = std::move(back);
+    fiber_main(s);
+    return std::move(s->back);
+  }
+};
 }  // namespace
 
 fibers::fibers() : scheduler_(std::make_unique<scheduler>()) {}
@@ -192,29 +124,10 @@ void fibers::start(std::size_t count, body fn, void* context) {
     s.fake_stack = nullptr;
 #if COLLECTIVES_FIBER_ASAN
     // The frames of the stack's last fiber left their red zones behind.
-    ASAN_UNPOISON_MEMORY_REGION(s.stack, stack_bytes);
+    ASAN_UNPOISON_MEMORY_REGION(s.bottom(), stack_bytes);
 #endif
-#if COLLECTIVES_FIBER_ASM
-    // As collectives_fiber_switch leaves a stack: control words, r15 … rbp, the return address.
-    auto* top = reinterpret_cast<std::uint64_t*>(s.stack + stack_bytes);
-    std::uint64_t* sp = top - 9;  // 72 bytes: the entry's call then sees a 16-byte aligned stack
-    sp[0] = 0x037F;               // x87 control word: the default
-    sp[1] = 0x1F80;               // MXCSR: the default
-    sp[2] = sp[3] = sp[4] = 0;    // r15, r14, r13
-    sp[5] = reinterpret_cast<std::uint64_t>(&fiber_main);  // r12: what the entry calls
-    sp[6] = reinterpret_cast<std::uint64_t>(&s);           // rbx: its argument
-    sp[7] = 0;                                             // rbp
-    sp[8] = reinterpret_cast<std::uint64_t>(&collectives_fiber_entry);
-    s.sp = sp;
-#else
-    getcontext(&s.context);
-    s.context.uc_stack.ss_sp = s.stack;
-    s.context.uc_stack.ss_size = stack_bytes;
-    s.context.uc_link = nullptr;
-    const auto address = reinterpret_cast<std::uintptr_t>(&s);
-    makecontext(&s.context, reinterpret_cast<void (*)()>(&fiber_main_ucontext), 2,
-                static_cast<unsigned>(address >> 32), static_cast<unsigned>(address & 0xFFFFFFFFu));
-#endif
+    // Boost lays out the entry's frame on the stack, and switches there and back to start it.
+    s.self = boost_context::fiber(std::allocator_arg, borrowed_stack{s.stack}, entry{&s});
   }
 }
 
@@ -223,12 +136,8 @@ bool fibers::resume(std::size_t i) {
   if (s.done) return false;
   current_ = i;
   void* fake = nullptr;
-  announce_switch(&fake, s.stack, stack_bytes);
-#if COLLECTIVES_FIBER_ASM
-  collectives_fiber_switch(&scheduler_->sp, s.sp);
-#else
-  swapcontext(&scheduler_->context, &s.context);
-#endif
+  announce_switch(&fake, s.bottom(), stack_bytes);
+  s.self = std::move(s.self).resume();  // empty once the fiber has returned
   switched(fake, nullptr, nullptr);
   return !s.done;
 }
@@ -236,11 +145,7 @@ bool fibers::resume(std::size_t i) {
 void fibers::yield() {
   state& s = *all_[current_];
   announce_switch(&s.fake_stack, scheduler_->stack_bottom, scheduler_->stack_size);
-#if COLLECTIVES_FIBER_ASM
-  collectives_fiber_switch(&s.sp, scheduler_->sp);
-#else
-  swapcontext(&s.context, &scheduler_->context);
-#endif
+  s.back = std::move(s.back).resume();
   switched(s.fake_stack, &scheduler_->stack_bottom, &scheduler_->stack_size);
 }
 

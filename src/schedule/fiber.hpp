@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-// Fibers: the p ranks of one call run on one thread, each on a stack of its own, switched by hand
-// (the data-carrying replay, carry.hpp). A fiber runs until it yields (a receive whose message has
-// not come) or returns; the thread that resumed it goes on from there. Cooperative: nothing runs
-// while another fiber is between two switches, so the library's per-thread state (the scratch
-// cache, the active recording) is shared safely as long as each switch swaps what must follow the
-// fiber (carry.cpp does). Stacks are kept for the next call of the same thread.
+// Fibers: the p ranks of one call run on one thread, each on a stack of its own, switched by
+// Boost.Context (the data-carrying replay, carry.hpp). A fiber runs until it yields (a receive
+// whose message has not come) or returns; the thread that resumed it goes on from there.
+// Cooperative: nothing runs while another fiber is between two switches, so the library's
+// per-thread state (the scratch cache, the active recording) is shared safely as long as each
+// switch swaps what must follow the fiber (carry.cpp does). Stacks are kept for the next call of
+// the same thread.
 //
-// On x86-64 a switch saves the callee-saved registers and the stack pointer (a few instructions);
-// elsewhere ucontext's swapcontext, which also saves the signal mask (a system call). Under
-// AddressSanitizer every switch is announced to it.
+// A switch is Boost's fcontext: it saves the callee-saved registers, the floating-point control
+// words and the stack pointer, a few instructions, no system call. Each stack has a guard page
+// below it. Under AddressSanitizer every switch is announced to it here (Debian's Boost.Context
+// does not announce them itself).
 
 #include <cstddef>
 #include <memory>
