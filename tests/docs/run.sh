@@ -101,13 +101,13 @@ if ((in_source)); then
 fi
 
 [[ $work != *[[:space:]]* ]] || fail "the scratch area's path has a blank: $work"
-rm -rf "$work"
-mkdir -p "$work/tmp"
 src=$work/src prefix=$work/prefix app=$build/tests/docs/docs_app
 [[ -x $app ]] || fail "no $app (build the tree first)"
 
 # The commands as they run.
-script=$work/commands.sh
+listing=$(mktemp)
+script=$listing
+trap 'rm -f "$listing"' EXIT
 {
   echo "set -e"
   echo "docs_newest() { ls -td \"\$@\" | head -n 1; }"
@@ -160,6 +160,10 @@ if ((list)); then
   cat "$script"
   exit 0
 fi
+rm -rf "$work"
+mkdir -p "$work/tmp"
+mv "$script" "$work/commands.sh"
+script=$work/commands.sh
 
 # The scratch copy of the source tree, with the suite's build trees.
 if ! ((in_source)); then
