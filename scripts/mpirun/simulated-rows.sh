@@ -18,6 +18,17 @@
 #   each arrival re-solving the sharing of the links among all of them. One such call at 256 ranks
 #   had not finished after 20 minutes. (At 64 ranks, p² = 4,096 flows, it takes seconds.)
 
+# - Above 256 ranks, scan and exscan in the tuner's one launch per collective: the vendor row every
+#   collbench run times is SMPI's own MPI_Scan and MPI_Exscan, which post their p(p − 1)/2 messages
+#   at once (at 8 B: 10 s of wall time at 256 ranks, over 2 minutes at 512, over 14 at 1024).
+#   automatic then takes their rule from the nearest process count measured.
+
+# left_out_collectives RANKS: the collectives a simulated tuning leaves out at RANKS, on one line.
+left_out_collectives() {
+  (($1 > 256)) && echo "scan exscan"
+  return 0
+}
+
 # left_out_rows COLLECTIVE RANKS: the rows left out, library names and vendor:<name>, on one line.
 left_out_rows() {
   local rows=()

@@ -39,7 +39,8 @@
 #                    (they serve the drop-in, which SMPI does not run), large buffers shared by the ranks;
 #                    above 256 ranks one launch per collective, without the rings and pairwise
 #                    exchanges of p² messages (scripts/mpirun/simulated-rows.sh: 90 s of wall time
-#                    per call at 1024 ranks), which automatic then never chooses there
+#                    per call at 1024 ranks), which automatic then never chooses there, and without
+#                    scan and exscan (SMPI's own, the vendor row, post p(p − 1)/2 messages at once)
 #   -- OPTIONS       passed on to collbench, e.g. -- -c allreduce,broadcast --max-bytes 1M (a size
 #                    option given here replaces the default one)
 # COLLECTIVES_SMOKE=1 measures the smallest size only (8 B, or the -b given after --), whatever the
@@ -195,6 +196,10 @@ simulated_launches() { # NP RUN
   listing=$("$run" -n 1 "$collbench" --list)
   ((${#collectives[@]})) || collectives=($(sed -n 's/^\([a-z_]*\): vendor .*/\1/p' <<< "$listing"))
   for c in "${collectives[@]}"; do
+    if [[ " $(left_out_collectives "$1") " == *" $c "* ]]; then
+      echo "$self: np = $1, run $2: $c left out (scripts/mpirun/simulated-rows.sh says why)" >&2
+      continue
+    fi
     left=$(left_out_rows "$c" "$1")
     rows=$(sed -n "s/^$c: //p" <<< "$listing")
     rows=$(without_rows "${rows// /,}" "vendor $left")
@@ -223,7 +228,7 @@ command="$command ${nps[*]}$( ((quick)) && echo ' --quick')${platform:+ --simula
 recorded="${options[*]}"
 for np in "${nps[@]}"; do
   if [[ -n $platform ]] && ((np > 256)); then
-    recorded+="; above 256 ranks one launch per collective, without the rows scripts/mpirun/simulated-rows.sh leaves out"
+    recorded+="; above 256 ranks one launch per collective, without the rows and collectives scripts/mpirun/simulated-rows.sh leaves out"
     break
   fi
 done
