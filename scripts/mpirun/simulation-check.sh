@@ -31,7 +31,7 @@
 # the rounds after the first), simulated-HxR.json,
 # report.md, and the machine's load before and after the real runs (uptime-*.txt).
 # COLLECTIVES_SMOKE=1 measures the smallest size only (8 B, or the -b given after --), real and
-# simulated, the real runs for 0.05 s per size, and calibrates from 8 B … 4 KiB by ×8 (calibrate.sh's
+# simulated, the real runs for 0.05 s per size, and calibrates from 8 B … 256 KiB by ×8 (calibrate.sh's
 # smoke sizes): the tests' smoke run of the documented commands (tests/docs/run.sh). Layouts,
 # rounds, collectives, the fit and the report stay as they are.
 set -euo pipefail
@@ -74,7 +74,7 @@ if [[ ${COLLECTIVES_SMOKE:-0} != 0 ]]; then
     esac
   done
   extra=("${rest[@]}" --max-bytes "$smallest") per_size=0.05
-  measure_sizes=(--min-bytes 8 --max-bytes 4K --step 8 --time-per-size 0.05)
+  measure_sizes=(--min-bytes 8 --max-bytes 256K --step 8 --time-per-size 0.05)
 fi
 hosts=0 slots=1
 for layout in $layouts; do
