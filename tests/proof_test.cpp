@@ -45,6 +45,7 @@
 #include "schedule/check.hpp"
 #include "schedule/fiber.hpp"
 #include "schedule/witness.hpp"
+#include "support/parallel_tasks.hpp"
 
 namespace {
 
@@ -284,20 +285,12 @@ BOOST_AUTO_TEST_CASE(matrix_every_algorithm_every_p_every_rank_against_the_oracl
     for (const auto& [c, a] : work) tasks.emplace_back(*it, c, a);
 
   tally t;
-  std::atomic<std::size_t> next{0};
-  const auto worker = [&] {
-    for (std::size_t i; (i = next.fetch_add(1)) < tasks.size();) {
-      const auto [p, c, a] = tasks[i];
-      for (const call_spec& spec : calls_for(c, a, p))
-        for (const witness w : witnesses_for(c, a)) prove_every_model(spec, w, t);
-    }
-  };
-  const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 2u);
   const auto start = std::chrono::steady_clock::now();
-  std::vector<std::thread> pool;
-  for (unsigned i = 1; i < threads; ++i) pool.emplace_back(worker);
-  worker();
-  for (std::thread& th : pool) th.join();
+  const unsigned threads = run_on_two_threads(tasks.size(), [&](std::size_t i) {
+    const auto [p, c, a] = tasks[i];
+    for (const call_spec& spec : calls_for(c, a, p))
+      for (const witness w : witnesses_for(c, a)) prove_every_model(spec, w, t);
+  });
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   fmt::print(

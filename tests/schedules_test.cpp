@@ -42,6 +42,7 @@
 #include "core/registry.hpp"
 #include "schedule/check.hpp"
 #include "schedule/schedule.hpp"
+#include "support/parallel_tasks.hpp"
 
 namespace {
 
@@ -449,19 +450,11 @@ BOOST_AUTO_TEST_CASE(matrix_every_algorithm_every_p_both_models) {
     for (const auto& [c, a] : work) tasks.emplace_back(*it, c, a);
 
   tally t;
-  std::atomic<std::size_t> next{0};
-  const auto worker = [&] {
-    for (std::size_t i; (i = next.fetch_add(1)) < tasks.size();) {
-      const auto [p, c, a] = tasks[i];
-      for (const call_spec& spec : calls_for(c, a, p)) check_models(spec, t);
-    }
-  };
-  const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 2u);
   const auto start = std::chrono::steady_clock::now();
-  std::vector<std::thread> pool;
-  for (unsigned i = 1; i < threads; ++i) pool.emplace_back(worker);
-  worker();
-  for (std::thread& th : pool) th.join();
+  const unsigned threads = run_on_two_threads(tasks.size(), [&](std::size_t i) {
+    const auto [p, c, a] = tasks[i];
+    for (const call_spec& spec : calls_for(c, a, p)) check_models(spec, t);
+  });
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   fmt::print(
