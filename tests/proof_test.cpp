@@ -35,7 +35,6 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <vector>
 
 #include "core/collective_traits.hpp"
