@@ -17,7 +17,7 @@
 # than 10%; at how many points fastest and automatic are more than 5% apart, either way; the worst
 # points with the three times; and the noise (vendor's slowest median over the rounds ÷ its fastest,
 # geometric mean over the points) with the load before and after.
-# The check's own resolution: given the built-in table as TABLE (src/core/automatic-table.json;
+# The check's own resolution: given the built-in table as TABLE (src/dispatch/automatic-table.json;
 # installed as share/collectives/automatic-table.json), which has no "fastest" section, fastest runs
 # exactly automatic's choices, so every point where the two are more than 5% apart is the launches'
 # noise, and no table can be judged finer than that on the machine.

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The cost of trace mode's hooks when tracing is off: back-to-back 8-byte allreduce calls
 # (recursive_doubling, np 2) in a build with the hooks (the default) and one without them
-# (-DCOLLECTIVES_TRACE_HOOKS=OFF), in alternating launches of bench/trace_overhead.cpp; per
+# (-DCOLLECTIVES_TRACE_HOOKS=OFF), in alternating launches of bench/tools/trace_overhead.cpp; per
 # launch the minimum and the median µs per call over its rounds. The ratio of the two builds'
 # minima (the least disturbed rounds) is the hooks' cost.
 # Usage: bench/trace_overhead.sh <build with hooks> <build without hooks> [launches (6)] [np (2)]

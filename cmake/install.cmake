@@ -14,7 +14,7 @@ install(TARGETS ${collectives_installed_targets} EXPORT collectivesTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY include/collectives DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(FILES src/core/automatic-table.json DESTINATION ${CMAKE_INSTALL_DATADIR}/collectives)
+install(FILES src/dispatch/automatic-table.json DESTINATION ${CMAKE_INSTALL_DATADIR}/collectives)
 install(EXPORT collectivesTargets NAMESPACE collectives:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/collectives)
 
 get_target_property(collectives_library_type collectives TYPE)

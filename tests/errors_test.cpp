@@ -215,7 +215,7 @@ BOOST_AUTO_TEST_CASE(mpi_failure_becomes_an_error_with_mpi_text) {
 }
 
 // The transport checks every received message's size (read from the MPI status without
-// MPI_Get_count where the MPI library's layout is known: core/transport.hpp): a message shorter
+// MPI_Get_count where the MPI library's layout is known: kit/transport.hpp): a message shorter
 // than the receiver expects is an error naming both sizes, not a silently half-filled block.
 BOOST_AUTO_TEST_CASE(short_message_is_an_error) {
   const MPI_Comm comm = MPI_COMM_WORLD;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // collectives-lists: every list of algorithms written for people, printed from the registry (the
-// algorithms' descriptors, src/core/descriptor.hpp), written into its file, or checked against it
+// algorithms' descriptors, src/kit/descriptor.hpp), written into its file, or checked against it
 // (ctest's `lists.files`). No MPI call.
 //
 //   collectives-lists check [source dir]   each list as its file has it, against the registry's
@@ -32,8 +32,8 @@
 #include <string>
 #include <vector>
 
-#include "core/collective_traits.hpp"
-#include "core/registry.hpp"
+#include "kit/collective_traits.hpp"
+#include "dispatch/registry.hpp"
 #include "pmpi/functions.hpp"
 
 namespace {

@@ -192,7 +192,7 @@ const auto doubling_cases = {collective::allreduce, collective::allgather};
 
 }  // namespace
 
-// Duplex-aware ordering (core/transport.cpp): in a step whose pairs all cross the boundary
+// Duplex-aware ordering (kit/transport.cpp): in a step whose pairs all cross the boundary
 // between the lower and the upper half of the ranks (two hosts of consecutive ranks), the pairs
 // must not all send first in the same direction, or one direction of a full-duplex link would
 // idle while the other carried two messages. In the last step of recursive doubling
@@ -214,7 +214,7 @@ BOOST_DATA_TEST_CASE(pairs_across_a_boundary_send_first_in_both_directions,
                                           << " pairs across the halves send first from the lower half");
 }
 
-// One latency per exchange (core/transport.cpp): where the MPI library sends a message eagerly,
+// One latency per exchange (kit/transport.cpp): where the MPI library sends a message eagerly,
 // both partners send first, then receive; with E = 0 (synchronous sends, an MPI library whose
 // eager size is unknown) every pair keeps one side sending and the other receiving first.
 BOOST_DATA_TEST_CASE(eager_exchanges_send_first_on_both_sides, boost::unit_test::data::make(doubling_cases),

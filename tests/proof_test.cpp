@@ -37,9 +37,9 @@
 #include <string_view>
 #include <vector>
 
-#include "core/collective_traits.hpp"
-#include "core/primitives.hpp"
-#include "core/registry.hpp"
+#include "kit/collective_traits.hpp"
+#include "kit/primitives.hpp"
+#include "dispatch/registry.hpp"
 #include "schedule/carry.hpp"
 #include "schedule/check.hpp"
 #include "schedule/fiber.hpp"

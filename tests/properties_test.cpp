@@ -5,7 +5,7 @@
 // - a seeded generator draws (collective, algorithm, type, count, root) many times and
 //   compares each result with vendor's. The seed is printed on failure; replay a case with
 //   COLLECTIVES_PROPERTY_SEED=<seed>. Without it, every run draws a new seed;
-// - repeated large calls reuse their scratch (core/scratch.hpp): they touch no new pages.
+// - repeated large calls reuse their scratch (kit/scratch.hpp): they touch no new pages.
 
 #include <chrono>
 #include <cstdlib>

@@ -37,8 +37,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "core/collective_traits.hpp"
-#include "core/registry.hpp"
+#include "kit/collective_traits.hpp"
+#include "dispatch/registry.hpp"
 #include "schedule/check.hpp"
 #include "schedule/schedule.hpp"
 #include "support/parallel_tasks.hpp"
@@ -59,7 +59,7 @@ constexpr std::size_t eager_bytes = 1024;
 constexpr std::size_t eager_across = 65535;
 constexpr std::size_t vector_large = 100'000;  // the MPI tests' large count
 // The premise's, which moves real values: still more than one segment of the pipelines (64 KiB of
-// the chain, 32 KiB of the trees: core/segment.hpp).
+// the chain, 32 KiB of the trees: kit/segment.hpp).
 constexpr std::size_t premise_large = 20'000;
 
 // The whole vector per rank (the large count as in the MPI tests), or one block of p.

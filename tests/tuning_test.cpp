@@ -500,7 +500,7 @@ BOOST_AUTO_TEST_CASE(every_rank_chooses_alike) {
   collectives::clear_tuning();
 }
 
-// The table in force is read without a lock (core/tuning.cpp): threads choosing while another loads
+// The table in force is read without a lock (dispatch/tuning.cpp): threads choosing while another loads
 // and clears tables see either table's choice or the rule's, never anything else (nor a freed table,
 // which COLLECTIVES_SANITIZE=1 builds report); and once a thread knows that load_tuning returned (here: it
 // acquires a flag stored after it), its next choice follows the new table. No MPI in the threads, so
@@ -538,7 +538,7 @@ BOOST_AUTO_TEST_CASE(loading_while_other_threads_choose) {
   BOOST_TEST(collectives::automatic_choice(s) == by_rule);
 }
 
-// Above 8 ranks the built-in rule follows the simulated fat trees (src/core/automatic-table.json):
+// Above 8 ranks the built-in rule follows the simulated fat trees (src/dispatch/automatic-table.json):
 // broadcast's scatter + recursive doubling from 512 KiB when p is a power of two, the pipelined
 // tree when it is not (the fold would send the whole vector once more), binomial in between.
 // Without a table of yours, automatic follows the library's own, automatic-table.json, at every

@@ -22,9 +22,9 @@
 #include <string>
 #include <vector>
 
-#include "metrics.hpp"
-#include "options.hpp"
-#include "output.hpp"
+#include "measure/metrics.hpp"
+#include "measure/options.hpp"
+#include "report/output.hpp"
 
 using collectives::collective;
 namespace fs = std::filesystem;

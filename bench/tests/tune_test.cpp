@@ -26,7 +26,7 @@
 #include <tuple>
 #include <vector>
 
-#include "output.hpp"
+#include "report/output.hpp"
 
 using collectives::algorithm;
 using collectives::collective;

@@ -21,16 +21,16 @@
 #include <string>
 #include <vector>
 
-#include "host_links.hpp"
-#include "message_times.hpp"
-#include "metrics.hpp"
-#include "model.hpp"
-#include "ompi41.hpp"
-#include "options.hpp"
-#include "output.hpp"
-#include "price.hpp"
-#include "simgrid_platform.hpp"
-#include "variants.hpp"
+#include "model/host_links.hpp"
+#include "model/message_times.hpp"
+#include "measure/metrics.hpp"
+#include "model/model.hpp"
+#include "vendors/ompi41.hpp"
+#include "measure/options.hpp"
+#include "report/output.hpp"
+#include "model/price.hpp"
+#include "model/simgrid_platform.hpp"
+#include "measure/variants.hpp"
 
 using collectives::collective;
 namespace cb = collbench;

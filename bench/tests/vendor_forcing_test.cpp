@@ -25,8 +25,8 @@
 #include <string>
 #include <vector>
 
-#include "ompi41.hpp"
-#include "variants.hpp"
+#include "vendors/ompi41.hpp"
+#include "measure/variants.hpp"
 
 namespace {
 

@@ -27,7 +27,7 @@ enum class algorithm {
   bruck,
   pairwise,
   dissemination,
-  hierarchical,                ///< node-aware: steps within each host and across hosts (core/hosts.hpp)
+  hierarchical,                ///< node-aware: steps within each host and across hosts (kit/hosts.hpp)
   pipelined_tree,              ///< segments down (or up) a binary tree: pipeline with a depth of log p
   scatter_recursive_doubling,  ///< broadcast: scatter, then a recursive-doubling all-gather
 };

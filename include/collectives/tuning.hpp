@@ -5,7 +5,7 @@
 // algorithm of every collective on this machine and writes one (its schema is in docs/tuning.md);
 // once loaded, automatic follows it: per collective, per process count, size ranges → algorithm.
 // Without a table, or where the table has nothing that fits a call, automatic keeps its
-// built-in rule (src/core/automatic.cpp).
+// built-in rule (src/dispatch/automatic.cpp).
 //
 // The table is looked up by what every rank passes alike, so all ranks choose the same
 // algorithm, provided they load the same table:

@@ -41,7 +41,7 @@
 # process counts and rows included, stays.
 #
 # A row SMPI's algorithm cannot run at a process count (collbench's list of SimGrid's algorithms that
-# crash, hang or fail there: bench/smpi_colls.cpp) is left out by collbench itself
+# crash, hang or fail there: bench/vendors/smpi_colls.cpp) is left out by collbench itself
 # (--skip-left-out), which says so with the reason on stderr and in its JSON; the report lists it.
 set -euo pipefail
 

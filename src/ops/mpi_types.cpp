@@ -4,7 +4,7 @@
 #include <map>
 #include <mutex>
 
-#include "core/transport.hpp"
+#include "kit/transport.hpp"
 
 namespace collectives::detail {
 namespace {

@@ -10,7 +10,7 @@
 //   - a collective that COLLECTIVES_ALGORITHMS sends to `vendor`, with no report, goes to PMPI_
 //     at the C entry point itself: one load (straight_to_mpi);
 //   - the communicator's rank and size come from the library's record of it when this thread's
-//     previous call was on it (core/transport.hpp), else from three MPI calls (query);
+//     previous call was on it (kit/transport.hpp), else from three MPI calls (query);
 //   - the datatype's layout and the op's kernel come from tables of the predefined ones
 //     (datatypes.hpp); derived datatypes and user ops are asked of MPI on every call, since
 //     their handles can be freed and reused;
@@ -28,9 +28,9 @@
 #include <string_view>
 
 #include "collectives/detail/request.hpp"
-#include "core/automatic.hpp"
-#include "core/collective_traits.hpp"
-#include "core/transport.hpp"
+#include "dispatch/automatic.hpp"
+#include "kit/collective_traits.hpp"
+#include "kit/transport.hpp"
 #include "pmpi/datatypes.hpp"
 #include "pmpi/functions.hpp"
 #include "pmpi/report.hpp"

@@ -9,7 +9,7 @@
 #include <cstring>
 
 #include "collectives/error.hpp"
-#include "core/transport.hpp"
+#include "kit/transport.hpp"
 
 namespace collectives::pmpi {
 namespace {

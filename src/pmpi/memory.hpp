@@ -12,8 +12,8 @@
 //                of that shape runs that request with its own buffers, with no check and no lookup.
 // A record holds only while nothing behind the handles it names can have changed, which three
 // counters tell, each read before the decision it guards:
-//   - tuning_generation (core/tuning.hpp): a decision table was loaded;
-//   - comm_generation (core/transport.hpp): a communicator the library has a record of was freed;
+//   - tuning_generation (dispatch/tuning.hpp): a decision table was loaded;
+//   - comm_generation (kit/transport.hpp): a communicator the library has a record of was freed;
 //   - comms_freed (here): any communicator was freed (MPI_Comm_free and MPI_Comm_disconnect are the
 //     drop-in's own), so a handle may now name another communicator.
 // Nothing is remembered with the report on: a call from memory counts nothing. What each shortcut

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/tuning.hpp"
+#include "dispatch/tuning.hpp"
 
 namespace collectives::pmpi {
 namespace {

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "collectives/error.hpp"
-#include "core/recording.hpp"
-#include "core/trace.hpp"
+#include "kit/recording.hpp"
+#include "kit/trace.hpp"
 #include "schedule/fiber.hpp"
 
 namespace collectives::detail::schedule {

@@ -19,7 +19,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/call.hpp"
+#include "kit/call.hpp"
 #include "schedule/schedule.hpp"
 
 namespace collectives::detail::schedule {

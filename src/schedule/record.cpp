@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The recording transport: one rank of a call run alone, its messages, reductions and copies
-// handed to a recorder (core/recording.hpp) instead of MPI and the kernels.
+// handed to a recorder (kit/recording.hpp) instead of MPI and the kernels.
 
 #include <fmt/format.h>
 
@@ -17,11 +17,11 @@
 #include <unordered_map>
 
 #include "collectives/error.hpp"
-#include "core/block_layout.hpp"
-#include "core/collective_traits.hpp"
-#include "core/hosts.hpp"
-#include "core/recording.hpp"
-#include "core/registry.hpp"
+#include "kit/block_layout.hpp"
+#include "kit/collective_traits.hpp"
+#include "kit/hosts.hpp"
+#include "kit/recording.hpp"
+#include "dispatch/registry.hpp"
 #include "schedule/schedule.hpp"
 
 namespace collectives::detail::schedule {
@@ -90,7 +90,7 @@ block_layout packed(std::vector<std::size_t> counts) {
   return l;
 }
 
-// As COLLECTIVES_SIMULATED_HOSTS (core/hosts.cpp): consecutive ranks, or dealt round-robin. Hosts
+// As COLLECTIVES_SIMULATED_HOSTS (dispatch/hosts.cpp): consecutive ranks, or dealt round-robin. Hosts
 // are numbered by their lowest rank, which both rules already do.
 int host_of(int p, const host_spec& spec, int rank) {
   const int H = std::clamp(spec.hosts, 1, p);
@@ -197,7 +197,7 @@ class recorder final : public recording {
     return kind == 0 ? peer : members_[static_cast<std::size_t>(kind)][static_cast<std::size_t>(peer)];
   }
 
-  // The layout hosts_of would build (core/hosts.cpp) for COLLECTIVES_SIMULATED_HOSTS, and the
+  // The layout hosts_of would build (dispatch/hosts.cpp) for COLLECTIVES_SIMULATED_HOSTS, and the
   // members of each communicator in their rank order: what every rank shares comes from a cache
   // (a call records its p ranks one after another), this rank's own view is O(p) to make.
   void build_layout() {
@@ -212,7 +212,7 @@ class recorder final : public recording {
     l.local_rank_of = all.local_rank_of;
     l.host_size.clear();
     for (const std::vector<int>& ranks : all.ranks_of) l.host_size.push_back(static_cast<int>(ranks.size()));
-    // The splits of core/hosts.cpp: intra keeps rank order; `across` (one rank per host, at this
+    // The splits of dispatch/hosts.cpp: intra keeps rank order; `across` (one rank per host, at this
     // local rank) is ordered by across_position, `leaders` (local rank 0) by host.
     members_[1] = all.ranks_of[static_cast<std::size_t>(l.host)];
     for (int position = 0; position < l.hosts; ++position) {

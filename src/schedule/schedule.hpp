@@ -3,7 +3,7 @@
 
 // Schedules as data: what one rank of one collective call sends, receives, reduces and copies, in
 // order, recorded by running the library's own algorithm code for that rank alone, without MPI
-// (core/recording.hpp), and the checker that replays the p schedules of one call together
+// (kit/recording.hpp), and the checker that replays the p schedules of one call together
 // (check.hpp). Not part of the library: the tests and the benchmark link it
 // (collectives_schedules, CMakeLists.txt).
 //
@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "collectives/algorithm.hpp"
-#include "core/call.hpp"
+#include "kit/call.hpp"
 
 namespace collectives::detail::schedule {
 
@@ -34,11 +34,11 @@ struct step {
   /// One half of transport::exchange; the half recorded first is the side that went first.
   bool exchange = false;
   /// The communicator: 0 the call's; a node-aware algorithm's 1 intra-host, 2 across hosts,
-  /// 3 host leaders (core/hosts.hpp). Messages match only on the same one.
+  /// 3 host leaders (kit/hosts.hpp). Messages match only on the same one.
   std::uint8_t comm = 0;
   /// send: its bytes are the caller's untouched input (its send buffer, a broadcast root's buffer),
   /// not bytes written during the call (received, reduced or copied); what a message costs on one
-  /// node depends on it (bench/price.hpp).
+  /// node depends on it (bench/model/price.hpp).
   bool input = false;
   /// send, recv: the peer's rank in the call's communicator (also on 1-3); −1 otherwise.
   int peer = -1;

@@ -9,7 +9,7 @@
 #include <numeric>
 
 #include "collectives/error.hpp"
-#include "core/collective_traits.hpp"
+#include "kit/collective_traits.hpp"
 
 namespace collectives::detail::schedule {
 namespace {

@@ -47,7 +47,7 @@ case $mode in
       exit 1
     fi
     # automatic's built-in table, for people to read and start their own from (docs/tuning.md).
-    if ! cmp -s "$source_dir/src/core/automatic-table.json" "$prefix/share/collectives/automatic-table.json"; then
+    if ! cmp -s "$source_dir/src/dispatch/automatic-table.json" "$prefix/share/collectives/automatic-table.json"; then
       echo "check_install: the install wrote no share/collectives/automatic-table.json equal to the source's" >&2
       exit 1
     fi

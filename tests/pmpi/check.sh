@@ -92,7 +92,7 @@ case $what in
     cat "$work/report.txt"
     expect() { grep -Eq "^$1 +$2 +$3 " "$work/report.txt" || fail "no report row '$1 $2 $3'"; }
     expect MPI_Allreduce "served: ring" 3
-    expect MPI_Bcast "served: naive" 2  # automatic's rule at np ≤ 4 below 512 B (src/core/automatic-table.json)
+    expect MPI_Bcast "served: naive" 2  # automatic's rule at np ≤ 4 below 512 B (src/dispatch/automatic-table.json)
     expect MPI_Reduce "forwarded: vendor chosen" 1
     expect MPI_Allreduce "forwarded: op" 1
     expect MPI_Barrier "served: dissemination" 1
@@ -129,7 +129,7 @@ case $what in
     expect() { grep -Eq "^$1 +$2 +" "$work/report.txt" || { cat "$work/report.txt"; fail "$sel: no row '$1 $2'"; }; }
     sel='*=dissemination' && report "$sel"
     expect MPI_Barrier "served: dissemination"
-    expect MPI_Allreduce "served: naive"  # automatic's rule at np 3 (few ranks, src/core/automatic-table.json)
+    expect MPI_Allreduce "served: naive"  # automatic's rule at np 3 (few ranks, src/dispatch/automatic-table.json)
     expect MPI_Bcast "served: naive"  # automatic's rule at np 3 below 512 B
     sel='*=hierarchical' && report "$sel"
     for f in MPI_Bcast MPI_Reduce MPI_Allreduce; do expect $f "served: hierarchical"; done
@@ -170,7 +170,7 @@ case $what in
       preload "$prog" fastest
     expect MPI_Allreduce "forwarded: vendor fastest" 3 $(((2 * 20 + 8000) * np))
     expect MPI_Allreduce "served: ring" 3 $((3 * 400 * np))
-    expect MPI_Bcast "served: naive" 1 $((20 * np))  # automatic's rule at np 3 (src/core/automatic-table.json)
+    expect MPI_Bcast "served: naive" 1 $((20 * np))  # automatic's rule at np 3 (src/dispatch/automatic-table.json)
     rows 3
     # The forwarded calls in two size ranges, the served ones in one.
     expect_range MPI_Allreduce "forwarded: vendor fastest" "[0, 1 KiB)" 2 $((2 * 20 * np))

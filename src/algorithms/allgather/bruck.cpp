@@ -23,7 +23,7 @@
 #include <algorithm>
 
 #include "algorithms/allgather/allgather.hpp"
-#include "core/primitives.hpp"
+#include "kit/primitives.hpp"
 
 namespace collectives::detail {
 

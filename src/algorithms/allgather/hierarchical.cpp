@@ -3,7 +3,7 @@
 // the ranks at its own position on the other hosts, so that all ranks of a host use the network
 // at once; then the ranks of each host exchange these bundles over shared memory.
 //
-// Steps:   H hosts of L ranks each (core/hosts.hpp), b bytes per rank:
+// Steps:   H hosts of L ranks each (kit/hosts.hpp), b bytes per rank:
 //          1. across hosts, the H ranks with local rank i all-gather their blocks (automatic's
 //             choice for H ranks), odd local ranks in the reverse host order (the `across`
 //             communicator) so both directions of each link carry data;
@@ -26,9 +26,9 @@
 //          (2020).
 
 #include "algorithms/allgather/allgather.hpp"
-#include "core/hosts.hpp"
-#include "core/primitives.hpp"
-#include "core/scratch.hpp"
+#include "kit/hosts.hpp"
+#include "kit/primitives.hpp"
+#include "kit/scratch.hpp"
 
 namespace collectives::detail {
 

@@ -18,7 +18,7 @@
 //          in MPICH" (2005).
 
 #include "algorithms/allgather/allgather.hpp"
-#include "core/primitives.hpp"
+#include "kit/primitives.hpp"
 
 namespace collectives::detail {
 

@@ -15,7 +15,7 @@
 //          practice, and experience" (2007).
 
 #include "algorithms/allgather/allgather.hpp"
-#include "core/primitives.hpp"
+#include "kit/primitives.hpp"
 
 namespace collectives::detail {
 

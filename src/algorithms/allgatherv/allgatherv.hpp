@@ -2,12 +2,12 @@
 #pragma once
 
 // The allgatherv algorithms: one function per file in this folder, described in the table below
-// (core/descriptor.hpp), from which the registry, the lists and the tests follow.
+// (kit/descriptor.hpp), from which the registry, the lists and the tests follow.
 
-#include "core/block_layout.hpp"
-#include "core/descriptor.hpp"
-#include "core/pof2_fold.hpp"
-#include "core/scratch.hpp"
+#include "kit/block_layout.hpp"
+#include "kit/descriptor.hpp"
+#include "kit/pof2_fold.hpp"
+#include "kit/scratch.hpp"
 
 namespace collectives::detail {
 

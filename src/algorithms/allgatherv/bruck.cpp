@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "algorithms/allgatherv/allgatherv.hpp"
-#include "core/primitives.hpp"
+#include "kit/primitives.hpp"
 
 namespace collectives::detail {
 

@@ -19,7 +19,7 @@
 
 #include "algorithms/allgather/allgather.hpp"
 #include "algorithms/allgatherv/allgatherv.hpp"
-#include "core/primitives.hpp"
+#include "kit/primitives.hpp"
 
 namespace collectives::detail {
 

@@ -2,9 +2,9 @@
 #pragma once
 
 // The allreduce algorithms: one function per file in this folder, described in the table below
-// (core/descriptor.hpp), from which the registry, the lists and the tests follow.
+// (kit/descriptor.hpp), from which the registry, the lists and the tests follow.
 
-#include "core/descriptor.hpp"
+#include "kit/descriptor.hpp"
 
 namespace collectives::detail {
 

@@ -3,7 +3,7 @@
 // shared memory, only each host's share crosses the network, and the hosts' results spread
 // back within each host.
 //
-// Steps:   H hosts of L ranks each (core/hosts.hpp).
+// Steps:   H hosts of L ranks each (kit/hosts.hpp).
 //          Two ranks per host (L = 2), the crossed ring: the vector cut into H blocks, host h
 //          finishes block h. Each host's sender (local rank 0) only sends across hosts and its
 //          receiver (local rank 1) only receives during the reduce-scatter, and the roles swap
@@ -62,9 +62,9 @@
 #include "algorithms/allgather/allgather.hpp"
 #include "algorithms/allreduce/allreduce.hpp"
 #include "algorithms/reduce_scatter/reduce_scatter.hpp"
-#include "core/hosts.hpp"
-#include "core/primitives.hpp"
-#include "core/scratch.hpp"
+#include "kit/hosts.hpp"
+#include "kit/primitives.hpp"
+#include "kit/scratch.hpp"
 
 namespace collectives::detail {
 namespace {

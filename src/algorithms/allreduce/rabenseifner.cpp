@@ -34,7 +34,7 @@
 #include "algorithms/allgather/allgather.hpp"
 #include "algorithms/allreduce/allreduce.hpp"
 #include "algorithms/reduce_scatter/reduce_scatter.hpp"
-#include "core/primitives.hpp"
+#include "kit/primitives.hpp"
 
 namespace collectives::detail {
 

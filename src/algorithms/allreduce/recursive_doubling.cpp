@@ -27,9 +27,9 @@
 #include <utility>
 
 #include "algorithms/allreduce/allreduce.hpp"
-#include "core/pof2_fold.hpp"
-#include "core/primitives.hpp"
-#include "core/scratch.hpp"
+#include "kit/pof2_fold.hpp"
+#include "kit/primitives.hpp"
+#include "kit/scratch.hpp"
 
 namespace collectives::detail {
 

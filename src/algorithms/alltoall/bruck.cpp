@@ -23,8 +23,8 @@
 //          communications in multiport message-passing systems", IEEE TPDS 8(11), 1997.
 
 #include "algorithms/alltoall/alltoall.hpp"
-#include "core/primitives.hpp"
-#include "core/scratch.hpp"
+#include "kit/primitives.hpp"
+#include "kit/scratch.hpp"
 
 namespace collectives::detail {
 

@@ -12,7 +12,7 @@
 // Ref:     the textbook "ordered exchanges" all-to-all.
 
 #include "algorithms/alltoall/alltoall.hpp"
-#include "core/primitives.hpp"
+#include "kit/primitives.hpp"
 
 namespace collectives::detail {
 

@@ -16,7 +16,7 @@
 //          in MPICH", IJHPCA 19(1), 2005 (the pairwise-exchange all-to-all).
 
 #include "algorithms/alltoall/alltoall.hpp"
-#include "core/primitives.hpp"
+#include "kit/primitives.hpp"
 
 namespace collectives::detail {
 

@@ -2,10 +2,10 @@
 #pragma once
 
 // The alltoallv algorithms: one function per file in this folder, described in the table below
-// (core/descriptor.hpp), from which the registry, the lists and the tests follow.
+// (kit/descriptor.hpp), from which the registry, the lists and the tests follow.
 
-#include "core/block_layout.hpp"
-#include "core/descriptor.hpp"
+#include "kit/block_layout.hpp"
+#include "kit/descriptor.hpp"
 
 namespace collectives::detail {
 

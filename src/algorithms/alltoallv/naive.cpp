@@ -15,7 +15,7 @@
 // Ref:     the textbook "ordered exchanges" all-to-all.
 
 #include "algorithms/alltoallv/alltoallv.hpp"
-#include "core/primitives.hpp"
+#include "kit/primitives.hpp"
 
 namespace collectives::detail {
 

@@ -19,7 +19,7 @@
 //          alltoallv_intra_pairwise.
 
 #include "algorithms/alltoallv/alltoallv.hpp"
-#include "core/primitives.hpp"
+#include "kit/primitives.hpp"
 
 namespace collectives::detail {
 

@@ -2,10 +2,10 @@
 #pragma once
 
 // The barrier algorithms: one function per file in this folder, described in the table below
-// (core/descriptor.hpp), from which the registry, the lists and the tests follow. A barrier moves no data:
+// (kit/descriptor.hpp), from which the registry, the lists and the tests follow. A barrier moves no data:
 // every message is empty, and a rank may leave only once every rank has entered.
 
-#include "core/descriptor.hpp"
+#include "kit/descriptor.hpp"
 
 namespace collectives::detail {
 

@@ -2,7 +2,7 @@
 // barrier_binomial — arrivals flow up a binomial tree to rank 0, the release flows back down it:
 // 2⌈log p⌉ steps.
 //
-// Steps:   the tree of core/binomial_tree.hpp with root 0. Up: a rank waits for an empty
+// Steps:   the tree of kit/binomial_tree.hpp with root 0. Up: a rank waits for an empty
 //          message from each child (smallest subtree first), then reports to its parent; when
 //          rank 0 has heard from its children, every rank has entered. Down: a rank waits for
 //          its parent's release, then releases its children (largest subtree first), as a
@@ -17,7 +17,7 @@
 //          tree barrier); MPICH's and Open MPI's "tree" barrier.
 
 #include "algorithms/barrier/barrier.hpp"
-#include "core/binomial_tree.hpp"
+#include "kit/binomial_tree.hpp"
 
 namespace collectives::detail {
 

@@ -19,7 +19,7 @@
 //          in MPICH" (2005); Open MPI's barrier "recursive_doubling".
 
 #include "algorithms/barrier/barrier.hpp"
-#include "core/pof2_fold.hpp"
+#include "kit/pof2_fold.hpp"
 
 namespace collectives::detail {
 

@@ -2,7 +2,7 @@
 // broadcast_binomial — every rank that has the vector sends it on to a new rank at each step,
 // doubling the ranks that hold it: ⌈log p⌉ steps.
 //
-// Steps:   the tree of core/binomial_tree.hpp: a rank receives the whole vector from its parent,
+// Steps:   the tree of kit/binomial_tree.hpp: a rank receives the whole vector from its parent,
 //          then sends it to its children, largest subtree first. 4 ranks, root 1:
 //            step 0: 1 → 2
 //            step 1: 1 → 0     2 → 3
@@ -15,7 +15,7 @@
 //          "Collective communication: theory, practice, and experience" (2007).
 
 #include "algorithms/broadcast/broadcast.hpp"
-#include "core/binomial_tree.hpp"
+#include "kit/binomial_tree.hpp"
 
 namespace collectives::detail {
 

@@ -3,7 +3,7 @@
 // root's host to the first rank of every other host, then spreads within each host over
 // shared memory.
 //
-// Steps:   hosts of core/hosts.hpp:
+// Steps:   hosts of kit/hosts.hpp:
 //          1. within the root's host, broadcast from the root (its first rank then has it);
 //          2. among the first ranks of the hosts, broadcast from the root's host's;
 //          3. within every other host, broadcast from its first rank.
@@ -23,7 +23,7 @@
 //          collective operation performance" (MagPIe/MPICH-G2, 2000); Open MPI coll/han.
 
 #include "algorithms/broadcast/broadcast.hpp"
-#include "core/hosts.hpp"
+#include "kit/hosts.hpp"
 
 namespace collectives::detail {
 

@@ -19,7 +19,7 @@
 // Order:   no reduction.
 // Limits:  none; any root. The segment size is read once per process from the environment
 //          variable COLLECTIVES_PIPELINE_SEGMENT_BYTES (a positive number of bytes; default
-//          65536; core/segment.hpp), rounded down to whole elements and at least one element.
+//          65536; kit/segment.hpp), rounded down to whole elements and at least one element.
 //          It must be the same on every rank (e.g. `mpirun -x`); otherwise the ranks disagree on
 //          message sizes and the transport reports it. A value that is not a positive integer
 //          throws collectives::error before any message. A vector of one segment is a plain chain.
@@ -30,7 +30,7 @@
 #include <algorithm>
 
 #include "algorithms/broadcast/broadcast.hpp"
-#include "core/segment.hpp"
+#include "kit/segment.hpp"
 
 namespace collectives::detail {
 

@@ -5,7 +5,7 @@
 //
 // Steps:   cut the vector into S segments of `segment` elements (the last one shorter). For
 //          k = 0 … S−1, every rank but the root receives segment k from its parent in the tree
-//          of core/binary_tree.hpp, then sends it to its first child, then to its second.
+//          of kit/binary_tree.hpp, then sends it to its first child, then to its second.
 //          7 ranks, root 0 (0 → 1, 4;  1 → 2, 3;  4 → 5, 6), S = 2 (s0 s1), one message a tick:
 //            t0: 0→1 s0
 //            t1: 0→4 s0   1→2 s0
@@ -24,7 +24,7 @@
 //          rank take the next segment while the two it sent are under way: then its link, two
 //          segments out per segment in, sets the pace (2nβ).
 // Order:   no reduction.
-// Limits:  none; any root. The segment is the pipeline's (core/segment.hpp:
+// Limits:  none; any root. The segment is the pipeline's (kit/segment.hpp:
 //          COLLECTIVES_PIPELINE_SEGMENT_BYTES; default 32 KiB, the chain's 64). A vector of one segment is a plain
 //          binary tree, 2·⌊log p⌋ message times deep: binomial is the better choice there.
 // Memory:  none extra: segments travel straight between the ranks' buffers.
@@ -35,8 +35,8 @@
 #include <algorithm>
 
 #include "algorithms/broadcast/broadcast.hpp"
-#include "core/binary_tree.hpp"
-#include "core/segment.hpp"
+#include "kit/binary_tree.hpp"
+#include "kit/segment.hpp"
 
 namespace collectives::detail {
 

@@ -28,7 +28,7 @@
 #include "algorithms/allgather/allgather.hpp"
 #include "algorithms/broadcast/broadcast.hpp"
 #include "algorithms/scatter/scatter.hpp"
-#include "core/primitives.hpp"
+#include "kit/primitives.hpp"
 
 namespace collectives::detail {
 

@@ -2,10 +2,10 @@
 #pragma once
 
 // The exscan (exclusive prefix reduction) algorithms: one function per file in this folder, described in the
-// table below (core/descriptor.hpp), from which the registry, the lists and the tests follow. Rank 0's recv
+// table below (kit/descriptor.hpp), from which the registry, the lists and the tests follow. Rank 0's recv
 // is never written: none of them needs an identity element.
 
-#include "core/descriptor.hpp"
+#include "kit/descriptor.hpp"
 
 namespace collectives::detail {
 

@@ -14,8 +14,8 @@
 // Ref:     the textbook linear exclusive scan; Open MPI's exscan "linear".
 
 #include "algorithms/exscan/exscan.hpp"
-#include "core/primitives.hpp"
-#include "core/scratch.hpp"
+#include "kit/primitives.hpp"
+#include "kit/scratch.hpp"
 
 namespace collectives::detail {
 

@@ -29,8 +29,8 @@
 //          in MPICH" (2005); MPICH's MPIR_Exscan_intra_recursive_doubling.
 
 #include "algorithms/exscan/exscan.hpp"
-#include "core/primitives.hpp"
-#include "core/scratch.hpp"
+#include "kit/primitives.hpp"
+#include "kit/scratch.hpp"
 
 namespace collectives::detail {
 

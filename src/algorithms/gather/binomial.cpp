@@ -2,7 +2,7 @@
 // gather_binomial — every rank of a binomial tree collects its subtree's blocks and passes them
 // to its parent in one message; the root ends with every block. The mirror of scatter_binomial.
 //
-// Steps:   the tree of core/binomial_tree.hpp, in which every subtree is an interval of ranks,
+// Steps:   the tree of kit/binomial_tree.hpp, in which every subtree is an interval of ranks,
 //          so a subtree's blocks land as one contiguous range of the root's buffer for any root.
 //          Children are heard smallest subtree first. 4 ranks, root 1 (bR = rank R's block):
 //            step 0: 0 → 1  b0     3 → 2  b3
@@ -18,8 +18,8 @@
 //          "Collective communication: theory, practice, and experience" (2007).
 
 #include "algorithms/gather/gather.hpp"
-#include "core/primitives.hpp"
-#include "core/scratch.hpp"
+#include "kit/primitives.hpp"
+#include "kit/scratch.hpp"
 
 namespace collectives::detail {
 

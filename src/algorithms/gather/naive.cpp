@@ -10,7 +10,7 @@
 // Ref:     the textbook linear gather.
 
 #include "algorithms/gather/gather.hpp"
-#include "core/primitives.hpp"
+#include "kit/primitives.hpp"
 
 namespace collectives::detail {
 

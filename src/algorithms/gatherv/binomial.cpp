@@ -22,8 +22,8 @@
 
 #include "algorithms/gather/gather.hpp"
 #include "algorithms/gatherv/gatherv.hpp"
-#include "core/primitives.hpp"
-#include "core/scratch.hpp"
+#include "kit/primitives.hpp"
+#include "kit/scratch.hpp"
 
 namespace collectives::detail {
 

@@ -2,13 +2,13 @@
 #pragma once
 
 // The gatherv algorithms: one function per file in this folder, described in the table below
-// (core/descriptor.hpp), from which the registry, the lists and the tests follow.
+// (kit/descriptor.hpp), from which the registry, the lists and the tests follow.
 
 #include <vector>
 
-#include "core/binomial_tree.hpp"
-#include "core/block_layout.hpp"
-#include "core/descriptor.hpp"
+#include "kit/binomial_tree.hpp"
+#include "kit/block_layout.hpp"
+#include "kit/descriptor.hpp"
 
 namespace collectives::detail {
 

@@ -12,7 +12,7 @@
 // Ref:     the textbook linear gather; MPICH and Open MPI's linear MPI_Gatherv.
 
 #include "algorithms/gatherv/gatherv.hpp"
-#include "core/primitives.hpp"
+#include "kit/primitives.hpp"
 
 namespace collectives::detail {
 

@@ -2,7 +2,7 @@
 // reduce_binomial — partial results flow up a binomial tree, each rank folding in its children's
 // results; the root ends with x0 ∘ x1 ∘ … ∘ x(p−1) after ⌈log p⌉ steps.
 //
-// Steps:   the tree of core/binomial_tree.hpp, run bottom-up: a rank starts from its own vector,
+// Steps:   the tree of kit/binomial_tree.hpp, run bottom-up: a rank starts from its own vector,
 //          folds in its children's results smallest subtree first, then sends its result to its
 //          parent. Every subtree is an interval of ranks and each child's interval lies wholly
 //          above or wholly below what the rank has folded so far, so the child's result goes on
@@ -25,9 +25,9 @@
 //          experience" (2007).
 
 #include "algorithms/reduce/reduce.hpp"
-#include "core/binomial_tree.hpp"
-#include "core/primitives.hpp"
-#include "core/scratch.hpp"
+#include "kit/binomial_tree.hpp"
+#include "kit/primitives.hpp"
+#include "kit/scratch.hpp"
 
 namespace collectives::detail {
 

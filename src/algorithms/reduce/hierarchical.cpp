@@ -2,7 +2,7 @@
 // reduce_hierarchical — node-aware: every host reduces among its ranks over shared memory, the
 // hosts' results meet over the network at the root's host, and reach the root there.
 //
-// Steps:   hosts of core/hosts.hpp:
+// Steps:   hosts of kit/hosts.hpp:
 //          1. within every host, reduce to its first rank;
 //          2. among the first ranks of the hosts, reduce to the root's host's;
 //          3. on the root's host, that rank sends the result to the root (nothing to do when
@@ -25,8 +25,8 @@
 //          collective operation performance" (MagPIe/MPICH-G2, 2000); Open MPI coll/han.
 
 #include "algorithms/reduce/reduce.hpp"
-#include "core/hosts.hpp"
-#include "core/scratch.hpp"
+#include "kit/hosts.hpp"
+#include "kit/scratch.hpp"
 
 namespace collectives::detail {
 

@@ -12,8 +12,8 @@
 // Ref:     the textbook linear reduce.
 
 #include "algorithms/reduce/reduce.hpp"
-#include "core/primitives.hpp"
-#include "core/scratch.hpp"
+#include "kit/primitives.hpp"
+#include "kit/scratch.hpp"
 
 namespace collectives::detail {
 

@@ -7,7 +7,7 @@
 // Steps:   cut the vector into S segments of `segment` elements (the last one shorter). For
 //          k = 0 … S−1, every rank with children receives segment k of its first child's sum and
 //          folds in its own input, receives its second child's and folds that in, then sends the
-//          result to its parent in the tree of core/binary_tree.hpp; a leaf sends its input's
+//          result to its parent in the tree of kit/binary_tree.hpp; a leaf sends its input's
 //          segment. The root's sums land in recv. 7 ranks, root 0 (0 ← 1, 4;  1 ← 2, 3;
 //          4 ← 5, 6), one segment: 2→1, 5→4;  3→1, 6→4;  1→0 (x1 + x2 + x3);  4→0.
 //          Deadlock-free with synchronous sends: a rank's send of segment k waits only for its
@@ -17,7 +17,7 @@
 //          segment); about 3nβ + 2nγ for S ≫ log p, against log p·(nβ + nγ) for binomial and
 //          2nβ + nγ plus 2 log p latencies for rabenseifner.
 // Order:   children by the tree, relative to the root: commutative ops only.
-// Limits:  none; any root. The segment is the pipeline's (core/segment.hpp:
+// Limits:  none; any root. The segment is the pipeline's (kit/segment.hpp:
 //          COLLECTIVES_PIPELINE_SEGMENT_BYTES; default 32 KiB, the chain's 64). A vector of one segment is a plain
 //          binary tree, 2·⌊log p⌋ message times deep: binomial is the better choice there.
 // Memory:  two segments on inner ranks (a child's segment and the running sum), one at the root
@@ -29,10 +29,10 @@
 #include <algorithm>
 
 #include "algorithms/reduce/reduce.hpp"
-#include "core/binary_tree.hpp"
-#include "core/primitives.hpp"
-#include "core/scratch.hpp"
-#include "core/segment.hpp"
+#include "kit/binary_tree.hpp"
+#include "kit/primitives.hpp"
+#include "kit/scratch.hpp"
+#include "kit/segment.hpp"
 
 namespace collectives::detail {
 

@@ -28,8 +28,8 @@
 
 #include "algorithms/reduce/reduce.hpp"
 #include "algorithms/reduce_scatter/reduce_scatter.hpp"
-#include "core/primitives.hpp"
-#include "core/scratch.hpp"
+#include "kit/primitives.hpp"
+#include "kit/scratch.hpp"
 
 namespace collectives::detail {
 

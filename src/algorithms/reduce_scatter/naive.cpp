@@ -13,7 +13,7 @@
 #include "algorithms/reduce/reduce.hpp"
 #include "algorithms/reduce_scatter/reduce_scatter.hpp"
 #include "algorithms/scatter/scatter.hpp"
-#include "core/scratch.hpp"
+#include "kit/scratch.hpp"
 
 namespace collectives::detail {
 

@@ -19,8 +19,8 @@
 //          in MPICH" (2005), the pairwise-exchange reduce-scatter.
 
 #include "algorithms/reduce_scatter/reduce_scatter.hpp"
-#include "core/primitives.hpp"
-#include "core/scratch.hpp"
+#include "kit/primitives.hpp"
+#include "kit/scratch.hpp"
 
 namespace collectives::detail {
 

@@ -2,11 +2,11 @@
 #pragma once
 
 // The reduce_scatter algorithms: one function per file in this folder, described in the table below
-// (core/descriptor.hpp), from which the registry, the lists and the tests follow.
+// (kit/descriptor.hpp), from which the registry, the lists and the tests follow.
 
-#include "core/block_partition.hpp"
-#include "core/descriptor.hpp"
-#include "core/pof2_fold.hpp"
+#include "kit/block_partition.hpp"
+#include "kit/descriptor.hpp"
+#include "kit/pof2_fold.hpp"
 
 namespace collectives::detail {
 

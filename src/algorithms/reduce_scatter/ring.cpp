@@ -23,8 +23,8 @@
 #include <algorithm>
 
 #include "algorithms/reduce_scatter/reduce_scatter.hpp"
-#include "core/primitives.hpp"
-#include "core/scratch.hpp"
+#include "kit/primitives.hpp"
+#include "kit/scratch.hpp"
 
 namespace collectives::detail {
 namespace {

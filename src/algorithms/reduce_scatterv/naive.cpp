@@ -13,7 +13,7 @@
 #include "algorithms/reduce/reduce.hpp"
 #include "algorithms/reduce_scatterv/reduce_scatterv.hpp"
 #include "algorithms/scatterv/scatterv.hpp"
-#include "core/scratch.hpp"
+#include "kit/scratch.hpp"
 
 namespace collectives::detail {
 

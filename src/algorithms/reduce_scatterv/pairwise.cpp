@@ -21,8 +21,8 @@
 //          reduce_scatter_intra_pairwise).
 
 #include "algorithms/reduce_scatterv/reduce_scatterv.hpp"
-#include "core/primitives.hpp"
-#include "core/scratch.hpp"
+#include "kit/primitives.hpp"
+#include "kit/scratch.hpp"
 
 namespace collectives::detail {
 

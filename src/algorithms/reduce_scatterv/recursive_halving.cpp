@@ -24,8 +24,8 @@
 
 #include "algorithms/reduce_scatter/reduce_scatter.hpp"
 #include "algorithms/reduce_scatterv/reduce_scatterv.hpp"
-#include "core/primitives.hpp"
-#include "core/scratch.hpp"
+#include "kit/primitives.hpp"
+#include "kit/scratch.hpp"
 
 namespace collectives::detail {
 

@@ -15,8 +15,8 @@
 // Ref:     the textbook linear scan; Open MPI's scan "linear".
 
 #include "algorithms/scan/scan.hpp"
-#include "core/primitives.hpp"
-#include "core/scratch.hpp"
+#include "kit/primitives.hpp"
+#include "kit/scratch.hpp"
 
 namespace collectives::detail {
 

@@ -25,8 +25,8 @@
 //          in MPICH" (2005); MPICH's MPIR_Scan_intra_recursive_doubling.
 
 #include "algorithms/scan/scan.hpp"
-#include "core/primitives.hpp"
-#include "core/scratch.hpp"
+#include "kit/primitives.hpp"
+#include "kit/scratch.hpp"
 
 namespace collectives::detail {
 

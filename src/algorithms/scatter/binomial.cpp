@@ -2,7 +2,7 @@
 // scatter_binomial — the root hands each child of a binomial tree its whole subtree's blocks in
 // one message; every inner rank keeps its own block and forwards its children's sub-ranges.
 //
-// Steps:   the tree of core/binomial_tree.hpp, in which every subtree is an interval of ranks,
+// Steps:   the tree of kit/binomial_tree.hpp, in which every subtree is an interval of ranks,
 //          so a subtree's blocks are one contiguous range of the root's buffer for any root.
 //          4 ranks, root 1 (bR = rank R's block):
 //            step 0: 1 → 2  b2 b3          (1 keeps [0,2), 2 holds [2,4))
@@ -20,8 +20,8 @@
 //          "Collective communication: theory, practice, and experience" (2007).
 
 #include "algorithms/scatter/scatter.hpp"
-#include "core/primitives.hpp"
-#include "core/scratch.hpp"
+#include "kit/primitives.hpp"
+#include "kit/scratch.hpp"
 
 namespace collectives::detail {
 

@@ -10,7 +10,7 @@
 // Ref:     the textbook linear scatter.
 
 #include "algorithms/scatter/scatter.hpp"
-#include "core/primitives.hpp"
+#include "kit/primitives.hpp"
 
 namespace collectives::detail {
 

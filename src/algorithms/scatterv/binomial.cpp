@@ -22,8 +22,8 @@
 #include "algorithms/gatherv/gatherv.hpp"
 #include "algorithms/scatter/scatter.hpp"
 #include "algorithms/scatterv/scatterv.hpp"
-#include "core/primitives.hpp"
-#include "core/scratch.hpp"
+#include "kit/primitives.hpp"
+#include "kit/scratch.hpp"
 
 namespace collectives::detail {
 

@@ -13,7 +13,7 @@
 // Ref:     the textbook linear scatter; MPICH and Open MPI's linear MPI_Scatterv.
 
 #include "algorithms/scatterv/scatterv.hpp"
-#include "core/primitives.hpp"
+#include "kit/primitives.hpp"
 
 namespace collectives::detail {
 

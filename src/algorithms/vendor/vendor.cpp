@@ -36,7 +36,7 @@
 #include "algorithms/scan/scan.hpp"
 #include "algorithms/scatter/scatter.hpp"
 #include "algorithms/scatterv/scatterv.hpp"
-#include "core/scratch.hpp"
+#include "kit/scratch.hpp"
 #include "ops/mpi_types.hpp"
 
 namespace collectives::detail {

@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "measure/workload.hpp"
+
+#include <algorithm>
+#include <collectives/collectives.hpp>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <new>
+#include <span>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "measure/metrics.hpp"
+#if COLLBENCH_SMPI
+#include "vendors/smpi_colls.hpp"
+#endif
+
+namespace collbench {
+namespace {
+
+using collectives::collective;
+
+// A workload's send or receive buffer: allocated with malloc, which an SMPI build routes through
+// SimGrid's allocator, so that large buffers are shared by all simulated ranks when the launch
+// asks for it (smpi/auto-shared-malloc-thresh: compare.sh --simulate, where the values do not
+// matter and 1024 ranks' private buffers would not fit in memory). Elsewhere a plain array.
+template <class T>
+class buffer {
+ public:
+  buffer() = default;
+  explicit buffer(std::size_t n)
+      : data_(n == 0 ? nullptr : static_cast<T*>(::malloc(n * sizeof(T)))), size_(n) {  // NOLINT
+    if (n > 0 && data_ == nullptr) throw std::bad_alloc();
+    std::uninitialized_value_construct_n(data_.get(), n);
+  }
+  T* data() { return data_.get(); }
+  const T* data() const { return data_.get(); }
+  std::size_t size() const { return size_; }
+  T& operator[](std::size_t i) { return data_[i]; }
+  std::span<T> span() { return {data_.get(), size_}; }
+  std::span<const T> span() const { return {data_.get(), size_}; }
+
+ private:
+  struct free_memory {
+    void operator()(T* p) const { ::free(p); }  // NOLINT
+  };
+  std::unique_ptr<T[], free_memory> data_;
+  std::size_t size_ = 0;
+};
+
+std::uint64_t mix(int rank, std::size_t index) {
+  std::uint64_t h =
+      (static_cast<std::uint64_t>(rank) + 1) * 0x9E3779B97F4A7C15ULL ^ (index + 1) * 0xC2B2AE3D27D4EB4FULL;
+  h ^= h >> 31;
+  return h * 0x94D049BB133111EBULL ^ (h >> 29);
+}
+
+// A value from 0 to `below` − 1, as T: exact for every type.
+template <class T>
+T small(std::uint64_t h, std::uint64_t below) {
+  return static_cast<T>(h % below);
+}
+
+// Inputs whose reduction is exact in any order and any type: small integers for sum, min, max
+// and the bitwise ops, 1s and 2s for prod. Data that is only moved is unique per (rank, index)
+// within the type's exact range, so a misplaced block shows.
+template <class T>
+T input_value(std::optional<op_kind> op, int rank, std::size_t index) {
+  const std::uint64_t h = mix(rank, index);
+  if (!op) {
+    if constexpr (std::is_floating_point_v<T>)
+      return small<T>(h, std::uint64_t{1} << std::numeric_limits<T>::digits);
+    else
+      return static_cast<T>(h);
+  }
+  switch (*op) {
+    case op_kind::sum:
+      return small<T>(h, 13);
+    case op_kind::prod:
+      return static_cast<T>(1 + h % 2);
+    case op_kind::min:
+    case op_kind::max:
+      return small<T>(h, 101);
+    default:
+      return small<T>(h, 128);
+  }
+}
+
+std::vector<int> as_ints(const std::vector<std::size_t>& v) { return std::vector<int>(v.begin(), v.end()); }
+
+// Prefix sums: blocks packed in rank order.
+std::vector<int> packed_displs(const std::vector<std::size_t>& counts) {
+  std::vector<int> d(counts.size());
+  std::size_t at = 0;
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    d[r] = static_cast<int>(at);
+    at += counts[r];
+  }
+  return d;
+}
+
+// The MPI collectives a row calls directly: by their standard names (MPI_*, which the drop-in or
+// a tool may intercept) or by their profiling names (PMPI_*, always the MPI library's own).
+struct mpi_collectives {
+  decltype(&PMPI_Bcast) bcast;
+  decltype(&PMPI_Scatter) scatter;
+  decltype(&PMPI_Gather) gather;
+  decltype(&PMPI_Reduce) reduce;
+  decltype(&PMPI_Allgather) allgather;
+  decltype(&PMPI_Reduce_scatter_block) reduce_scatter_block;
+  decltype(&PMPI_Alltoall) alltoall;
+  decltype(&PMPI_Allreduce) allreduce;
+  decltype(&PMPI_Barrier) barrier;
+  decltype(&PMPI_Scan) scan;
+  decltype(&PMPI_Exscan) exscan;
+  decltype(&PMPI_Gatherv) gatherv;
+  decltype(&PMPI_Scatterv) scatterv;
+  decltype(&PMPI_Allgatherv) allgatherv;
+  decltype(&PMPI_Alltoallv) alltoallv;
+  decltype(&PMPI_Reduce_scatter) reduce_scatter;
+};
+const mpi_collectives standard_names{
+    MPI_Bcast,    MPI_Scatter,    MPI_Gather,    MPI_Reduce,        MPI_Allgather, MPI_Reduce_scatter_block,
+    MPI_Alltoall, MPI_Allreduce,  MPI_Barrier,   MPI_Scan,          MPI_Exscan,    MPI_Gatherv,
+    MPI_Scatterv, MPI_Allgatherv, MPI_Alltoallv, MPI_Reduce_scatter};
+const mpi_collectives profiling_names{PMPI_Bcast,         PMPI_Scatter,    PMPI_Gather,
+                                      PMPI_Reduce,        PMPI_Allgather,  PMPI_Reduce_scatter_block,
+                                      PMPI_Alltoall,      PMPI_Allreduce,  PMPI_Barrier,
+                                      PMPI_Scan,          PMPI_Exscan,     PMPI_Gatherv,
+                                      PMPI_Scatterv,      PMPI_Allgatherv, PMPI_Alltoallv,
+                                      PMPI_Reduce_scatter};
+
+template <class T, class Op>
+class typed_workload final : public workload {
+ public:
+  typed_workload(collective c, element_kind type, op_kind op, int root, MPI_Comm comm, double skew)
+      : c_(c), type_(type), op_(op), root_(root), comm_(comm), skew_(skew) {
+    MPI_Comm_rank(comm, &rank_);
+    MPI_Comm_size(comm, &size_);
+  }
+
+  void resize(std::size_t n) override {
+    n_ = n;
+    const std::size_t p = static_cast<std::size_t>(size_);
+    const bool root = rank_ == root_;
+    counts_ = v_counts(p * n, size_, skew_);
+    const auto own = [&] { return counts_[static_cast<std::size_t>(rank_)]; };
+    std::size_t send = 0, recv = 0;
+    switch (c_) {
+      case collective::broadcast:
+        recv = n;
+        break;
+      case collective::scatter:
+        send = root ? p * n : 0, recv = n;
+        break;
+      case collective::gather:
+        send = n, recv = root ? p * n : 0;
+        break;
+      case collective::reduce:
+        send = n, recv = root ? n : 0;
+        break;
+      case collective::allgather:
+        send = n, recv = p * n;
+        break;
+      case collective::reduce_scatter:
+        send = p * n, recv = n;
+        break;
+      case collective::alltoall:
+        send = p * n, recv = p * n;
+        break;
+      case collective::allreduce:
+      case collective::scan:
+      case collective::exscan:
+        send = n, recv = n;
+        break;
+      case collective::barrier:
+        break;
+      // The v-variants: n is the average block; the blocks of all p ranks sum to p·n (v_counts).
+      case collective::gatherv:
+        send = own(), recv = root ? p * n : 0;
+        break;
+      case collective::scatterv:
+        send = root ? p * n : 0, recv = own();
+        break;
+      case collective::allgatherv:
+        send = own(), recv = p * n;
+        break;
+      case collective::alltoallv:
+        // Rank i sends counts[i] elements to every rank: its array is p·counts[i] elements.
+        send = p * own(), recv = p * n;
+        break;
+      case collective::reduce_scatterv:
+        send = p * n, recv = own();
+        break;
+    }
+    // alltoallv: what this rank receives from rank i is rank i's block size.
+    peer_counts_ = counts_;
+    if (c_ == collective::alltoallv) counts_.assign(p, own());
+    peer_ints_ = as_ints(peer_counts_), peer_displs_ = packed_displs(peer_counts_);
+    out_ints_ = as_ints(counts_), out_displs_ = packed_displs(counts_);
+    own_int_ = static_cast<int>(own());
+    // Fresh buffers (not resized) so memory of a larger earlier size is returned.
+    send_ = buffer<T>(send);
+    recv_ = buffer<T>(recv);
+  }
+
+  void fill(std::span<const std::byte> reference) override {
+    const std::optional<op_kind> op = reduces(c_) ? std::optional(op_) : std::nullopt;
+    for (std::size_t i = 0; i < send_.size(); ++i) send_[i] = input_value<T>(op, rank_, i);
+    // A fixed marker alone would equal about 1/256 of the int8 values that are only moved, and
+    // an element left unwritten there would pass the check.
+    const std::span<std::byte> out = result();
+    if (reference.size() == out.size())
+      std::transform(reference.begin(), reference.end(), out.begin(), [](std::byte b) { return ~b; });
+    else
+      std::memset(out.data(), 0xA5, out.size());
+    if (c_ == collective::broadcast && rank_ == root_)  // the root's buffer is the input
+      for (std::size_t i = 0; i < recv_.size(); ++i) recv_[i] = input_value<T>(std::nullopt, root_, i);
+  }
+
+  void run(const variant& v) override {
+    if (v.alg != collectives::algorithm::vendor) {
+      run_library(v.alg);
+      return;
+    }
+    const mpi_collectives& entry = v.profiling_name ? profiling_names : standard_names;
+    run_mpi(v.forced_comm == MPI_COMM_NULL ? comm_ : v.forced_comm, entry);
+  }
+
+  void select_smpi_choice([[maybe_unused]] const variant& v) override {
+#if COLLBENCH_SMPI
+    if (v.smpi_choice.empty()) return;
+    MPI_Barrier(comm_);
+    smpi::select(c_, smpi::algorithm_for_call(c_, v.smpi_choice, size_, n_, sizeof(T)));
+#endif
+  }
+
+  void release_smpi_choice([[maybe_unused]] const variant& v) override {
+#if COLLBENCH_SMPI
+    if (v.smpi_choice.empty()) return;
+    MPI_Barrier(comm_);
+    smpi::select(c_, v.smpi_restore);
+#endif
+  }
+
+  // exscan defines no result on rank 0 (MPI leaves it undefined, the library leaves it untouched).
+  std::span<std::byte> result() override {
+    if (c_ == collective::exscan && rank_ == 0) return {};
+    return std::as_writable_bytes(recv_.span());
+  }
+  std::size_t element_size() const override { return sizeof(T); }
+
+ private:
+  void run_library(collectives::algorithm a) {
+    namespace co = collectives;
+    const std::span<const T> send = std::as_const(send_).span();
+    const std::span<T> recv = recv_.span();
+    switch (c_) {
+      case collective::broadcast:
+        co::broadcast(recv, root_, comm_, a);
+        break;
+      case collective::scatter:
+        co::scatter(send, recv, root_, comm_, a);
+        break;
+      case collective::gather:
+        co::gather(send, recv, root_, comm_, a);
+        break;
+      case collective::reduce:
+        co::reduce(send, recv, Op{}, root_, comm_, a);
+        break;
+      case collective::allgather:
+        co::allgather(send, recv, comm_, a);
+        break;
+      case collective::reduce_scatter:
+        co::reduce_scatter(send, recv, Op{}, comm_, a);
+        break;
+      case collective::alltoall:
+        co::alltoall(send, recv, comm_, a);
+        break;
+      case collective::allreduce:
+        co::allreduce(send, recv, Op{}, comm_, a);
+        break;
+      case collective::barrier:
+        co::barrier(comm_, a);
+        break;
+      case collective::scan:
+        co::scan(send, recv, Op{}, comm_, a);
+        break;
+      case collective::exscan:
+        co::exscan(send, recv, Op{}, comm_, a);
+        break;
+      case collective::gatherv:
+        co::gatherv(send, recv, peer_counts_, root_, comm_, a);
+        break;
+      case collective::scatterv:
+        co::scatterv(send, peer_counts_, recv, root_, comm_, a);
+        break;
+      case collective::allgatherv:
+        co::allgatherv(send, recv, peer_counts_, comm_, a);
+        break;
+      case collective::alltoallv:
+        co::alltoallv(send, counts_, recv, peer_counts_, comm_, a);
+        break;
+      case collective::reduce_scatterv:
+        co::reduce_scatterv(send, recv, peer_counts_, Op{}, comm_, a);
+        break;
+    }
+  }
+
+  // The MPI collective itself, called by `entry`'s names on `comm` (the workload's, or one where
+  // the MPI library is locked to one of its internal algorithms). Sizes are bounded by options (at
+  // most 1 GiB), so counts fit in int.
+  void run_mpi(MPI_Comm comm, const mpi_collectives& entry) {
+    const MPI_Datatype type = mpi_datatype(type_);
+    const MPI_Op op = mpi_op(op_);
+    const int n = static_cast<int>(n_);
+    T* s = send_.data();
+    T* r = recv_.data();
+    const int* peer = peer_ints_.data();
+    const int* peer_displs = peer_displs_.data();
+    switch (c_) {
+      case collective::broadcast:
+        entry.bcast(r, n, type, root_, comm);
+        break;
+      case collective::scatter:
+        entry.scatter(s, n, type, r, n, type, root_, comm);
+        break;
+      case collective::gather:
+        entry.gather(s, n, type, r, n, type, root_, comm);
+        break;
+      case collective::reduce:
+        entry.reduce(s, r, n, type, op, root_, comm);
+        break;
+      case collective::allgather:
+        entry.allgather(s, n, type, r, n, type, comm);
+        break;
+      case collective::reduce_scatter:
+        entry.reduce_scatter_block(s, r, n, type, op, comm);
+        break;
+      case collective::alltoall:
+        entry.alltoall(s, n, type, r, n, type, comm);
+        break;
+      case collective::allreduce:
+        entry.allreduce(s, r, n, type, op, comm);
+        break;
+      case collective::barrier:
+        entry.barrier(comm);
+        break;
+      case collective::scan:
+        entry.scan(s, r, n, type, op, comm);
+        break;
+      case collective::exscan:
+        entry.exscan(s, r, n, type, op, comm);
+        break;
+      case collective::gatherv:
+        entry.gatherv(s, own_int_, type, r, peer, peer_displs, type, root_, comm);
+        break;
+      case collective::scatterv:
+        entry.scatterv(s, peer, peer_displs, type, r, own_int_, type, root_, comm);
+        break;
+      case collective::allgatherv:
+        entry.allgatherv(s, own_int_, type, r, peer, peer_displs, type, comm);
+        break;
+      case collective::alltoallv:
+        entry.alltoallv(s, out_ints_.data(), out_displs_.data(), type, r, peer, peer_displs, type, comm);
+        break;
+      case collective::reduce_scatterv:
+        entry.reduce_scatter(s, r, peer, type, op, comm);
+        break;
+    }
+  }
+
+  collective c_;
+  element_kind type_;
+  op_kind op_;
+  int root_;
+  MPI_Comm comm_;
+  int rank_ = 0, size_ = 1;
+  std::size_t n_ = 0;
+  double skew_;
+  /// The v-variants: peer_counts_[r] is rank r's block (what this rank receives from r in
+  /// alltoallv); counts_ what this rank sends each rank (alltoallv; else equal to peer_counts_).
+  std::vector<std::size_t> counts_, peer_counts_;
+  /// The same as MPI takes them (int counts, packed displacements), made once per size so that
+  /// the MPI rows allocate nothing per call; own_int_ is this rank's block.
+  std::vector<int> peer_ints_, peer_displs_, out_ints_, out_displs_;
+  int own_int_ = 0;
+  buffer<T> send_, recv_;
+};
+
+}  // namespace
+
+std::unique_ptr<workload> make_workload(collective c, element_kind type, op_kind op, int root, MPI_Comm comm,
+                                        double skew) {
+  // The op only matters to the reducing collectives: the others get one instantiation per type.
+  const op_kind used = reduces(c) ? op : op_kind::sum;
+  return with_type(type, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    return with_op(used, [&](auto functor) -> std::unique_ptr<workload> {
+      using Op = decltype(functor);
+      if constexpr (std::is_invocable_v<const Op&, const T&, const T&>)
+        return std::make_unique<typed_workload<T, Op>>(c, type, used, root, comm, skew);
+      else
+        throw std::invalid_argument("collbench: the op does not apply to the type");
+    });
+  });
+}
+
+}  // namespace collbench

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// How algorithm::automatic chooses: the table in force (COLLECTIVES_TUNING or load_tuning), else
+// the library's built-in table, else the fallback rule below. Both tables are data in the format
+// scripts/mpirun/tune.sh writes (docs/tuning.md); the built-in one is src/dispatch/automatic-table.json,
+// compiled in and installed as share/collectives/automatic-table.json, with rows for every process
+// count to 12 and for larger powers of two and their halfway points (other counts take the nearest
+// of the same kind). Where each of its rows comes from — which machine, commit and command, tune
+// runs up to 4 ranks and simulated fat trees above 8 — is on its page,
+// docs/measurements/2026-11-28-automatic-default-table.md. automatic chooses among the library's
+// own algorithms, never vendor, and never hierarchical (the hierarchical algorithms run their steps
+// with automatic). vendor_fastest, at the end, reads the table's "fastest" section for the
+// drop-in's `fastest` selection (and collectives::fastest_choice); automatic never asks it.
+//
+// A table speaks for a call of equal blocks whose size every rank knows alike, and only with an
+// algorithm the call allows: an order-keeping one for a non-commutative op, one that does not cut
+// the vector into p parts when there are fewer elements than ranks. The fallback rule takes the
+// rest, by what the tables cannot express:
+//   gatherv, scatterv  (counts known at the root only)  few ranks: naive;  otherwise binomial
+//   alltoallv          (counts differ between ranks)    pairwise
+//   allgatherv         skewed blocks (the largest more than twice the average, where each of the
+//                      ring's p−1 steps waits for it): recursive_doubling if p is a power of two,
+//                      else bruck
+//   reduce_scatterv    skewed, or a non-commutative op: naive if the op is not commutative, else
+//                      recursive_halving (never the ring, for the same reason)
+//   reduce_scatter     non-commutative: naive
+//   allreduce          non-commutative or fewer elements than ranks: recursive_doubling
+//   reduce             non-commutative or fewer elements than ranks: few ranks: naive; otherwise
+//                      binomial
+//   broadcast          fewer elements than ranks: binomial
+// and every other case, should a table lack a collective, by the same choices (allgather as
+// allgatherv, scatter and gather as their v-variants, alltoall pairwise, barrier dissemination, scan
+// and exscan recursive_doubling).
+//
+//   bytes: the size key, as collbench counts it (bench/measure/metrics.hpp): the vector for broadcast,
+//   reduce, allreduce, scan, exscan; the whole p-block array for scatter, gather, allgather,
+//   reduce_scatter, alltoall; the whole result or vector for allgatherv, reduce_scatterv.
+
+#include "dispatch/automatic.hpp"
+
+#include <fmt/format.h>
+
+#include <bit>
+
+#include "collectives/error.hpp"
+#include "collectives/tuning.hpp"
+#include "dispatch/registry.hpp"
+#include "dispatch/tuning.hpp"
+
+namespace collectives::detail {
+namespace {
+
+// p-block collectives whose calls pass one block: their size key (collbench's bytes) is the whole
+// array, p blocks.
+bool keyed_by_whole_array(collective c) { return counts_whole_array(c) && !is_v_variant(c); }
+
+// Sizes every rank knows alike: the v-variants whose counts live on one rank or differ between
+// ranks have none, so a table (keyed by size) cannot choose for them.
+bool size_known_alike(collective c) {
+  return c != collective::gatherv && c != collective::scatterv && c != collective::alltoallv;
+}
+
+// The size key: what collbench calls bytes (bench/measure/metrics.hpp), for the table and the rule alike;
+// `bytes` is what a call passes (one block of the p-block collectives).
+std::size_t size_key(collective c, int p, std::size_t bytes) {
+  return keyed_by_whole_array(c) ? bytes * static_cast<std::size_t>(p) : bytes;
+}
+
+// The fallback rule (see the top of this file).
+algorithm rule(collective c, int p, bool commutative) {
+  const bool power_of_two = std::has_single_bit(static_cast<unsigned>(p));
+  const bool few_ranks = p <= 4;
+  switch (c) {
+    case collective::broadcast:
+      return algorithm::binomial;
+    case collective::scatter:
+    case collective::gather:
+    case collective::gatherv:
+    case collective::scatterv:
+    case collective::reduce:
+      return few_ranks ? algorithm::naive : algorithm::binomial;
+    case collective::allgather:
+    case collective::allgatherv:
+      return power_of_two ? algorithm::recursive_doubling : algorithm::bruck;
+    case collective::reduce_scatter:
+    case collective::reduce_scatterv:
+      return commutative ? algorithm::recursive_halving : algorithm::naive;
+    case collective::alltoall:
+    case collective::alltoallv:
+      return algorithm::pairwise;
+    case collective::allreduce:
+    case collective::scan:
+    case collective::exscan:
+      return algorithm::recursive_doubling;
+    case collective::barrier:
+      return algorithm::dissemination;
+  }
+  return algorithm::naive;
+}
+
+// The choice itself: the table in force where it speaks for the call, else the built-in table, else
+// the fallback rule.
+algorithm choose_uncached(collective c, int p, std::size_t bytes, std::size_t count, bool commutative,
+                          std::size_t largest_block) {
+  const std::size_t key = size_key(c, p, bytes);
+  const bool fewer_elements_than_ranks = count < static_cast<std::size_t>(p);
+  // v-variants: bytes is the whole; "skewed", the largest block is more than twice the average.
+  const bool skewed = largest_block * static_cast<std::size_t>(p) > 2 * bytes;
+  if (size_known_alike(c) && !skewed) {
+    const auto allowed = [&](std::optional<algorithm> a) {
+      return a && (commutative || keeps_rank_order(c, *a)) && !(fewer_elements_than_ranks && cuts_vector(c, *a));
+    };
+    if (const auto& table = active_tuning())
+      if (const std::optional<algorithm> a = table->lookup(c, p, key); allowed(a)) return *a;
+    if (const std::optional<algorithm> a = builtin_tuning().lookup(c, p, key); allowed(a)) return *a;
+  }
+  return rule(c, p, commutative);
+}
+
+}  // namespace
+
+constinit thread_local automatic_memo last_automatic_choice;
+
+algorithm choose_and_remember(const automatic_key& k) {
+  last_automatic_choice = {k, choose_uncached(k.c, k.p, k.bytes, k.count, k.commutative, k.largest_block)};
+  return last_automatic_choice.chosen;
+}
+
+bool vendor_fastest(collective c, int p, std::size_t bytes, std::size_t largest_block) {
+  // As for the table's algorithm: equal blocks (measured). Where the size is not known alike on
+  // every rank, the table's one verdict for every size (colltune), read at 0 bytes.
+  const bool skewed = largest_block * static_cast<std::size_t>(p) > 2 * bytes;
+  if (skewed) return false;
+  const auto& table = active_tuning();
+  const std::size_t key = size_known_alike(c) ? size_key(c, p, bytes) : 0;
+  return table && table->vendor_fastest(c, p, key).value_or(false);
+}
+
+}  // namespace collectives::detail
+
+namespace collectives {
+
+algorithm automatic_choice(const call_shape& s) {
+  if (s.p < 1) throw error(fmt::format("collectives::automatic_choice: p must be ≥ 1, given {}", s.p));
+  if (s.elem_size == 0) throw error("collectives::automatic_choice: elem_size must be ≥ 1, given 0");
+  const std::size_t p = static_cast<std::size_t>(s.p);
+  const std::size_t count = s.bytes / s.elem_size;  // in collbench's bytes: the whole for p-block ones
+  if (detail::keyed_by_whole_array(s.coll))         // what a call passes: one block
+    return detail::choose_automatic(s.coll, s.p, s.bytes / p, count / p, s.commutative);
+  if (!detail::size_known_alike(s.coll)) return detail::choose_automatic(s.coll, s.p, 0, 0, s.commutative);
+  const bool v = s.coll == collective::allgatherv || s.coll == collective::reduce_scatterv;
+  return detail::choose_automatic(s.coll, s.p, s.bytes, count, s.commutative, v ? s.bytes / p : 0);
+}
+
+algorithm fastest_choice(const call_shape& s) {
+  const algorithm library = automatic_choice(s);  // checks the shape
+  const std::size_t p = static_cast<std::size_t>(s.p);
+  const bool v = s.coll == collective::allgatherv || s.coll == collective::reduce_scatterv;
+  const std::size_t bytes = detail::keyed_by_whole_array(s.coll) ? s.bytes / p : s.bytes;
+  return detail::vendor_fastest(s.coll, s.p, bytes, v ? s.bytes / p : 0) ? algorithm::vendor : library;
+}
+
+}  // namespace collectives

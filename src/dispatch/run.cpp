@@ -1,0 +1,629 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The compiled entry point behind every public collective: validate on this rank, before any
+// message, then pick the algorithm and run it on the library's private communicator.
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <climits>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <numeric>
+#include <optional>
+#include <string>
+
+#include "collectives/checks.hpp"
+#include "collectives/error.hpp"
+#include "dispatch/automatic.hpp"
+#include "kit/block_layout.hpp"
+#include "kit/collective_traits.hpp"
+#include "dispatch/registry.hpp"
+#include "kit/trace.hpp"
+
+namespace collectives::detail {
+namespace {
+
+// Value i of a user's counts or displacements, whatever its integral type.
+struct index_value {
+  bool negative;
+  std::uint64_t magnitude;
+};
+
+template <class I>
+index_value read_as(const std::byte* at) {
+  I v;
+  std::memcpy(&v, at, sizeof v);
+  if constexpr (std::is_signed_v<I>)
+    if (v < 0) return {true, static_cast<std::uint64_t>(-(static_cast<long long>(v) + 1)) + 1};
+  return {false, static_cast<std::uint64_t>(v)};
+}
+
+index_value read_index(const index_array& a, std::size_t i) {
+  const std::byte* at = static_cast<const std::byte*>(a.data) + i * a.width;
+  switch (a.width) {
+    case 1:
+      return a.is_signed ? read_as<std::int8_t>(at) : read_as<std::uint8_t>(at);
+    case 2:
+      return a.is_signed ? read_as<std::int16_t>(at) : read_as<std::uint16_t>(at);
+    case 4:
+      return a.is_signed ? read_as<std::int32_t>(at) : read_as<std::uint32_t>(at);
+    default:
+      return a.is_signed ? read_as<std::int64_t>(at) : read_as<std::uint64_t>(at);
+  }
+}
+
+// What validation hands to the algorithm: n (see call::count) and, for the v-variants, the
+// layouts of the buffers this rank uses.
+struct checked_call {
+  std::size_t count = 0;
+  block_layout send_blocks, recv_blocks;
+};
+
+class validator {
+ public:
+  /// `coll` is r.coll, passed apart so that run()'s fast path, which knows it at compile time,
+  /// lets the compiler fold every test on it.
+  validator(const request& r, collective coll, int rank, int size)
+      : r_(r), blocks_(r.blocks != nullptr ? *r.blocks : no_blocks), coll_(coll), rank_(rank), size_(size) {}
+
+  /// What every failure names besides its argument: the collective and the rank. Passed by value
+  /// (one register) to the failures, which are static, out of line and cold: the checks that pass
+  /// cost a compare each, and never need the validator in memory.
+  struct site {
+    collective coll;
+    int rank;
+  };
+  [[noreturn, gnu::cold, gnu::noinline]] static void fail_at(site at, std::string_view argument,
+                                                             std::string_view problem) {
+    throw error(fmt::format("collectives::{}: argument '{}' on rank {}: {}", to_string(at.coll), argument,
+                            at.rank, problem));
+  }
+  [[noreturn, gnu::always_inline]] void fail(std::string_view argument, std::string_view problem) const {
+    fail_at(here(), argument, problem);
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] static void fail_count(site at, std::string_view argument,
+                                                                std::size_t given, std::size_t expected,
+                                                                std::string_view why) {
+    fail_at(at, argument, fmt::format("expected {} elements ({}), given {}", expected, why, given));
+  }
+
+  [[gnu::always_inline]] void expect_count(std::string_view argument, std::size_t given, std::size_t expected,
+                                           std::string_view why) const {
+    if (given != expected) [[unlikely]]
+      fail_count(here(), argument, given, expected, why);
+  }
+
+  /// n, the per-rank block (or whole vector) of this call, after checking every buffer size.
+  [[gnu::always_inline]] std::size_t check_sizes() const {
+    const std::size_t p = static_cast<std::size_t>(size_);
+    const bool at_root = rank_ == r_.root;
+    switch (coll_) {
+      case collective::broadcast:
+        return r_.recv_count;
+      case collective::scatter:
+        if (at_root)
+          expect_count("send", r_.send_count, p * r_.recv_count, "p blocks of recv's size at the root");
+        return r_.recv_count;
+      case collective::gather:
+        if (at_root)
+          expect_count("recv", r_.recv_count, p * r_.send_count, "p blocks of send's size at the root");
+        return r_.send_count;
+      case collective::reduce:
+        if (at_root) expect_count("recv", r_.recv_count, r_.send_count, "the size of send, at the root");
+        return r_.send_count;
+      case collective::allgather:
+        expect_count("recv", r_.recv_count, p * r_.send_count, "p blocks of send's size");
+        return r_.send_count;
+      case collective::reduce_scatter:
+        expect_count("send", r_.send_count, p * r_.recv_count, "p blocks of recv's size");
+        return r_.recv_count;
+      case collective::alltoall:
+        if (r_.send_count % p != 0) [[unlikely]]
+          fail_blocks(here(), p, r_.send_count);
+        expect_count("recv", r_.recv_count, r_.send_count, "the size of send");
+        return r_.send_count / p;
+      case collective::allreduce:
+      case collective::scan:
+      case collective::exscan:
+        expect_count("recv", r_.recv_count, r_.send_count, "the size of send");
+        return r_.send_count;
+      case collective::barrier:
+        return 0;
+      case collective::gatherv:
+      case collective::scatterv:
+      case collective::allgatherv:
+      case collective::alltoallv:
+      case collective::reduce_scatterv:
+        break;  // check_blocks
+    }
+    return 0;
+  }
+
+  [[noreturn, gnu::cold, gnu::noinline]] static void fail_blocks(site at, std::size_t p, std::size_t given) {
+    fail_at(at, "send", fmt::format("expected p = {} equal blocks, given {} elements", p, given));
+  }
+
+  /// The v-variants: converts and checks the counts and displacements, fills the layouts and
+  /// returns this rank's own block (see call::count).
+  std::size_t check_blocks(checked_call& out) const {
+    const bool at_root = rank_ == r_.root;
+    switch (coll_) {
+      case collective::gatherv:
+        if (at_root) {
+          out.recv_blocks = layout("recv", r_.recv_count, blocks_.recv_counts, blocks_.recv_displs);
+          own_block("send", r_.send_count, "recv_counts", out.recv_blocks);
+        }
+        return r_.send_count;
+      case collective::scatterv:
+        if (at_root) {
+          out.send_blocks = layout("send", r_.send_count, blocks_.send_counts, blocks_.send_displs);
+          own_block("recv", r_.recv_count, "send_counts", out.send_blocks);
+        }
+        return r_.recv_count;
+      case collective::allgatherv:
+        out.recv_blocks = layout("recv", r_.recv_count, blocks_.recv_counts, blocks_.recv_displs);
+        own_block("send", r_.send_count, "recv_counts", out.recv_blocks);
+        return r_.send_count;
+      case collective::alltoallv:
+        out.send_blocks = layout("send", r_.send_count, blocks_.send_counts, blocks_.send_displs);
+        out.recv_blocks = layout("recv", r_.recv_count, blocks_.recv_counts, blocks_.recv_displs);
+        if (out.send_blocks.count(rank_) != out.recv_blocks.count(rank_))
+          fail("recv_counts",
+               fmt::format("this rank sends itself send_counts[{}] = {} elements but expects "
+                           "recv_counts[{}] = {}",
+                           rank_, out.send_blocks.count(rank_), rank_, out.recv_blocks.count(rank_)));
+        return out.send_blocks.total();
+      case collective::reduce_scatterv:
+        // The send vector is the blocks packed in rank order (MPI_Reduce_scatter has no displacements).
+        out.recv_blocks = layout("send", r_.send_count, blocks_.recv_counts, {}, "recv_counts");
+        own_block("recv", r_.recv_count, "recv_counts", out.recv_blocks);
+        return r_.recv_count;
+      default:
+        break;
+    }
+    return 0;
+  }
+
+  /// Reads counts (and displacements, when given) of p blocks lying in a buffer of `extent`
+  /// elements: non-negative, p of each, inside the buffer, not overlapping; without
+  /// displacements the blocks are packed in rank order and their sum must be the buffer's size.
+  block_layout layout(std::string_view buffer, std::size_t extent, const index_array& counts,
+                      const index_array& displs, std::string_view counts_of = {}) const {
+    const std::string counts_name(!counts_of.empty() ? counts_of
+                                  : buffer == "send" ? "send_counts"
+                                                     : "recv_counts");
+    const std::string displs_name = buffer == "send" ? "send_displs" : "recv_displs";
+    const std::size_t p = static_cast<std::size_t>(size_);
+    const auto read_all = [&](const index_array& a, const std::string& name) {
+      if (a.size != p) fail(name, fmt::format("expected p = {} values (one per rank), given {}", p, a.size));
+      std::vector<std::size_t> v(p);
+      for (std::size_t i = 0; i < p; ++i) {
+        const index_value x = read_index(a, i);
+        if (x.negative) fail(name, fmt::format("{}[{}] is negative: -{}", name, i, x.magnitude));
+        if (x.magnitude > extent)
+          fail(name,
+               fmt::format("{}[{}] = {} exceeds {}'s {} elements", name, i, x.magnitude, buffer, extent));
+        v[i] = static_cast<std::size_t>(x.magnitude);
+      }
+      return v;
+    };
+    block_layout l;
+    l.counts = read_all(counts, counts_name);
+    if (displs.width == 0) {
+      l.displs.resize(p);
+      std::size_t at = 0;
+      for (std::size_t i = 0; i < p; ++i) {
+        l.displs[i] = at;
+        at += l.counts[i];
+        if (at > extent) break;  // reported below; stops the sum short of any overflow
+      }
+      if (at > extent)
+        fail(buffer, fmt::format("the sum of {} is more than its {} elements (blocks packed in rank order)",
+                                 counts_name, extent));
+      if (at != extent)
+        fail(buffer,
+             fmt::format("expected the sum of {} = {} elements (blocks packed in rank order), given {}",
+                         counts_name, at, extent));
+      return l;
+    }
+    l.displs = read_all(displs, displs_name);
+    for (std::size_t i = 0; i < p; ++i)
+      if (l.counts[i] > extent - l.displs[i])
+        fail(displs_name, fmt::format("the block of rank {} (elements [{}, {})) runs past {}'s {} elements",
+                                      i, l.displs[i], l.displs[i] + l.counts[i], buffer, extent));
+    // Sorted by start, every non-empty block must end before the next one begins.
+    std::vector<std::size_t> order(p);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::erase_if(order, [&](std::size_t i) { return l.counts[i] == 0; });
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return l.displs[a] < l.displs[b]; });
+    for (std::size_t k = 1; k < order.size(); ++k) {
+      const std::size_t a = order[k - 1], b = order[k];
+      if (l.displs[a] + l.counts[a] > l.displs[b])
+        fail(displs_name,
+             fmt::format("the blocks of ranks {} and {} overlap (elements [{}, {}) and [{}, {}))", a, b,
+                         l.displs[a], l.displs[a] + l.counts[a], l.displs[b], l.displs[b] + l.counts[b]));
+    }
+    return l;
+  }
+
+  /// This rank's own block must have the size the counts give it.
+  void own_block(std::string_view buffer, std::size_t given, std::string_view counts_name,
+                 const block_layout& l) const {
+    const std::size_t expected = l.count(rank_);
+    if (given != expected)
+      fail(buffer,
+           fmt::format("expected {} elements ({}[{}]), given {}", expected, counts_name, rank_, given));
+  }
+
+  [[gnu::always_inline]] void check_no_overlap() const {
+    const auto* s = static_cast<const std::byte*>(r_.send);
+    const auto* d = static_cast<const std::byte*>(r_.recv);
+    const std::size_t sb = r_.send_count * r_.elem.size, db = r_.recv_count * r_.elem.size;
+    if (coll_ == collective::broadcast || sb == 0 || db == 0) return;
+    if (!uses_send(coll_, r_.root, rank_) || !uses_recv(coll_, r_.root, rank_)) return;
+    if (has_in_place_form(coll_) && s == d) return;  // in place
+    const std::less<const std::byte*> before;
+    if (before(s, d + db) && before(d, s + sb)) [[unlikely]]
+      fail("recv", has_in_place_form(coll_)
+                       ? "overlaps send without being the same range (pass the same range twice for in place)"
+                       : "overlaps send; this collective has no in-place form");
+  }
+
+  /// The checks of every collective before its buffers: the algorithm (returns its entry, null
+  /// for automatic), the root, the op's order.
+  [[gnu::always_inline]] const algorithm_descriptor* check_algorithm_root_and_op() const {
+    const algorithm_descriptor* entry = nullptr;
+    if (r_.alg != algorithm::automatic) {
+      entry = find_algorithm(coll_, r_.alg);
+      if (entry == nullptr) [[unlikely]]
+        fail_algorithm(here(), r_.alg);
+    }
+    if (has_root(coll_) && (r_.root < 0 || r_.root >= size_)) [[unlikely]]
+      fail("root", fmt::format("expected a rank in [0, {}), given {}", size_, r_.root));
+    if (r_.op != nullptr && !r_.op->commutative && entry != nullptr && !entry->keeps_rank_order) [[unlikely]]
+      fail("op",
+           fmt::format("the op is not commutative (declare `static constexpr bool commutative = true` if it "
+                       "is), and '{}' cannot keep rank order; use naive, automatic or an order-keeping "
+                       "algorithm",
+                       to_string(r_.alg)));
+    return entry;
+  }
+
+  /// vendor hands MPI an int count.
+  [[gnu::always_inline]] void check_vendor_count(std::size_t count) const {
+    if (r_.alg == algorithm::vendor && coll_ != collective::alltoallv &&
+        count > static_cast<std::size_t>(INT_MAX)) [[unlikely]]
+      fail("alg",
+           fmt::format("vendor takes at most INT_MAX elements per block (MPI's int count), given {}", count));
+  }
+
+ private:
+  site here() const { return {coll_, rank_}; }
+
+  [[noreturn, gnu::cold, gnu::noinline]] static void fail_algorithm(site at, algorithm alg) {
+    std::string known;
+    for (algorithm a : algorithms_for(at.coll))
+      known += fmt::format("{}{}", known.empty() ? "" : ", ", to_string(a));
+    fail_at(at, "alg",
+            fmt::format("{} has no algorithm '{}'; it has automatic, {}", to_string(at.coll), to_string(alg),
+                        known));
+  }
+
+  static constexpr block_arguments no_blocks{};
+
+  const request& r_;
+  const block_arguments& blocks_;  ///< the v-variants' counts and displacements
+  collective coll_;
+  int rank_;
+  int size_;
+};
+
+// vendor passes counts and displacements to MPI as int.
+void check_fits_int(const validator& v, const block_layout& l, std::string_view buffer) {
+  for (std::size_t i = 0; i < l.counts.size(); ++i) {
+    if (l.counts[i] > static_cast<std::size_t>(INT_MAX) || l.displs[i] > static_cast<std::size_t>(INT_MAX))
+      v.fail("alg",
+             fmt::format("vendor passes counts and displacements to MPI as int, and {}'s block of rank "
+                         "{} (count {}, displacement {}) does not fit",
+                         buffer, i, l.counts[i], l.displs[i]));
+  }
+}
+
+// Every rank checks its own arguments; returns n (see call::count) and the v-variants' layouts,
+// or throws. The general path (run_general); check_fixed is the same for the other collectives.
+checked_call validate(const request& r, int rank, int size) {
+  const validator v(r, r.coll, rank, size);
+  v.check_algorithm_root_and_op();
+  checked_call out;
+  out.count = is_v_variant(r.coll) ? v.check_blocks(out) : v.check_sizes();
+  v.check_no_overlap();
+  if (r.alg == algorithm::vendor && is_v_variant(r.coll)) {
+    check_fits_int(v, out.send_blocks, "send");
+    check_fits_int(v, out.recv_blocks, "recv");
+  }
+  v.check_vendor_count(out.count);
+  return out;
+}
+
+// validate() for the collectives without counts and displacements, with nothing on the heap: what
+// a call of run()'s fast path needs (the algorithm's entry, null for automatic, and n). C is r.coll.
+struct fixed_checks {
+  const algorithm_descriptor* entry;
+  std::size_t count;
+};
+template <collective C>
+[[gnu::always_inline]] inline fixed_checks check_fixed(const request& r, int rank, int size) {
+  const validator v(r, C, rank, size);
+  const algorithm_descriptor* entry = v.check_algorithm_root_and_op();
+  const std::size_t count = v.check_sizes();
+  v.check_no_overlap();
+  v.check_vendor_count(count);
+  return {entry, count};
+}
+
+// A 62-bit fingerprint of counts every rank must pass alike (allgatherv's and reduce_scatterv's).
+long long fingerprint(const std::vector<std::size_t>& counts) {
+  std::uint64_t h = 0x9E3779B97F4A7C15ULL;
+  for (std::size_t c : counts) {
+    h ^= c + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
+    h *= 0xBF58476D1CE4E5B9ULL;
+  }
+  return static_cast<long long>(h >> 2);
+}
+
+// A weight per (sender, receiver) pair: the checksum below cancels only when each pair agrees.
+std::uint64_t pair_weight(int from, int to) {
+  std::uint64_t z =
+      (static_cast<std::uint64_t>(from) << 32 | static_cast<std::uint32_t>(to)) + 0x9E3779B97F4A7C15ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return (z ^ (z >> 31)) | 1;
+}
+
+// Σ weight·(elements this rank sends to each rank) − Σ weight·(elements it expects from each),
+// wrapping: summed over all ranks it is 0 when every receiver expects what its sender sends
+// (gatherv, scatterv, alltoallv, whose counts live on different ranks).
+std::uint64_t traffic_checksum(const request& r, const checked_call& k, int rank, int size) {
+  std::uint64_t sum = 0;
+  const auto sends = [&](int to, std::size_t n) { sum += pair_weight(rank, to) * n; };
+  const auto expects = [&](int from, std::size_t n) { sum -= pair_weight(from, rank) * n; };
+  switch (r.coll) {
+    case collective::gatherv:
+      sends(r.root, k.count);
+      if (rank == r.root)
+        for (int i = 0; i < size; ++i) expects(i, k.recv_blocks.count(i));
+      break;
+    case collective::scatterv:
+      expects(r.root, k.count);
+      if (rank == r.root)
+        for (int i = 0; i < size; ++i) sends(i, k.send_blocks.count(i));
+      break;
+    case collective::alltoallv:
+      for (int i = 0; i < size; ++i) {
+        sends(i, k.send_blocks.count(i));
+        expects(i, k.recv_blocks.count(i));
+      }
+      break;
+    default:
+      break;
+  }
+  return sum;
+}
+
+// argument_checks::collective: one small all-reduce before any data moves, so that a problem
+// seen by one rank, or a disagreement between ranks, makes every rank throw.
+void agree_on_arguments(const transport& net, const request& r, const std::optional<checked_call>& checked,
+                        const std::string& local_problem) {
+  // The v-variants' own blocks differ between ranks: their counts are compared below instead.
+  const long long n = !checked ? -1 : is_v_variant(r.coll) ? 0 : static_cast<long long>(checked->count);
+  const long long root = r.root, alg = static_cast<long long>(r.alg);
+  const auto elem = static_cast<long long>(r.elem.size);
+  const bool same_counts = r.coll == collective::allgatherv || r.coll == collective::reduce_scatterv;
+  const long long counts = checked && same_counts ? fingerprint(checked->recv_blocks.counts) : 0;
+  // Maxima of x and of −x give the range of x over the ranks.
+  long long agreed[] = {
+      local_problem.empty() ? -1 : net.rank(), n, -n, root, -root, alg, -alg, elem, -elem, counts, -counts};
+  net.agree_on_maximum(agreed, 11);
+  std::uint64_t traffic = 0;
+  const bool paired_counts =
+      r.coll == collective::gatherv || r.coll == collective::scatterv || r.coll == collective::alltoallv;
+  if (paired_counts) {
+    if (checked) traffic = traffic_checksum(r, *checked, net.rank(), net.size());
+    net.agree_on_sum(&traffic, 1);
+  }
+  const auto disagree = [&](int at) { return agreed[at] != -agreed[at + 1]; };
+  const std::string_view name = to_string(r.coll);
+  if (!local_problem.empty()) throw error(local_problem);
+  if (agreed[0] >= 0)
+    throw error(
+        fmt::format("collectives::{}: rank {} rejected its arguments (see its error); no data was sent", name,
+                    agreed[0]));
+  if (disagree(1))
+    throw error(
+        fmt::format("collectives::{}: the ranks disagree on the element count n: from {} to {} across "
+                    "{} ranks",
+                    name, -agreed[2], agreed[1], net.size()));
+  if (has_root(r.coll) && disagree(3))
+    throw error(fmt::format("collectives::{}: the ranks disagree on the root: from {} to {}", name,
+                            -agreed[4], agreed[3]));
+  if (disagree(5)) throw error(fmt::format("collectives::{}: the ranks disagree on the algorithm", name));
+  if (disagree(7))
+    throw error(fmt::format("collectives::{}: the ranks disagree on the element size: from {} to {} bytes",
+                            name, -agreed[8], agreed[7]));
+  if (disagree(9))
+    throw error(fmt::format(
+        "collectives::{}: the ranks disagree on recv_counts (every rank must pass the same)", name));
+  if (traffic != 0)
+    throw error(
+        fmt::format("collectives::{}: the ranks disagree on the counts: some rank would send a block of "
+                    "another size than "
+                    "its receiver's counts expect",
+                    name));
+}
+
+argument_checks initial_argument_checks() {
+  const char* v = std::getenv("COLLECTIVES_ARGUMENT_CHECKS");
+  return v != nullptr && std::string_view(v) == "collective" ? argument_checks::collective
+                                                             : argument_checks::local;
+}
+
+std::atomic<argument_checks> checks_level{initial_argument_checks()};
+
+// What automatic runs for a call of n = `count` elements; the v-variants pass their layouts.
+[[gnu::noinline]] algorithm resolve_automatic(const request& r, int size, std::size_t count,
+                                              const block_layout* recv_blocks) {
+  const bool commutative = r.op == nullptr || r.op->commutative;
+  if (!is_v_variant(r.coll)) return choose_automatic(r.coll, size, count * r.elem.size, count, commutative);
+  // Only what every rank knows alike: allgatherv's and reduce_scatterv's counts.
+  const bool everywhere = r.coll == collective::allgatherv || r.coll == collective::reduce_scatterv;
+  if (!everywhere || recv_blocks == nullptr) return choose_automatic(r.coll, size, 0, 0, commutative);
+  return choose_automatic(r.coll, size, recv_blocks->total() * r.elem.size, recv_blocks->total(), commutative,
+                          recv_blocks->largest() * r.elem.size);
+}
+
+// The call traced (kit/trace.hpp): one call record around the algorithm.
+[[gnu::noinline]] void run_traced(const request& r, const call& c, const algorithm_descriptor& entry) {
+  const trace::call_scope traced(c.net.comm(), r.coll, r.alg, entry.alg, c.count, r.elem.size,
+                                 has_root(r.coll) ? r.root : -1);
+  entry.run(c);
+}
+
+// Runs the checked call: `entry` is the algorithm's (null for automatic, resolved here); `coll` is
+// r.coll (known at compile time on run()'s fast path). Inline there.
+[[gnu::always_inline]] inline void execute(const request& r, collective coll, const transport& net,
+                                           const algorithm_descriptor* entry, std::size_t count,
+                                           const block_layout* send_blocks, const block_layout* recv_blocks) {
+  if (entry == nullptr) entry = find_algorithm(coll, resolve_automatic(r, net.size(), count, recv_blocks));
+  const int rank = net.rank();
+  const call c{net,
+               uses_send(coll, r.root, rank) ? static_cast<const std::byte*>(r.send) : nullptr,
+               uses_recv(coll, r.root, rank) ? static_cast<std::byte*>(r.recv) : nullptr,
+               count,
+               r.elem,
+               r.op,
+               has_root(coll) ? r.root : 0,
+               send_blocks,
+               recv_blocks};
+  if (trace::on()) [[unlikely]] {
+    run_traced(r, c, *entry);
+    return;
+  }
+  entry->run(c);
+}
+
+// Every call that run()'s fast path does not take: the first on a communicator (which queries it
+// and makes its private duplicate), the v-variants (whose checks build layouts), and
+// argument_checks::collective.
+[[gnu::noinline]] void run_general(const request& r, const comm_info* cached) {
+  int rank = 0, size = 0;
+  if (cached) {
+    rank = cached->rank;
+    size = cached->size;
+  } else {
+    int inter = 0;
+    check_mpi(MPI_Comm_rank(r.comm, &rank), "MPI_Comm_rank");
+    check_mpi(MPI_Comm_size(r.comm, &size), "MPI_Comm_size");
+    check_mpi(MPI_Comm_test_inter(r.comm, &inter), "MPI_Comm_test_inter");
+    if (inter)
+      throw error(
+          fmt::format("collectives::{}: argument 'comm' on rank {}: an intercommunicator; the library "
+                      "runs on intracommunicators only",
+                      to_string(r.coll), rank));
+  }
+
+  std::optional<checked_call> checked;
+  std::string local_problem;
+  const bool collective_checks = checks_level.load(std::memory_order_relaxed) == argument_checks::collective;
+  if (!collective_checks) {
+    checked = validate(r, rank, size);
+  } else {
+    try {
+      checked = validate(r, rank, size);
+    } catch (const std::exception& e) {
+      local_problem = e.what();
+    }
+  }
+  // Made only now, after the checks: the first call on a communicator duplicates it (collective).
+  const transport net = cached ? transport(*cached) : transport(r.comm);
+  if (collective_checks) agree_on_arguments(net, r, checked, local_problem);
+  const bool v = is_v_variant(r.coll);
+  execute(r, r.coll, net, r.alg == algorithm::automatic ? nullptr : find_algorithm(r.coll, r.alg),
+          checked->count, v && !checked->send_blocks.counts.empty() ? &checked->send_blocks : nullptr,
+          v && !checked->recv_blocks.counts.empty() ? &checked->recv_blocks : nullptr);
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void fail_null_comm(const request& r) {
+  throw error(fmt::format("collectives::{}: argument 'comm': MPI_COMM_NULL is not a communicator",
+                          to_string(r.coll)));
+}
+
+// run()'s fast path for the collective C = r.coll: its checks and the call, with every test on
+// the collective folded at compile time.
+template <collective C>
+[[gnu::always_inline]] inline void run_fixed(const request& r, const comm_info& info) {
+  static_assert(!is_v_variant(C));
+  const fixed_checks k = check_fixed<C>(r, info.rank, info.size);
+  execute(r, C, transport(info), k.entry, k.count, nullptr, nullptr);
+}
+
+}  // namespace
+
+// The fast path, taken by every call of a collective without counts and displacements on a
+// communicator the library has used before, with local checks (the default): the record of the
+// communicator (no MPI call when this thread's previous call was on it), one jump to the
+// collective's own straight-line checks, the algorithm's entry, and the algorithm; nothing on the
+// heap, no MPI call before the algorithm's first message.
+void run(const request& r) {
+  if (r.comm == MPI_COMM_NULL) [[unlikely]]
+    fail_null_comm(r);
+  const comm_info* cached = cached_comm_info(r.comm);
+  if (cached == nullptr || checks_level.load(std::memory_order_relaxed) == argument_checks::collective)
+      [[unlikely]] {
+    run_general(r, cached);
+    return;
+  }
+  switch (r.coll) {
+    case collective::broadcast:
+      return run_fixed<collective::broadcast>(r, *cached);
+    case collective::scatter:
+      return run_fixed<collective::scatter>(r, *cached);
+    case collective::gather:
+      return run_fixed<collective::gather>(r, *cached);
+    case collective::reduce:
+      return run_fixed<collective::reduce>(r, *cached);
+    case collective::allgather:
+      return run_fixed<collective::allgather>(r, *cached);
+    case collective::reduce_scatter:
+      return run_fixed<collective::reduce_scatter>(r, *cached);
+    case collective::alltoall:
+      return run_fixed<collective::alltoall>(r, *cached);
+    case collective::allreduce:
+      return run_fixed<collective::allreduce>(r, *cached);
+    case collective::barrier:
+      return run_fixed<collective::barrier>(r, *cached);
+    case collective::scan:
+      return run_fixed<collective::scan>(r, *cached);
+    case collective::exscan:
+      return run_fixed<collective::exscan>(r, *cached);
+    case collective::gatherv:
+    case collective::scatterv:
+    case collective::allgatherv:
+    case collective::alltoallv:
+    case collective::reduce_scatterv:
+      break;  // their checks build layouts: the general path
+  }
+  run_general(r, cached);
+}
+
+}  // namespace collectives::detail
+
+namespace collectives {
+
+void set_argument_checks(argument_checks level) { detail::checks_level.store(level); }
+argument_checks get_argument_checks() { return detail::checks_level.load(); }
+
+}  // namespace collectives
