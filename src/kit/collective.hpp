@@ -216,8 +216,9 @@ constexpr bool well_formed() {
     if (!d.has_root && !alike) return false;
     const bool v_extents = d.send.at_root >= e::own_block || d.recv.at_root >= e::own_block;
     if (v_extents != d.is_v_variant) return false;
-    // n comes from a buffer every rank passes.
-    if (d.n_from != b::none && shape_of(d, d.n_from).root_only()) return false;
+    // n comes from a buffer every rank passes alike.
+    const buffer_shape& from = shape_of(d, d.n_from);
+    if (d.n_from != b::none && (from.at_root != from.elsewhere || from.at_root == e::none)) return false;
     if ((d.n_from == b::none) != d.time_only) return false;
   }
   return true;
