@@ -472,7 +472,7 @@ bool learns_from_messages(collective c, algorithm a) {
   spec.p = 6;
   spec.root = 2;
   spec.count = 7;
-  const std::size_t n = c == collective::alltoallv ? 36 : 6;
+  const std::size_t n = counts_per_pair(descriptor_of(c)) ? 36 : 6;
   for (std::size_t i = 0; i < n; ++i) spec.counts.push_back((i * 5 + 3) % 7);
   spec.hosts = {2, false};
   // Recorded alone, a receive leaves its buffer as it was (no data: nothing is written anywhere);
@@ -500,7 +500,7 @@ std::string describe(const call_spec& spec) {
     for (std::size_t c : spec.counts) total += c, empty += c == 0, largest = std::max(largest, c);
     s += fmt::format(", {} blocks: {} elements, {} empty, largest {}", spec.counts.size(), total, empty,
                      largest);
-  } else if (spec.coll != collective::barrier) {
+  } else if (!descriptor_of(spec.coll).time_only) {
     s += fmt::format(", count {}", spec.count);
   }
   if (has_root(spec.coll)) s += fmt::format(", root {}", spec.root);
