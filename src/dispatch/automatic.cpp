@@ -40,6 +40,8 @@
 #include <fmt/format.h>
 
 #include <bit>
+#include <cstdint>
+#include <iterator>
 
 #include "collectives/error.hpp"
 #include "collectives/tuning.hpp"
@@ -55,9 +57,10 @@ bool keyed_by_whole_array(collective c) { return counts_whole_array(c) && !is_v_
 
 // Sizes every rank knows alike: the v-variants whose counts live on one rank or differ between
 // ranks have none, so a table (keyed by size) cannot choose for them.
-bool size_known_alike(collective c) {
-  return c != collective::gatherv && c != collective::scatterv && c != collective::alltoallv;
-}
+bool size_known_alike(collective c) { return descriptor_of(c).size_known_alike; }
+
+// allgatherv's and reduce_scatterv's counts, the same on every rank: their largest block is known.
+bool blocks_known_alike(collective c) { return is_v_variant(c) && size_known_alike(c); }
 
 // The size key: what collbench calls bytes (bench/measure/metrics.hpp), for the table and the rule alike;
 // `bytes` is what a call passes (one block of the p-block collectives).
@@ -65,33 +68,67 @@ std::size_t size_key(collective c, int p, std::size_t bytes) {
   return keyed_by_whole_array(c) ? bytes * static_cast<std::size_t>(p) : bytes;
 }
 
-// The fallback rule (see the top of this file).
+// The fallback rule (see the top of this file): what each collective runs, by what the call
+// allows.
+enum class fallback : std::uint8_t {
+  binomial,                    // broadcast
+  naive_if_few_else_binomial,  // the rooted ones but broadcast
+  doubling_if_pof2_else_bruck,
+  halving_if_commutative_else_naive,
+  pairwise,
+  recursive_doubling,
+  dissemination,
+};
+
+struct fallback_of {
+  collective coll;
+  fallback rule;
+};
+
+constexpr fallback_of fallback_table[] = {
+    {collective::broadcast, fallback::binomial},
+    {collective::scatter, fallback::naive_if_few_else_binomial},
+    {collective::gather, fallback::naive_if_few_else_binomial},
+    {collective::reduce, fallback::naive_if_few_else_binomial},
+    {collective::allgather, fallback::doubling_if_pof2_else_bruck},
+    {collective::reduce_scatter, fallback::halving_if_commutative_else_naive},
+    {collective::alltoall, fallback::pairwise},
+    {collective::allreduce, fallback::recursive_doubling},
+    {collective::barrier, fallback::dissemination},
+    {collective::scan, fallback::recursive_doubling},
+    {collective::exscan, fallback::recursive_doubling},
+    {collective::gatherv, fallback::naive_if_few_else_binomial},
+    {collective::scatterv, fallback::naive_if_few_else_binomial},
+    {collective::allgatherv, fallback::doubling_if_pof2_else_bruck},
+    {collective::alltoallv, fallback::pairwise},
+    {collective::reduce_scatterv, fallback::halving_if_commutative_else_naive},
+};
+
+constexpr bool one_rule_per_collective() {
+  if (std::size(fallback_table) != collective_count) return false;
+  for (std::size_t i = 0; i < collective_count; ++i)
+    if (static_cast<std::size_t>(fallback_table[i].coll) != i) return false;
+  return true;
+}
+static_assert(one_rule_per_collective(), "fallback_table: row i is collective i, one per collective");
+
 algorithm rule(collective c, int p, bool commutative) {
   const bool power_of_two = std::has_single_bit(static_cast<unsigned>(p));
   const bool few_ranks = p <= 4;
-  switch (c) {
-    case collective::broadcast:
+  switch (fallback_table[static_cast<std::size_t>(c)].rule) {
+    case fallback::binomial:
       return algorithm::binomial;
-    case collective::scatter:
-    case collective::gather:
-    case collective::gatherv:
-    case collective::scatterv:
-    case collective::reduce:
+    case fallback::naive_if_few_else_binomial:
       return few_ranks ? algorithm::naive : algorithm::binomial;
-    case collective::allgather:
-    case collective::allgatherv:
+    case fallback::doubling_if_pof2_else_bruck:
       return power_of_two ? algorithm::recursive_doubling : algorithm::bruck;
-    case collective::reduce_scatter:
-    case collective::reduce_scatterv:
+    case fallback::halving_if_commutative_else_naive:
       return commutative ? algorithm::recursive_halving : algorithm::naive;
-    case collective::alltoall:
-    case collective::alltoallv:
+    case fallback::pairwise:
       return algorithm::pairwise;
-    case collective::allreduce:
-    case collective::scan:
-    case collective::exscan:
+    case fallback::recursive_doubling:
       return algorithm::recursive_doubling;
-    case collective::barrier:
+    case fallback::dissemination:
       return algorithm::dissemination;
   }
   return algorithm::naive;
@@ -147,14 +184,14 @@ algorithm automatic_choice(const call_shape& s) {
   if (detail::keyed_by_whole_array(s.coll))         // what a call passes: one block
     return detail::choose_automatic(s.coll, s.p, s.bytes / p, count / p, s.commutative);
   if (!detail::size_known_alike(s.coll)) return detail::choose_automatic(s.coll, s.p, 0, 0, s.commutative);
-  const bool v = s.coll == collective::allgatherv || s.coll == collective::reduce_scatterv;
+  const bool v = detail::blocks_known_alike(s.coll);
   return detail::choose_automatic(s.coll, s.p, s.bytes, count, s.commutative, v ? s.bytes / p : 0);
 }
 
 algorithm fastest_choice(const call_shape& s) {
   const algorithm library = automatic_choice(s);  // checks the shape
   const std::size_t p = static_cast<std::size_t>(s.p);
-  const bool v = s.coll == collective::allgatherv || s.coll == collective::reduce_scatterv;
+  const bool v = detail::blocks_known_alike(s.coll);
   const std::size_t bytes = detail::keyed_by_whole_array(s.coll) ? s.bytes / p : s.bytes;
   return detail::vendor_fastest(s.coll, s.p, bytes, v ? s.bytes / p : 0) ? algorithm::vendor : library;
 }

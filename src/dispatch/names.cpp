@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Names, parsing and the per-collective algorithm lists of the public algorithm.hpp.
 //
-// An algorithm's name is its descriptors' (dispatch/registry.hpp), automatic's is written here; the
-// collectives' names are one table in enumerator order. to_string, parse_*, all_collectives() and
+// An algorithm's name is its descriptors' (dispatch/registry.hpp), automatic's is written here; a
+// collective's is its descriptor's (kit/collective.hpp). to_string, parse_*, all_collectives() and
 // algorithms_for() all read them, built by the compiler; no size is written by hand. A name missing,
 // doubled, out of order or spelt two ways fails to compile.
 
@@ -22,16 +22,13 @@ struct named {
   std::string_view name;
 };
 
-constexpr named<collective> collective_table[] = {
-    {collective::broadcast, "broadcast"}, {collective::scatter, "scatter"},
-    {collective::gather, "gather"},       {collective::reduce, "reduce"},
-    {collective::allgather, "allgather"}, {collective::reduce_scatter, "reduce_scatter"},
-    {collective::alltoall, "alltoall"},   {collective::allreduce, "allreduce"},
-    {collective::barrier, "barrier"},     {collective::scan, "scan"},
-    {collective::exscan, "exscan"},       {collective::gatherv, "gatherv"},
-    {collective::scatterv, "scatterv"},   {collective::allgatherv, "allgatherv"},
-    {collective::alltoallv, "alltoallv"}, {collective::reduce_scatterv, "reduce_scatterv"},
-};
+// Every collective's name, from its descriptor (kit/collective.hpp).
+constexpr auto collective_table = [] {
+  std::array<named<collective>, detail::collective_count> table{};
+  for (std::size_t i = 0; i < table.size(); ++i)
+    table[i] = {detail::collectives_table[i].coll, detail::collectives_table[i].name};
+  return table;
+}();
 
 // Entry i names enumerator i (so to_string indexes), and every name is unique (so parse is the
 // inverse of to_string).
@@ -46,8 +43,6 @@ constexpr bool well_formed(std::span<const named<E>> table) {
 }
 static_assert(well_formed<collective>(collective_table),
               "collective_table: one unique name per enumerator, in enum order");
-static_assert(std::size(collective_table) == detail::collective_count,
-              "collective_table misses an enumerator");
 
 // Every algorithm's name, from its descriptors; automatic, a choice rather than an algorithm, has
 // none and is named here.

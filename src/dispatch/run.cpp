@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <climits>
 #include <cstdint>
@@ -14,13 +15,14 @@
 #include <numeric>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "collectives/checks.hpp"
 #include "collectives/error.hpp"
 #include "dispatch/automatic.hpp"
+#include "dispatch/registry.hpp"
 #include "kit/block_layout.hpp"
 #include "kit/collective_traits.hpp"
-#include "dispatch/registry.hpp"
 #include "kit/trace.hpp"
 
 namespace collectives::detail {
@@ -96,105 +98,67 @@ class validator {
       fail_count(here(), argument, given, expected, why);
   }
 
-  /// n, the per-rank block (or whole vector) of this call, after checking every buffer size.
+  /// n, the per-rank block (or whole vector) of this call, after checking every buffer size: the
+  /// size of the buffer n comes from gives n, the other one's must follow from it.
   [[gnu::always_inline]] std::size_t check_sizes() const {
+    const collective_descriptor& d = descriptor_of(coll_);
+    if (d.n_from == data_buffer::none) return 0;
     const std::size_t p = static_cast<std::size_t>(size_);
-    const bool at_root = rank_ == r_.root;
-    switch (coll_) {
-      case collective::broadcast:
-        return r_.recv_count;
-      case collective::scatter:
-        if (at_root)
-          expect_count("send", r_.send_count, p * r_.recv_count, "p blocks of recv's size at the root");
-        return r_.recv_count;
-      case collective::gather:
-        if (at_root)
-          expect_count("recv", r_.recv_count, p * r_.send_count, "p blocks of send's size at the root");
-        return r_.send_count;
-      case collective::reduce:
-        if (at_root) expect_count("recv", r_.recv_count, r_.send_count, "the size of send, at the root");
-        return r_.send_count;
-      case collective::allgather:
-        expect_count("recv", r_.recv_count, p * r_.send_count, "p blocks of send's size");
-        return r_.send_count;
-      case collective::reduce_scatter:
-        expect_count("send", r_.send_count, p * r_.recv_count, "p blocks of recv's size");
-        return r_.recv_count;
-      case collective::alltoall:
-        if (r_.send_count % p != 0) [[unlikely]]
-          fail_blocks(here(), p, r_.send_count);
-        expect_count("recv", r_.recv_count, r_.send_count, "the size of send");
-        return r_.send_count / p;
-      case collective::allreduce:
-      case collective::scan:
-      case collective::exscan:
-        expect_count("recv", r_.recv_count, r_.send_count, "the size of send");
-        return r_.send_count;
-      case collective::barrier:
-        return 0;
-      case collective::gatherv:
-      case collective::scatterv:
-      case collective::allgatherv:
-      case collective::alltoallv:
-      case collective::reduce_scatterv:
-        break;  // check_blocks
-    }
-    return 0;
+    const data_buffer other = d.n_from == data_buffer::send ? data_buffer::recv : data_buffer::send;
+    const buffer_extent from = shape_of(d, d.n_from).at_root;
+    const std::size_t given = count_of(d.n_from);
+    if (from == buffer_extent::p_blocks && given % p != 0) [[unlikely]]
+      fail_blocks(here(), name_of(d.n_from), p, given);
+    const std::size_t n = from == buffer_extent::p_blocks ? given / p : given;
+    const buffer_extent e = shape_of(d, other).on(rank_ == r_.root);
+    if (e != buffer_extent::none)
+      expect_count(name_of(other), count_of(other), e == from ? given : elements_in(e, p, n), d.size_rule);
+    return n;
   }
 
-  [[noreturn, gnu::cold, gnu::noinline]] static void fail_blocks(site at, std::size_t p, std::size_t given) {
-    fail_at(at, "send", fmt::format("expected p = {} equal blocks, given {} elements", p, given));
+  [[noreturn, gnu::cold, gnu::noinline]] static void fail_blocks(site at, std::string_view argument,
+                                                                 std::size_t p, std::size_t given) {
+    fail_at(at, argument, fmt::format("expected p = {} equal blocks, given {} elements", p, given));
   }
 
   /// The v-variants: converts and checks the counts and displacements, fills the layouts and
   /// returns this rank's own block (see call::count).
   std::size_t check_blocks(checked_call& out) const {
+    const collective_descriptor& d = descriptor_of(coll_);
     const bool at_root = rank_ == r_.root;
-    switch (coll_) {
-      case collective::gatherv:
-        if (at_root) {
-          out.recv_blocks = layout("recv", r_.recv_count, blocks_.recv_counts, blocks_.recv_displs);
-          own_block("send", r_.send_count, "recv_counts", out.recv_blocks);
-        }
-        return r_.send_count;
-      case collective::scatterv:
-        if (at_root) {
-          out.send_blocks = layout("send", r_.send_count, blocks_.send_counts, blocks_.send_displs);
-          own_block("recv", r_.recv_count, "send_counts", out.send_blocks);
-        }
-        return r_.recv_count;
-      case collective::allgatherv:
-        out.recv_blocks = layout("recv", r_.recv_count, blocks_.recv_counts, blocks_.recv_displs);
-        own_block("send", r_.send_count, "recv_counts", out.recv_blocks);
-        return r_.send_count;
-      case collective::alltoallv:
-        out.send_blocks = layout("send", r_.send_count, blocks_.send_counts, blocks_.send_displs);
-        out.recv_blocks = layout("recv", r_.recv_count, blocks_.recv_counts, blocks_.recv_displs);
-        if (out.send_blocks.count(rank_) != out.recv_blocks.count(rank_))
-          fail("recv_counts",
-               fmt::format("this rank sends itself send_counts[{}] = {} elements but expects "
-                           "recv_counts[{}] = {}",
-                           rank_, out.send_blocks.count(rank_), rank_, out.recv_blocks.count(rank_)));
-        return out.send_blocks.total();
-      case collective::reduce_scatterv:
-        // The send vector is the blocks packed in rank order (MPI_Reduce_scatter has no displacements).
-        out.recv_blocks = layout("send", r_.send_count, blocks_.recv_counts, {}, "recv_counts");
-        own_block("recv", r_.recv_count, "recv_counts", out.recv_blocks);
-        return r_.recv_count;
-      default:
-        break;
+    const block_layout* laid_out = nullptr;  // the one layout of a buffer's own block
+    std::string_view laid_out_by;
+    for (const data_buffer b : {data_buffer::send, data_buffer::recv}) {
+      const buffer_shape& shape = shape_of(d, b);
+      if (shape.on(at_root) != buffer_extent::blocks) continue;
+      const bool by_send = shape.laid_out_by == counts_argument::send_counts;
+      block_layout& l = by_send ? out.send_blocks : out.recv_blocks;
+      laid_out_by = by_send ? "send_counts" : "recv_counts";
+      const index_array& displs = by_send ? blocks_.send_displs : blocks_.recv_displs;
+      l = layout(name_of(b), count_of(b), by_send ? blocks_.send_counts : blocks_.recv_counts,
+                 d.with_displacements ? displs : index_array{}, laid_out_by);
+      laid_out = &l;
     }
-    return 0;
+    if (counts_per_pair(d)) {
+      if (out.send_blocks.count(rank_) != out.recv_blocks.count(rank_))
+        fail("recv_counts",
+             fmt::format("this rank sends itself send_counts[{}] = {} elements but expects "
+                         "recv_counts[{}] = {}",
+                         rank_, out.send_blocks.count(rank_), rank_, out.recv_blocks.count(rank_)));
+      return out.send_blocks.total();
+    }
+    for (const data_buffer b : {data_buffer::send, data_buffer::recv})
+      if (shape_of(d, b).on(at_root) == buffer_extent::own_block && laid_out != nullptr)
+        own_block(name_of(b), count_of(b), laid_out_by, *laid_out);
+    return count_of(d.n_from);
   }
 
   /// Reads counts (and displacements, when given) of p blocks lying in a buffer of `extent`
   /// elements: non-negative, p of each, inside the buffer, not overlapping; without
   /// displacements the blocks are packed in rank order and their sum must be the buffer's size.
   block_layout layout(std::string_view buffer, std::size_t extent, const index_array& counts,
-                      const index_array& displs, std::string_view counts_of = {}) const {
-    const std::string counts_name(!counts_of.empty() ? counts_of
-                                  : buffer == "send" ? "send_counts"
-                                                     : "recv_counts");
+                      const index_array& displs, std::string_view counts_of) const {
+    const std::string counts_name(counts_of);
     const std::string displs_name = buffer == "send" ? "send_displs" : "recv_displs";
     const std::size_t p = static_cast<std::size_t>(size_);
     const auto read_all = [&](const index_array& a, const std::string& name) {
@@ -263,7 +227,7 @@ class validator {
     const auto* s = static_cast<const std::byte*>(r_.send);
     const auto* d = static_cast<const std::byte*>(r_.recv);
     const std::size_t sb = r_.send_count * r_.elem.size, db = r_.recv_count * r_.elem.size;
-    if (coll_ == collective::broadcast || sb == 0 || db == 0) return;
+    if (!descriptor_of(coll_).send.used() || sb == 0 || db == 0) return;  // broadcast: one buffer
     if (!uses_send(coll_, r_.root, rank_) || !uses_recv(coll_, r_.root, rank_)) return;
     if (has_in_place_form(coll_) && s == d) return;  // in place
     const std::less<const std::byte*> before;
@@ -295,14 +259,17 @@ class validator {
 
   /// vendor hands MPI an int count.
   [[gnu::always_inline]] void check_vendor_count(std::size_t count) const {
-    if (r_.alg == algorithm::vendor && coll_ != collective::alltoallv &&
-        count > static_cast<std::size_t>(INT_MAX)) [[unlikely]]
+    const collective_descriptor& d = descriptor_of(coll_);
+    const bool per_block = shape_of(d, d.n_from).at_root != buffer_extent::blocks;  // alltoallv: a total
+    if (r_.alg == algorithm::vendor && per_block && count > static_cast<std::size_t>(INT_MAX)) [[unlikely]]
       fail("alg",
            fmt::format("vendor takes at most INT_MAX elements per block (MPI's int count), given {}", count));
   }
 
  private:
   site here() const { return {coll_, rank_}; }
+  static std::string_view name_of(data_buffer b) { return b == data_buffer::send ? "send" : "recv"; }
+  std::size_t count_of(data_buffer b) const { return b == data_buffer::send ? r_.send_count : r_.recv_count; }
 
   [[noreturn, gnu::cold, gnu::noinline]] static void fail_algorithm(site at, algorithm alg) {
     std::string known;
@@ -391,26 +358,15 @@ std::uint64_t traffic_checksum(const request& r, const checked_call& k, int rank
   std::uint64_t sum = 0;
   const auto sends = [&](int to, std::size_t n) { sum += pair_weight(rank, to) * n; };
   const auto expects = [&](int from, std::size_t n) { sum -= pair_weight(from, rank) * n; };
-  switch (r.coll) {
-    case collective::gatherv:
-      sends(r.root, k.count);
-      if (rank == r.root)
-        for (int i = 0; i < size; ++i) expects(i, k.recv_blocks.count(i));
-      break;
-    case collective::scatterv:
-      expects(r.root, k.count);
-      if (rank == r.root)
-        for (int i = 0; i < size; ++i) sends(i, k.send_blocks.count(i));
-      break;
-    case collective::alltoallv:
-      for (int i = 0; i < size; ++i) {
-        sends(i, k.send_blocks.count(i));
-        expects(i, k.recv_blocks.count(i));
-      }
-      break;
-    default:
-      break;
-  }
+  const collective_descriptor& d = descriptor_of(r.coll);
+  const bool at_root = rank == r.root;
+  // An own block goes to (or comes from) the root; a layout's blocks to (from) every rank.
+  if (d.send.on(at_root) == buffer_extent::own_block) sends(r.root, k.count);
+  if (d.send.on(at_root) == buffer_extent::blocks)
+    for (int i = 0; i < size; ++i) sends(i, k.send_blocks.count(i));
+  if (d.recv.on(at_root) == buffer_extent::own_block) expects(r.root, k.count);
+  if (d.recv.on(at_root) == buffer_extent::blocks)
+    for (int i = 0; i < size; ++i) expects(i, k.recv_blocks.count(i));
   return sum;
 }
 
@@ -422,16 +378,14 @@ void agree_on_arguments(const transport& net, const request& r, const std::optio
   const long long n = !checked ? -1 : is_v_variant(r.coll) ? 0 : static_cast<long long>(checked->count);
   const long long root = r.root, alg = static_cast<long long>(r.alg);
   const auto elem = static_cast<long long>(r.elem.size);
-  const bool same_counts = r.coll == collective::allgatherv || r.coll == collective::reduce_scatterv;
+  const bool same_counts = is_v_variant(r.coll) && descriptor_of(r.coll).size_known_alike;
   const long long counts = checked && same_counts ? fingerprint(checked->recv_blocks.counts) : 0;
   // Maxima of x and of −x give the range of x over the ranks.
   long long agreed[] = {
       local_problem.empty() ? -1 : net.rank(), n, -n, root, -root, alg, -alg, elem, -elem, counts, -counts};
   net.agree_on_maximum(agreed, 11);
   std::uint64_t traffic = 0;
-  const bool paired_counts =
-      r.coll == collective::gatherv || r.coll == collective::scatterv || r.coll == collective::alltoallv;
-  if (paired_counts) {
+  if (!descriptor_of(r.coll).size_known_alike) {  // counts on different ranks must pair up
     if (checked) traffic = traffic_checksum(r, *checked, net.rank(), net.size());
     net.agree_on_sum(&traffic, 1);
   }
@@ -473,14 +427,19 @@ argument_checks initial_argument_checks() {
 
 std::atomic<argument_checks> checks_level{initial_argument_checks()};
 
-// What automatic runs for a call of n = `count` elements; the v-variants pass their layouts.
-[[gnu::noinline]] algorithm resolve_automatic(const request& r, int size, std::size_t count,
-                                              const block_layout* recv_blocks) {
+// What automatic runs for a call of n = `count` elements, a collective without counts and
+// displacements.
+[[gnu::noinline]] algorithm resolve_automatic(const request& r, int size, std::size_t count) {
   const bool commutative = r.op == nullptr || r.op->commutative;
-  if (!is_v_variant(r.coll)) return choose_automatic(r.coll, size, count * r.elem.size, count, commutative);
+  return choose_automatic(r.coll, size, count * r.elem.size, count, commutative);
+}
+
+// The same for the v-variants, which pass their layouts.
+[[gnu::noinline]] algorithm resolve_automatic_v(const request& r, int size, const block_layout* recv_blocks) {
+  const bool commutative = r.op == nullptr || r.op->commutative;
   // Only what every rank knows alike: allgatherv's and reduce_scatterv's counts.
-  const bool everywhere = r.coll == collective::allgatherv || r.coll == collective::reduce_scatterv;
-  if (!everywhere || recv_blocks == nullptr) return choose_automatic(r.coll, size, 0, 0, commutative);
+  if (!descriptor_of(r.coll).size_known_alike || recv_blocks == nullptr)
+    return choose_automatic(r.coll, size, 0, 0, commutative);
   return choose_automatic(r.coll, size, recv_blocks->total() * r.elem.size, recv_blocks->total(), commutative,
                           recv_blocks->largest() * r.elem.size);
 }
@@ -497,7 +456,9 @@ std::atomic<argument_checks> checks_level{initial_argument_checks()};
 [[gnu::always_inline]] inline void execute(const request& r, collective coll, const transport& net,
                                            const algorithm_descriptor* entry, std::size_t count,
                                            const block_layout* send_blocks, const block_layout* recv_blocks) {
-  if (entry == nullptr) entry = find_algorithm(coll, resolve_automatic(r, net.size(), count, recv_blocks));
+  if (entry == nullptr)
+    entry = find_algorithm(coll, is_v_variant(coll) ? resolve_automatic_v(r, net.size(), recv_blocks)
+                                                    : resolve_automatic(r, net.size(), count));
   const int rank = net.rank();
   const call c{net,
                uses_send(coll, r.root, rank) ? static_cast<const std::byte*>(r.send) : nullptr,
@@ -562,12 +523,36 @@ std::atomic<argument_checks> checks_level{initial_argument_checks()};
 }
 
 // run()'s fast path for the collective C = r.coll: its checks and the call, with every test on
-// the collective folded at compile time.
+// the collective folded at compile time; the v-variants take the general path.
 template <collective C>
-[[gnu::always_inline]] inline void run_fixed(const request& r, const comm_info& info) {
-  static_assert(!is_v_variant(C));
-  const fixed_checks k = check_fixed<C>(r, info.rank, info.size);
-  execute(r, C, transport(info), k.entry, k.count, nullptr, nullptr);
+void run_fixed(const request& r, const comm_info& info) {
+  if constexpr (is_v_variant(C)) {
+    run_general(r, &info);  // their checks build layouts
+  } else {
+    const fixed_checks k = check_fixed<C>(r, info.rank, info.size);
+    execute(r, C, transport(info), k.entry, k.count, nullptr, nullptr);
+  }
+}
+
+// run_fixed of every collective, indexed by the collective.
+using fast_path = void (*)(const request&, const comm_info&);
+template <std::size_t... C>
+constexpr std::array<fast_path, sizeof...(C)> fast_paths(std::index_sequence<C...>) {
+  return {&run_fixed<static_cast<collective>(C)>...};
+}
+constexpr auto fast_path_of = fast_paths(std::make_index_sequence<collective_count>{});
+
+// run() where this thread's previous call was on another communicator (one attribute lookup) or
+// none, or with collective checks. Apart, so that run() itself only jumps: nothing to save.
+[[gnu::noinline]] void run_looked_up(const request& r, const comm_info* last) {
+  if (r.comm == MPI_COMM_NULL) [[unlikely]]
+    fail_null_comm(r);
+  const comm_info* cached = last != nullptr ? last : cached_comm_info(r.comm);
+  const auto c = static_cast<std::size_t>(r.coll);
+  if (cached != nullptr && checks_level.load(std::memory_order_relaxed) != argument_checks::collective &&
+      c < collective_count)
+    return fast_path_of[c](r, *cached);
+  run_general(r, cached);
 }
 
 }  // namespace
@@ -578,45 +563,12 @@ template <collective C>
 // collective's own straight-line checks, the algorithm's entry, and the algorithm; nothing on the
 // heap, no MPI call before the algorithm's first message.
 void run(const request& r) {
-  if (r.comm == MPI_COMM_NULL) [[unlikely]]
-    fail_null_comm(r);
-  const comm_info* cached = cached_comm_info(r.comm);
-  if (cached == nullptr || checks_level.load(std::memory_order_relaxed) == argument_checks::collective)
-      [[unlikely]] {
-    run_general(r, cached);
-    return;
-  }
-  switch (r.coll) {
-    case collective::broadcast:
-      return run_fixed<collective::broadcast>(r, *cached);
-    case collective::scatter:
-      return run_fixed<collective::scatter>(r, *cached);
-    case collective::gather:
-      return run_fixed<collective::gather>(r, *cached);
-    case collective::reduce:
-      return run_fixed<collective::reduce>(r, *cached);
-    case collective::allgather:
-      return run_fixed<collective::allgather>(r, *cached);
-    case collective::reduce_scatter:
-      return run_fixed<collective::reduce_scatter>(r, *cached);
-    case collective::alltoall:
-      return run_fixed<collective::alltoall>(r, *cached);
-    case collective::allreduce:
-      return run_fixed<collective::allreduce>(r, *cached);
-    case collective::barrier:
-      return run_fixed<collective::barrier>(r, *cached);
-    case collective::scan:
-      return run_fixed<collective::scan>(r, *cached);
-    case collective::exscan:
-      return run_fixed<collective::exscan>(r, *cached);
-    case collective::gatherv:
-    case collective::scatterv:
-    case collective::allgatherv:
-    case collective::alltoallv:
-    case collective::reduce_scatterv:
-      break;  // their checks build layouts: the general path
-  }
-  run_general(r, cached);
+  const comm_info* last = last_comm_info(r.comm);  // null for MPI_COMM_NULL, which has no record
+  const auto c = static_cast<std::size_t>(r.coll);
+  if (last == nullptr || checks_level.load(std::memory_order_relaxed) == argument_checks::collective ||
+      c >= collective_count) [[unlikely]]
+    return run_looked_up(r, last);
+  fast_path_of[c](r, *last);
 }
 
 }  // namespace collectives::detail

@@ -1,56 +1,36 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-// What kind of call each collective is, and how many there are: one definition of each, for the
-// core (run.cpp, the registry), the drop-in, the schedule recorder (src/schedule/), the benchmark
-// and the tests. constexpr: run()'s fast path
-// instantiates its checks per collective, where they fold away.
+// The questions the library asks of a collective most often, each a read of its row
+// (kit/collective.hpp). constexpr: run()'s fast path instantiates its checks per collective,
+// where they fold away.
 
-#include <cstddef>
-
-#include "collectives/algorithm.hpp"
+#include "kit/collective.hpp"
 
 namespace collectives::detail {
-
-/// Every collective, for tables indexed by one (the registry's, names.cpp's, the drop-in's plan).
-inline constexpr std::size_t collective_count = static_cast<std::size_t>(collective::reduce_scatterv) + 1;
 
 /// Root-only buffers (scatter's and scatterv's send, gather's, gatherv's and reduce's recv) are
 /// ignored on the other ranks: neither checked nor passed on.
 constexpr bool uses_send(collective c, int root, int rank) {
-  return (c != collective::scatter && c != collective::scatterv) || rank == root;
+  return !descriptor_of(c).send.root_only() || rank == root;
 }
 constexpr bool uses_recv(collective c, int root, int rank) {
-  return (c != collective::gather && c != collective::gatherv && c != collective::reduce) || rank == root;
+  return !descriptor_of(c).recv.root_only() || rank == root;
 }
 
-constexpr bool has_root(collective c) {
-  return c == collective::broadcast || c == collective::scatter || c == collective::gather ||
-         c == collective::reduce || c == collective::gatherv || c == collective::scatterv;
-}
+constexpr bool has_root(collective c) { return descriptor_of(c).has_root; }
 
 /// Takes an op: combines the ranks' contributions.
-constexpr bool reduces(collective c) {
-  return c == collective::reduce || c == collective::reduce_scatter || c == collective::allreduce ||
-         c == collective::scan || c == collective::exscan || c == collective::reduce_scatterv;
-}
+constexpr bool reduces(collective c) { return descriptor_of(c).reduces; }
 
 /// Counts and displacements per rank.
-constexpr bool is_v_variant(collective c) {
-  return c == collective::gatherv || c == collective::scatterv || c == collective::allgatherv ||
-         c == collective::alltoallv || c == collective::reduce_scatterv;
-}
+constexpr bool is_v_variant(collective c) { return descriptor_of(c).is_v_variant; }
 
 /// A size in bytes (collbench's, automatic's key) counts the whole array of p blocks, not one
 /// rank's vector: the block collectives (whose calls pass one block) and the v-variants.
-constexpr bool counts_whole_array(collective c) {
-  return c == collective::scatter || c == collective::gather || c == collective::allgather ||
-         c == collective::reduce_scatter || c == collective::alltoall || is_v_variant(c);
-}
+constexpr bool counts_whole_array(collective c) { return descriptor_of(c).counts_whole_array; }
 
 /// Passing the same range as send and recv means in place.
-constexpr bool has_in_place_form(collective c) {
-  return c == collective::allreduce || c == collective::scan || c == collective::exscan;
-}
+constexpr bool has_in_place_form(collective c) { return descriptor_of(c).has_in_place_form; }
 
 }  // namespace collectives::detail

@@ -256,6 +256,71 @@ class active_scope {
   recording* before_;
 };
 
+// The algorithm to record: options.run, or spec's from the registry (never vendor).
+algorithm_fn algorithm_of(const call_spec& spec, const record_options& options) {
+  if (options.run != nullptr) return options.run;
+  const algorithm_descriptor* entry = find_algorithm(spec.coll, spec.alg);
+  if (entry == nullptr || spec.alg == algorithm::vendor)
+    throw error(fmt::format("schedule: {} has no algorithm '{}' to record", to_string(spec.coll),
+                            to_string(spec.alg)));
+  return entry->run;
+}
+
+// What run() hands the algorithm on one rank: each buffer's size in elements (collective.hpp's
+// extents), n and the v-variants' layouts, packed in rank order.
+struct rank_buffers {
+  std::size_t send_elems = 0, recv_elems = 0, count = 0;
+  block_layout send_blocks, recv_blocks;
+};
+
+rank_buffers buffers_of(const call_spec& spec, int rank) {
+  const collective_descriptor& d = descriptor_of(spec.coll);
+  const std::size_t P = static_cast<std::size_t>(spec.p), me = static_cast<std::size_t>(rank);
+  const bool root = rank == spec.root;
+  const std::vector<std::size_t>& counts = spec.counts;
+  if (d.is_v_variant && counts.size() != (counts_per_pair(d) ? P * P : P))
+    throw error(fmt::format("schedule: {} at p {} needs {} counts, given {}", to_string(spec.coll), spec.p,
+                            counts_per_pair(d) ? P * P : P, counts.size()));
+  rank_buffers out;
+  const auto layout_of = [&](const buffer_shape& shape) -> block_layout& {
+    return shape.laid_out_by == counts_argument::send_counts ? out.send_blocks : out.recv_blocks;
+  };
+  for (const data_buffer b : {data_buffer::send, data_buffer::recv}) {
+    const buffer_shape& shape = shape_of(d, b);
+    if (shape.on(root) != buffer_extent::blocks) continue;
+    if (!counts_per_pair(d)) {
+      layout_of(shape) = packed(counts);
+      continue;
+    }
+    // counts[i·p + j] from rank i to rank j: this rank's row is its send, its column its recv.
+    std::vector<std::size_t> line(P);
+    for (std::size_t j = 0; j < P; ++j)
+      line[j] = b == data_buffer::send ? counts[me * P + j] : counts[j * P + me];
+    layout_of(shape) = packed(std::move(line));
+  }
+  const std::size_t own = d.is_v_variant && !counts_per_pair(d) ? counts[me] : 0;
+  const auto elements = [&](data_buffer b) {
+    const buffer_shape& shape = shape_of(d, b);
+    return elements_in(shape.on(root), P, spec.count, own, layout_of(shape).total());
+  };
+  out.send_elems = elements(data_buffer::send);
+  out.recv_elems = elements(data_buffer::recv);
+  out.count = d.time_only ? 0 : d.is_v_variant ? elements(d.n_from) : spec.count;
+  return out;
+}
+
+// E and the segment size to every peer, as the library learns them from the MPI library
+// (transport.hpp, learn_eager_sizes): segments to other hosts where E across hosts is known.
+comm_info comm_info_of(const call_spec& spec, int rank) {
+  comm_info info{stand_in(0), rank, spec.p, {}, {}};
+  for (int q = 0; q < spec.p; ++q) {
+    info.eager_to.push_back(eager_between(spec, rank, q));
+    const bool across = spec.eager_bytes_across && host_of(spec, rank) != host_of(spec, q);
+    info.segment_to.push_back(across ? *spec.eager_bytes_across : 0);
+  }
+  return info;
+}
+
 }  // namespace
 
 rank_schedule record(const call_spec& spec, int rank, const record_options& options) {
@@ -266,145 +331,54 @@ rank_schedule record(const call_spec& spec, int rank, const record_options& opti
 
 void record_into(const call_spec& spec, int rank, const record_options& options, rank_schedule& out) {
   out.clear();
-  const collective coll = spec.coll;
+  const collective_descriptor& d = descriptor_of(spec.coll);
   const int p = spec.p;
   if (p < 1 || rank < 0 || rank >= p) throw error(fmt::format("schedule: rank {} of {}", rank, p));
-  if (has_root(coll) && (spec.root < 0 || spec.root >= p))
+  if (d.has_root && (spec.root < 0 || spec.root >= p))
     throw error(fmt::format("schedule: root {} of {}", spec.root, p));
-  algorithm_fn run = options.run;
-  if (run == nullptr) {
-    const algorithm_descriptor* entry = find_algorithm(coll, spec.alg);
-    if (entry == nullptr || spec.alg == algorithm::vendor)
-      throw error(
-          fmt::format("schedule: {} has no algorithm '{}' to record", to_string(coll), to_string(spec.alg)));
-    run = entry->run;
-  }
+  const algorithm_fn run = algorithm_of(spec, options);
   const element_type elem = element_of(spec.elem_size);
   const reduction sum{builtin_kernel(elem.type, builtin_op::sum), nullptr, true, builtin_op::sum};
   const reduction& op = options.op != nullptr ? *options.op : sum;
-  const std::size_t n = spec.count, P = static_cast<std::size_t>(p), me = static_cast<std::size_t>(rank);
   const bool root = rank == spec.root;
-
-  // Each buffer's size in elements and the v-variants' layouts, as run() hands them over.
-  std::size_t send_elems = 0, recv_elems = 0, count = n;
-  block_layout send_blocks, recv_blocks;
-  if (is_v_variant(coll)) {
-    const std::size_t want = coll == collective::alltoallv ? P * P : P;
-    if (spec.counts.size() != want)
-      throw error(fmt::format("schedule: {} at p {} needs {} counts, given {}", to_string(coll), p, want,
-                              spec.counts.size()));
-  }
-  const auto& counts = spec.counts;
-  switch (coll) {
-    case collective::broadcast:
-      recv_elems = n;
-      break;
-    case collective::scatter:
-      send_elems = root ? P * n : 0;
-      recv_elems = n;
-      break;
-    case collective::gather:
-      send_elems = n;
-      recv_elems = root ? P * n : 0;
-      break;
-    case collective::reduce:
-      send_elems = n;
-      recv_elems = root ? n : 0;
-      break;
-    case collective::allgather:
-      send_elems = n;
-      recv_elems = P * n;
-      break;
-    case collective::reduce_scatter:
-      send_elems = P * n;
-      recv_elems = n;
-      break;
-    case collective::alltoall:
-      send_elems = recv_elems = P * n;
-      break;
-    case collective::allreduce:
-    case collective::scan:
-    case collective::exscan:
-      send_elems = recv_elems = n;
-      break;
-    case collective::barrier:
-      count = 0;
-      break;
-    case collective::gatherv:
-      count = send_elems = counts[me];
-      if (root) recv_blocks = packed(counts);
-      recv_elems = recv_blocks.total();
-      break;
-    case collective::scatterv:
-      count = recv_elems = counts[me];
-      if (root) send_blocks = packed(counts);
-      send_elems = send_blocks.total();
-      break;
-    case collective::allgatherv:
-      count = send_elems = counts[me];
-      recv_blocks = packed(counts);
-      recv_elems = recv_blocks.total();
-      break;
-    case collective::alltoallv: {
-      std::vector<std::size_t> row(P), column(P);
-      for (std::size_t j = 0; j < P; ++j) row[j] = counts[me * P + j], column[j] = counts[j * P + me];
-      send_blocks = packed(std::move(row));
-      recv_blocks = packed(std::move(column));
-      count = send_elems = send_blocks.total();
-      recv_elems = recv_blocks.total();
-      break;
-    }
-    case collective::reduce_scatterv:
-      recv_blocks = packed(counts);
-      count = recv_elems = counts[me];
-      send_elems = recv_blocks.total();
-      break;
-  }
+  rank_buffers b = buffers_of(spec, rank);
 
   // In place (allreduce, scan, exscan): one buffer, the input, which the result overwrites.
-  const bool in_place = spec.in_place && has_in_place_form(coll);
-  if (in_place) send_elems = 0;
-  const buffer send(send_elems * elem.size), recv(recv_elems * elem.size);
-  const std::span<std::byte> send_bytes(send.get(), send_elems * elem.size),
-      recv_bytes(recv.get(), recv_elems * elem.size);
+  const bool in_place = spec.in_place && d.has_in_place_form;
+  if (in_place) b.send_elems = 0;
+  const buffer send(b.send_elems * elem.size), recv(b.recv_elems * elem.size);
+  const std::span<std::byte> send_bytes(send.get(), b.send_elems * elem.size),
+      recv_bytes(recv.get(), b.recv_elems * elem.size);
   if (options.data != nullptr) {
     options.data->fill(rank, send_bytes, recv_bytes);
   } else if (options.with_data) {
-    fill(send.get(), send_elems * elem.size, mix(options.seed ^ mix(rank + 1)));
-    fill(recv.get(), recv_elems * elem.size, mix(options.seed ^ mix(rank + 1) ^ 1));
+    fill(send.get(), send_bytes.size(), mix(options.seed ^ mix(rank + 1)));
+    fill(recv.get(), recv_bytes.size(), mix(options.seed ^ mix(rank + 1) ^ 1));
   }
-  // Root-only buffers are null elsewhere, as in run(); broadcast and barrier pass no send.
-  const bool with_send =
-      coll != collective::broadcast && coll != collective::barrier && uses_send(coll, spec.root, rank);
-  const bool with_recv = coll != collective::barrier && uses_recv(coll, spec.root, rank);
+  // Buffers a rank does not pass are null, as in run(): root-only ones elsewhere, broadcast's send
+  // (its one buffer is recv), barrier's.
+  const bool with_send = d.send.on(root) != buffer_extent::none;
+  const bool with_recv = d.recv.on(root) != buffer_extent::none;
 
   // The caller's input: the send buffer, and a broadcast root's buffer (it only sends from it).
-  const std::span<const std::byte> input =
-      in_place                                ? std::span<const std::byte>(recv_bytes)
-      : with_send                             ? std::span<const std::byte>(send.get(), send_elems * elem.size)
-      : coll == collective::broadcast && root ? std::span<const std::byte>(recv.get(), recv_elems * elem.size)
-                                              : std::span<const std::byte>();
+  const std::span<const std::byte> input = in_place                          ? recv_bytes
+                                           : with_send                       ? send_bytes
+                                           : d.recv_is_input_at_root && root ? recv_bytes
+                                                                             : std::span<std::byte>();
   recorder rec(spec, rank, options, out, input);
-  // E and the segment size to every peer, as the library learns them from the MPI library
-  // (transport.hpp, learn_eager_sizes): segments to other hosts where E across hosts is known.
-  comm_info info{stand_in(0), rank, p, {}, {}};
-  for (int q = 0; q < p; ++q) {
-    info.eager_to.push_back(eager_between(spec, rank, q));
-    const bool across = spec.eager_bytes_across && host_of(spec, rank) != host_of(spec, q);
-    info.segment_to.push_back(across ? *spec.eager_bytes_across : 0);
-  }
+  const comm_info info = comm_info_of(spec, rank);  // outlives the transport, which points into it
   const transport net(info);
   const call c{net,
                in_place    ? recv.get()
                : with_send ? send.get()
                            : nullptr,
                with_recv ? recv.get() : nullptr,
-               count,
+               b.count,
                elem,
                &op,
-               has_root(coll) ? spec.root : 0,
-               send_blocks.counts.empty() ? nullptr : &send_blocks,
-               recv_blocks.counts.empty() ? nullptr : &recv_blocks};
+               d.has_root ? spec.root : 0,
+               b.send_blocks.counts.empty() ? nullptr : &b.send_blocks,
+               b.recv_blocks.counts.empty() ? nullptr : &b.recv_blocks};
   const active_scope scope(&rec);
   run(c);
   if (options.data != nullptr) options.data->read(rank, send_bytes, recv_bytes);
@@ -498,7 +472,7 @@ bool learns_from_messages(collective c, algorithm a) {
   spec.p = 6;
   spec.root = 2;
   spec.count = 7;
-  const std::size_t n = c == collective::alltoallv ? 36 : 6;
+  const std::size_t n = counts_per_pair(descriptor_of(c)) ? 36 : 6;
   for (std::size_t i = 0; i < n; ++i) spec.counts.push_back((i * 5 + 3) % 7);
   spec.hosts = {2, false};
   // Recorded alone, a receive leaves its buffer as it was (no data: nothing is written anywhere);
@@ -526,7 +500,7 @@ std::string describe(const call_spec& spec) {
     for (std::size_t c : spec.counts) total += c, empty += c == 0, largest = std::max(largest, c);
     s += fmt::format(", {} blocks: {} elements, {} empty, largest {}", spec.counts.size(), total, empty,
                      largest);
-  } else if (spec.coll != collective::barrier) {
+  } else if (!descriptor_of(spec.coll).time_only) {
     s += fmt::format(", count {}", spec.count);
   }
   if (has_root(spec.coll)) s += fmt::format(", root {}", spec.root);

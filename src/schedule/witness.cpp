@@ -74,7 +74,7 @@ oracle::oracle(const call_spec& spec, witness w, std::uint64_t seed)
     for (std::size_t q = 0; q < P; ++q)
       prefix_g_[q + 1] = prefix_g_[q] + scramble(seed_ ^ scramble(q + 0x51));
   }
-  if (spec.coll == collective::alltoallv) {
+  if (counts_per_pair(descriptor_of(spec.coll))) {
     row_displs_.resize(P * P);
     for (std::size_t q = 0; q < P; ++q) {
       const std::span<const std::size_t> row(spec.counts.data() + q * P, P);
@@ -117,7 +117,7 @@ void oracle::fill(int rank, std::span<std::byte> send, std::span<std::byte> recv
     }
   };
   input(send);
-  if ((spec_.coll == collective::broadcast && rank == spec_.root) ||
+  if ((descriptor_of(spec_.coll).recv_is_input_at_root && rank == spec_.root) ||
       (spec_.in_place && has_in_place_form(spec_.coll)))
     input(recv);
   else
@@ -176,73 +176,55 @@ std::size_t oracle::check(int rank, const char* buffer, std::span<const std::byt
   return 1;
 }
 
+// What recv holds after the call (collective.hpp's recv_contents): runs of contributions, each
+// the whole input of its sender or the receiver's block of it, packed in rank order.
 std::vector<oracle::run> oracle::expected_recv(int rank) const {
+  const collective_descriptor& d = descriptor_of(spec_.coll);
   const std::size_t n = spec_.count, P = static_cast<std::size_t>(spec_.p),
                     r = static_cast<std::size_t>(rank);
   const int root = spec_.root, last = spec_.p - 1;
-  const bool at_root = rank == root;
   const auto& c = spec_.counts;
-  std::vector<run> out;
-  out.reserve(P);
-  const auto each_rank = [&](auto f) {
-    for (std::size_t q = 0; q < P; ++q) f(q, static_cast<int>(q));
+  const bool per_pair = counts_per_pair(d);
+  // The elements rank q contributes to this rank, and where they start in q's input.
+  const auto length = [&](std::size_t q) {
+    return !d.is_v_variant ? n : per_pair ? c[q * P + r] : d.takes_own_block ? c[r] : c[q];
   };
-  switch (spec_.coll) {
-    case collective::barrier:
+  const auto index = [&](std::size_t q) -> std::size_t {
+    if (!d.takes_own_block) return 0;
+    return !d.is_v_variant ? r * n : per_pair ? row_displs_[q * P + r] : displs_[r];
+  };
+  std::vector<run> out;
+  if (d.recv.on(rank == root) == buffer_extent::none) return out;
+  const auto whole = [&](std::size_t q, int first, int to) {
+    out.push_back({0, length(q), index(q), first, to});
+  };
+  switch (d.result) {
+    case recv_contents::nothing:
       break;
-    case collective::broadcast:
-      out.push_back({0, n, 0, root, root});
+    case recv_contents::root_input:
+      whole(static_cast<std::size_t>(root), root, root);
       break;
-    case collective::scatter:
-      out.push_back({0, n, r * n, root, root});
+    case recv_contents::every_input: {
+      out.reserve(P);
+      std::size_t at = 0;
+      for (std::size_t q = 0; q < P; ++q) {
+        out.push_back({at, length(q), index(q), static_cast<int>(q), static_cast<int>(q)});
+        at += length(q);
+      }
       break;
-    case collective::gather:
-      if (at_root) each_rank([&](std::size_t q, int qi) { out.push_back({q * n, n, 0, qi, qi}); });
+    }
+    case recv_contents::reduction:
+      whole(r, 0, last);
       break;
-    case collective::reduce:
-      if (at_root) out.push_back({0, n, 0, 0, last});
+    case recv_contents::inclusive_prefix:
+      whole(r, 0, rank);
       break;
-    case collective::allgather:
-      each_rank([&](std::size_t q, int qi) { out.push_back({q * n, n, 0, qi, qi}); });
-      break;
-    case collective::reduce_scatter:
-      out.push_back({0, n, r * n, 0, last});
-      break;
-    case collective::alltoall:
-      each_rank([&](std::size_t q, int qi) { out.push_back({q * n, n, r * n, qi, qi}); });
-      break;
-    case collective::allreduce:
-      out.push_back({0, n, 0, 0, last});
-      break;
-    case collective::scan:
-      out.push_back({0, n, 0, 0, rank});
-      break;
-    case collective::exscan:
+    case recv_contents::exclusive_prefix:
       // Rank 0's output is undefined in MPI; the library leaves it untouched (in place: the input).
       if (rank == 0)
         out.push_back({0, n, 0, 0, 0, !spec_.in_place});
       else
-        out.push_back({0, n, 0, 0, rank - 1});
-      break;
-    case collective::gatherv:
-      if (at_root) each_rank([&](std::size_t q, int qi) { out.push_back({displs_[q], c[q], 0, qi, qi}); });
-      break;
-    case collective::scatterv:
-      out.push_back({0, c[r], displs_[r], root, root});
-      break;
-    case collective::allgatherv:
-      each_rank([&](std::size_t q, int qi) { out.push_back({displs_[q], c[q], 0, qi, qi}); });
-      break;
-    case collective::alltoallv: {
-      std::size_t at = 0;
-      each_rank([&](std::size_t q, int qi) {
-        out.push_back({at, c[q * P + r], row_displs_[q * P + r], qi, qi});
-        at += c[q * P + r];
-      });
-      break;
-    }
-    case collective::reduce_scatterv:
-      out.push_back({0, c[r], displs_[r], 0, last});
+        whole(r, 0, rank - 1);
       break;
   }
   return out;
