@@ -44,7 +44,12 @@ untimed_csv() {  # FILE: a CSV without the timed columns (kept: collective … c
     NR == 1 { for (i = 1; i <= NF; ++i) drop[i] = $i ~ /^(median_us|min_us|max_us|algbw_GBps|busbw_GBps|busbw_of_memcpy|vs_vendor|late_fraction)$/ }
     { line = ""; for (i = 1; i <= NF; ++i) if (!drop[i]) line = line (line == "" ? "" : OFS) $i; print line }' "$1"
 }
-paths() { sed -e "s|$build|BUILD|g" -e "s|$smpi|SMPI_BUILD|g" -e "s|$root|ROOT|g" -e "s|$tmp|TMP|g"; }
+# Paths that differ between two trees; and bench/'s files named in prose without their room (the
+# rooms came with issue 52's moves: bench/model/price.hpp was bench/price.hpp).
+paths() {
+  sed -e "s|$smpi/|SMPI_BUILD/|g" -e "s|$build/|BUILD/|g" -e "s|$out/|OUT/|g" -e "s|$tmp/|TMP/|g" -e "s|$root/|ROOT/|g" \
+    -E -e 's#bench/(measure|model|report|tools|tune|vendors|calibrate)/([a-z_]+\.[ch]pp)#bench/\2#g'
+}
 fails() {  # NAME COMMAND...: the command's stderr and exit status (it is meant to fail)
   local name=$1 status=0
   shift
@@ -134,8 +139,9 @@ fit() {  # NAME MEASUREMENT ARGS...
   shift 2
   "$build/bench/collcalibrate" fit "$measurement" --output "$out/collcalibrate/$name.xml" "$@" \
     > "$out/collcalibrate/$name.txt" 2>&1
-  paths < "$out/collcalibrate/$name.txt" > "$tmp/log" && mv "$tmp/log" "$out/collcalibrate/$name.txt"
-  sed -i "s|$out|OUT|g" "$out/collcalibrate/$name.xml" "$out/collcalibrate/$name.txt"
+  for f in "$out/collcalibrate/$name".{xml,txt}; do
+    paths < "$f" > "$tmp/log" && mv "$tmp/log" "$f"
+  done
 }
 fit tcp-fat-tree-4 "$in/calibrate/tcp-two-nodes.json" --topology fat-tree:4
 fit tcp-second-fat-tree-16 "$in/calibrate/tcp-two-nodes-second.json" --topology fat-tree:16 --cores-per-node 4
@@ -155,8 +161,10 @@ report() {  # NAME ARGS...
   local name=$1
   shift
   "$build/bench/collreport" --out "$out/collreport/$name" "$@" > /dev/null 2>&1
-  { grep -rlF -e "$in" -e "$out" "$out/collreport/$name" || true; } |
-    xargs -r sed -i -e "s|$in|INPUTS|g" -e "s|$out|OUT|g"
+  find "$out/collreport/$name" -type f | while read -r f; do
+    grep -Iq . "$f" || continue  # text files only
+    paths < "$f" > "$tmp/log" && mv "$tmp/log" "$f"
+  done
 }
 report runs "$in/runs/np2-run1.json" "$in/runs/np3-run1.json"
 report back-to-back "$in/runs/np2-run1-back-to-back.json" "$in/runs/np3-run1-imb.json"
@@ -164,7 +172,7 @@ report reprice --reprice "$in/runs/np2-model.json"
 
 # collsimcheck: a simulated run against the real ones.
 "$build/bench/collsimcheck" "2x1=$in/runs/np2-run1.json+$in/runs/np2-run2.json,$in/runs/simulated-np2.json" \
-  2>&1 | sed "s|$in|INPUTS|g" > "$out/collsimcheck/np2.md"
+  2>&1 | paths > "$out/collsimcheck/np2.md"
 "$build/bench/collsimcheck" --vendor-row '' "2x1=$in/runs/np2-run1.json,$in/runs/simulated-np2.json" \
-  2>&1 | sed "s|$in|INPUTS|g" > "$out/collsimcheck/np2-no-vendor-row.md"
+  2>&1 | paths > "$out/collsimcheck/np2-no-vendor-row.md"
 echo "identical_outputs: $(find "$out" -type f | wc -l) files in $out"
