@@ -14,20 +14,30 @@ namespace {
 
 using collectives::collective;
 
+bool power_of_two(int p) { return std::has_single_bit(static_cast<unsigned>(p)); }
+bool off_power_of_two(int p, std::size_t) { return !power_of_two(p); }
+bool fewer_elements_than_ranks(int p, std::size_t count) { return count < static_cast<std::size_t>(p); }
+
 // The vendor internals that run one of the library's schedules: Open MPI's coll/base (4.1)
 // algorithm of that name (vendor:pipeline with the library's segment, which variants.cpp sets), or
-// the library's algorithm `runs`. Every other internal (chain, knomial, segmented_ring, …) runs none.
+// the library's algorithm `runs`; `fallback` where Open MPI switches itself, for the calls of p
+// ranks and `count` elements that `falls_back` names. Every other internal (chain, knomial,
+// segmented_ring, …) runs none.
 struct vendor_twin {
   collective coll;
   std::string_view name, runs = {};
+  bool (*falls_back)(int p, std::size_t count) = nullptr;
+  std::string_view fallback = {};
 };
 // clang-format off
 const vendor_twin vendor_twins[] = {
     {collective::broadcast, "binomial"}, {collective::broadcast, "pipeline"},
     {collective::scatter, "binomial"}, {collective::gather, "binomial"}, {collective::reduce, "binomial"},
-    {collective::allgather, "ring"}, {collective::allgather, "bruck"}, {collective::allgather, "recursive_doubling"},
+    {collective::allgather, "ring"}, {collective::allgather, "bruck"},
+    {collective::allgather, "recursive_doubling", {}, &off_power_of_two, "bruck"},
     {collective::alltoall, "pairwise"}, {collective::alltoallv, "pairwise"},
-    {collective::allreduce, "ring"}, {collective::allreduce, "recursive_doubling"},
+    {collective::allreduce, "ring", {}, &fewer_elements_than_ranks, "recursive_doubling"},
+    {collective::allreduce, "recursive_doubling"},
     {collective::barrier, "linear", "naive"}, {collective::barrier, "bruck", "dissemination"},
     {collective::barrier, "recursive_doubling"},
     {collective::scan, "linear", "naive"}, {collective::scan, "recursive_doubling"},
@@ -141,8 +151,6 @@ int decide(std::span<const band> bands, int p, std::size_t bytes) {
   }
   return 0;  // unreachable: every table ends in {any, {…, {rest, …}}}
 }
-
-bool power_of_two(int p) { return std::has_single_bit(static_cast<unsigned>(p)); }
 
 // Open MPI's algorithm number `a` of each collective, as SMPI runs it (Open MPI's own fallbacks
 // first), for a call of `count` elements, `bytes` in all, on p ranks.
@@ -283,13 +291,7 @@ std::string_view vendor_runs([[maybe_unused]] collective c, [[maybe_unused]] std
 #ifdef OMPI_MAJOR_VERSION
   for (const vendor_twin& v : vendor_twins) {
     if (v.coll != c || v.name != name) continue;
-    // Open MPI switches to Bruck's allgather off powers of two, to recursive doubling's all-reduce
-    // below p elements.
-    if (c == collective::allgather && name == "recursive_doubling" &&
-        !std::has_single_bit(static_cast<unsigned>(p)))
-      return "bruck";
-    if (c == collective::allreduce && name == "ring" && count < static_cast<std::size_t>(p))
-      return "recursive_doubling";
+    if (v.falls_back != nullptr && v.falls_back(p, count)) return v.fallback;
     return v.runs.empty() ? v.name : v.runs;
   }
 #endif
