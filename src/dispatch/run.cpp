@@ -427,11 +427,16 @@ argument_checks initial_argument_checks() {
 
 std::atomic<argument_checks> checks_level{initial_argument_checks()};
 
-// What automatic runs for a call of n = `count` elements; the v-variants pass their layouts.
-[[gnu::noinline]] algorithm resolve_automatic(const request& r, int size, std::size_t count,
-                                              const block_layout* recv_blocks) {
+// What automatic runs for a call of n = `count` elements, a collective without counts and
+// displacements.
+[[gnu::noinline]] algorithm resolve_automatic(const request& r, int size, std::size_t count) {
   const bool commutative = r.op == nullptr || r.op->commutative;
-  if (!is_v_variant(r.coll)) return choose_automatic(r.coll, size, count * r.elem.size, count, commutative);
+  return choose_automatic(r.coll, size, count * r.elem.size, count, commutative);
+}
+
+// The same for the v-variants, which pass their layouts.
+[[gnu::noinline]] algorithm resolve_automatic_v(const request& r, int size, const block_layout* recv_blocks) {
+  const bool commutative = r.op == nullptr || r.op->commutative;
   // Only what every rank knows alike: allgatherv's and reduce_scatterv's counts.
   if (!descriptor_of(r.coll).size_known_alike || recv_blocks == nullptr)
     return choose_automatic(r.coll, size, 0, 0, commutative);
@@ -451,7 +456,9 @@ std::atomic<argument_checks> checks_level{initial_argument_checks()};
 [[gnu::always_inline]] inline void execute(const request& r, collective coll, const transport& net,
                                            const algorithm_descriptor* entry, std::size_t count,
                                            const block_layout* send_blocks, const block_layout* recv_blocks) {
-  if (entry == nullptr) entry = find_algorithm(coll, resolve_automatic(r, net.size(), count, recv_blocks));
+  if (entry == nullptr)
+    entry = find_algorithm(coll, is_v_variant(coll) ? resolve_automatic_v(r, net.size(), recv_blocks)
+                                                    : resolve_automatic(r, net.size(), count));
   const int rank = net.rank();
   const call c{net,
                uses_send(coll, r.root, rank) ? static_cast<const std::byte*>(r.send) : nullptr,
@@ -535,6 +542,19 @@ constexpr std::array<fast_path, sizeof...(C)> fast_paths(std::index_sequence<C..
 }
 constexpr auto fast_path_of = fast_paths(std::make_index_sequence<collective_count>{});
 
+// run() where this thread's previous call was on another communicator (one attribute lookup) or
+// none, or with collective checks. Apart, so that run() itself only jumps: nothing to save.
+[[gnu::noinline]] void run_looked_up(const request& r, const comm_info* last) {
+  if (r.comm == MPI_COMM_NULL) [[unlikely]]
+    fail_null_comm(r);
+  const comm_info* cached = last != nullptr ? last : cached_comm_info(r.comm);
+  const auto c = static_cast<std::size_t>(r.coll);
+  if (cached != nullptr && checks_level.load(std::memory_order_relaxed) != argument_checks::collective &&
+      c < collective_count)
+    return fast_path_of[c](r, *cached);
+  run_general(r, cached);
+}
+
 }  // namespace
 
 // The fast path, taken by every call of a collective without counts and displacements on a
@@ -543,17 +563,12 @@ constexpr auto fast_path_of = fast_paths(std::make_index_sequence<collective_cou
 // collective's own straight-line checks, the algorithm's entry, and the algorithm; nothing on the
 // heap, no MPI call before the algorithm's first message.
 void run(const request& r) {
-  if (r.comm == MPI_COMM_NULL) [[unlikely]]
-    fail_null_comm(r);
-  const comm_info* cached = cached_comm_info(r.comm);
-  if (cached == nullptr || checks_level.load(std::memory_order_relaxed) == argument_checks::collective)
-      [[unlikely]] {
-    run_general(r, cached);
-    return;
-  }
+  const comm_info* last = last_comm_info(r.comm);  // null for MPI_COMM_NULL, which has no record
   const auto c = static_cast<std::size_t>(r.coll);
-  if (c < collective_count) return fast_path_of[c](r, *cached);
-  run_general(r, cached);
+  if (last == nullptr || checks_level.load(std::memory_order_relaxed) == argument_checks::collective ||
+      c >= collective_count) [[unlikely]]
+    return run_looked_up(r, last);
+  fast_path_of[c](r, *last);
 }
 
 }  // namespace collectives::detail
