@@ -1,43 +1,33 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "measure/metrics.hpp"
 
-#include "kit/collective_traits.hpp"
+#include "kit/collective.hpp"
 
 namespace collbench {
 
 using collectives::collective;
+using collectives::detail::descriptor_of;
 
-bool counts_whole_array(collective c) { return collectives::detail::counts_whole_array(c); }
+bool counts_whole_array(collective c) { return descriptor_of(c).counts_whole_array; }
 
-bool reduces(collective c) { return collectives::detail::reduces(c); }
+bool reduces(collective c) { return descriptor_of(c).reduces; }
 
-bool has_root(collective c) { return collectives::detail::has_root(c); }
+bool has_root(collective c) { return descriptor_of(c).has_root; }
 
-bool time_only(collective c) { return c == collective::barrier; }
+bool time_only(collective c) { return descriptor_of(c).time_only; }
 
 double busbw_factor(collective c, int ranks) {
+  using collectives::detail::bus_share;
   const double p = ranks;
-  switch (c) {
-    case collective::allreduce:
-      return 2.0 * (p - 1.0) / p;
-    case collective::broadcast:
-    case collective::reduce:
-    case collective::scan:
-    case collective::exscan:
-      return 1.0;
-    case collective::barrier:
+  switch (descriptor_of(c).bus) {
+    case bus_share::none:
       return 0.0;
-    case collective::allgather:
-    case collective::reduce_scatter:
-    case collective::alltoall:
-    case collective::gather:
-    case collective::scatter:
-    case collective::gatherv:
-    case collective::scatterv:
-    case collective::allgatherv:
-    case collective::alltoallv:
-    case collective::reduce_scatterv:
+    case bus_share::whole:
+      return 1.0;
+    case bus_share::all_but_own:
       break;
+    case bus_share::twice_all_but_own:
+      return 2.0 * (p - 1.0) / p;
   }
   return (p - 1.0) / p;
 }

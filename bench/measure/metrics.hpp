@@ -4,23 +4,17 @@
 // What a message size means for each collective, and the bandwidth figures derived from a time,
 // as nccl-tests defines them (github.com/NVIDIA/nccl-tests, doc/PERFORMANCE.md).
 //
-//   bytes   broadcast, reduce, allreduce, scan, exscan: the vector every rank holds;
-//           scatter, gather, allgather, reduce_scatter, alltoall: the whole p-block array
-//           (the root's buffer, the gathered result, the unreduced input, each rank's send);
-//           barrier: 0 (it moves no data: one row per algorithm, time only).
-//           the v-variants likewise, their p blocks summing to it whatever --skew makes of them
-//           (alltoallv: what every rank receives; a rank's send grows with its block).
+//   bytes   broadcast, reduce, allreduce, scan, exscan: the vector every rank holds; the block
+//           collectives and the v-variants (counts_whole_array): the whole p-block array (the
+//           root's buffer, the gathered result, the unreduced input, each rank's send; the
+//           v-variants' p blocks sum to it whatever --skew makes of them, alltoallv's are what
+//           each rank receives); barrier: 0 (it moves no data: time only).
 //   algbw   bytes / time.
 //   busbw   algbw × factor(p): the bandwidth each rank's link must sustain, comparable across
-//           collectives and with the hardware's peak:
-//             allreduce                                           2(p−1)/p
-//             allgather, reduce_scatter, alltoall, gather, scatter (p−1)/p
-//             and their v-variants                                (p−1)/p (with equal blocks:
-//                                                                 skew does not change it)
-//             broadcast, reduce                                   1
-//             scan, exscan                                        1 (as reduce: a rank's link
-//                                                                   carries about one vector)
-//             barrier                                             0 (time only)
+//           collectives and with the hardware's peak: 2(p−1)/p for allreduce; (p−1)/p for the
+//           block collectives and their v-variants (as with equal blocks: skew does not change
+//           it); 1 for broadcast, reduce, scan and exscan (a rank's link carries about one
+//           vector); 0 for barrier. Each collective's bus_share (kit/collective.hpp) says which.
 
 #include <collectives/algorithm.hpp>
 #include <cstddef>

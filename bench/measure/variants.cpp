@@ -12,6 +12,7 @@
 
 #include "measure/metrics.hpp"
 #include "measure/mpit.hpp"
+#include "measure/per_collective.hpp"
 #if COLLBENCH_SMPI
 #include "vendors/smpi_colls.hpp"
 #endif
@@ -22,46 +23,34 @@ namespace {
 using collectives::algorithm;
 using collectives::collective;
 
-// The part of Open MPI's coll_tuned_<part>_algorithm control variable for each collective;
-// reduce_scatter is the block form, as the library's, and reduce_scatterv Open MPI's
-// reduce_scatter.
-std::string_view tuned_name(collective c) {
-  switch (c) {
-    case collective::broadcast:
-      return "bcast";
-    case collective::scatter:
-      return "scatter";
-    case collective::gather:
-      return "gather";
-    case collective::reduce:
-      return "reduce";
-    case collective::allgather:
-      return "allgather";
-    case collective::reduce_scatter:
-      return "reduce_scatter_block";
-    case collective::alltoall:
-      return "alltoall";
-    case collective::barrier:
-      return "barrier";
-    case collective::scan:
-      return "scan";
-    case collective::exscan:
-      return "exscan";
-    case collective::gatherv:
-      return "gatherv";  // Open MPI 4.1's coll/tuned has no variable for it: none offered
-    case collective::scatterv:
-      return "scatterv";  // likewise
-    case collective::allgatherv:
-      return "allgatherv";
-    case collective::alltoallv:
-      return "alltoallv";
-    case collective::reduce_scatterv:
-      return "reduce_scatter";  // MPI_Reduce_scatter: the v form
-    case collective::allreduce:
-      break;
-  }
-  return "allreduce";
-}
+// The part of Open MPI's coll_tuned_<part>_algorithm control variables naming each collective, and
+// MPICH's MPIR_CVAR_<PART>_INTRA_ALGORITHM (upper case): the MPI function's name. reduce_scatter is
+// the block form, as the library's, and reduce_scatterv MPI_Reduce_scatter.
+struct tuned_row {
+  collective coll;
+  std::string_view part;
+};
+constexpr per_collective<tuned_row> tuned_parts{{
+    {collective::broadcast, "bcast"},
+    {collective::scatter, "scatter"},
+    {collective::gather, "gather"},
+    {collective::reduce, "reduce"},
+    {collective::allgather, "allgather"},
+    {collective::reduce_scatter, "reduce_scatter_block"},
+    {collective::alltoall, "alltoall"},
+    {collective::allreduce, "allreduce"},
+    {collective::barrier, "barrier"},
+    {collective::scan, "scan"},
+    {collective::exscan, "exscan"},
+    {collective::gatherv, "gatherv"},    // Open MPI 4.1's coll/tuned has no variable for it: none offered
+    {collective::scatterv, "scatterv"},  // likewise
+    {collective::allgatherv, "allgatherv"},
+    {collective::alltoallv, "alltoallv"},
+    {collective::reduce_scatterv, "reduce_scatter"},
+}};
+static_assert(in_collective_order(tuned_parts), "tuned_parts: row i names collective i");
+
+std::string_view tuned_name(collective c) { return row_of(tuned_parts, c).part; }
 
 std::string snake_case(std::string_view s) {
   std::string out;
@@ -166,6 +155,10 @@ vendor_internals::vendor_internals(MPI_Comm base, int ranks) : base_(base) {
     discover_mpich();
     return;
   }
+  discover_open_mpi(ranks);
+}
+
+void vendor_internals::discover_open_mpi(int ranks) {
   int dynamic_index = find_cvar("coll_tuned_use_dynamic_rules", nullptr);
   int dynamic = 0;
   if (dynamic_index < 0) {

@@ -7,33 +7,11 @@
 //     drop-in, or any tool that intercepts MPI_*, when one is preloaded);
 //   - pmpi, only when named: PMPI_<Collective>, the MPI library's own even when MPI_* is
 //     intercepted, so that one launch through the drop-in measures it beside the MPI library;
-//   - vendor:<name>: one of the MPI library's internal algorithms, on a communicator where the
-//     MPI library has been told to use that algorithm.
-//
-// Forcing an internal algorithm (Open MPI's coll/tuned only): with coll_tuned_use_dynamic_rules
-// on, the tuned module reads coll_tuned_<collective>_algorithm when a communicator is created.
-// collbench writes that control variable through MPI_T, duplicates the communicator, and sets
-// the variable back to 0 ("ignore": the default decision) at once, so every other communicator
-// — the library's private one included — keeps the vendor's default choice. One run, so the
-// internals are interleaved with everything else. use_dynamic_rules cannot be changed through
-// MPI_T, so enable_vendor_forcing() puts it in the environment before MPI_Init; with no forced
-// value the dynamic rules fall back to the default (fixed) decision, so plain vendor is unchanged.
-// The algorithms named as segmented (chain, pipeline, segmented_ring) also get
-// coll_tuned_<collective>_algorithm_segmentsize, the library's pipeline segment: left at its
-// default 0 they would run as one segment, and vendor:segmented_ring would be vendor:ring.
-//
-// MPICH reads MPIR_CVAR_<COLLECTIVE>_INTRA_ALGORITHM at every call instead, for every
-// communicator, so a vendor:<name> row carries the settings to hold around each of its calls
-// (forcing_scope): that variable set to the algorithm, and MPIR_CVAR_<COLLECTIVE>_DEVICE_COLLECTIVE
-// set to 0, so that the ch4 device's own selection (its shared-memory collectives) does not
-// override it; both go back to their values right after the call, before anything else runs.
-// Where a forced algorithm cannot run (reduce_scatter_allgather with fewer elements than ranks, a
-// non-commutative op), MPICH quietly uses its own choice (MPIR_CVAR_COLLECTIVE_FALLBACK=silent).
-//
-// SimGrid's SMPI offers its reproductions of the MPI libraries' selection logic and its single
-// algorithms instead, switched inside the simulator around a row's calls (smpi_colls.hpp):
-// vendor:ompi, vendor:mpich, vendor:mvapich2, vendor:impi, vendor:ring, ... on the base
-// communicator; and vendor:ompi41, Open MPI 4.1's own decision per call (ompi41.hpp).
+//   - vendor:<name>: one of the MPI library's internal algorithms, forced through MPI_T: Open
+//     MPI's coll/tuned on a communicator duplicated while coll_tuned_<collective>_algorithm names
+//     it (forcing_scope's per-call MPIR_CVAR_<COLLECTIVE>_INTRA_ALGORITHM for MPICH), or SimGrid
+//     SMPI's algorithms and selectors switched around a row's calls (smpi_colls.hpp, ompi41.hpp).
+// docs/benchmark.md (vendor:<name>) says how each is forced and why.
 
 #include <mpi.h>
 #if COLLBENCH_SMPI
@@ -141,6 +119,8 @@ class vendor_internals {
     bool valid = false;
   };
   void discover_mpich();
+  /// Open MPI's coll/tuned variables, each value probed (some are listed but refused).
+  void discover_open_mpi(int ranks);
 
   struct locked {
     collectives::collective coll;

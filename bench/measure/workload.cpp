@@ -9,12 +9,15 @@
 #include <limits>
 #include <memory>
 #include <new>
+#include <numeric>
 #include <span>
 #include <stdexcept>
 #include <utility>
 #include <vector>
 
+#include "kit/collective.hpp"
 #include "measure/metrics.hpp"
+#include "measure/per_collective.hpp"
 #if COLLBENCH_SMPI
 #include "vendors/smpi_colls.hpp"
 #endif
@@ -22,7 +25,13 @@
 namespace collbench {
 namespace {
 
-using collectives::collective;
+namespace co = collectives;
+using co::collective;
+using co::detail::buffer_shape;
+using co::detail::collective_descriptor;
+using co::detail::counts_argument;
+using co::detail::descriptor_of;
+using co::detail::recv_contents;
 
 // A workload's send or receive buffer: allocated with malloc, which an SMPI build routes through
 // SimGrid's allocator, so that large buffers are shared by all simulated ranks when the launch
@@ -134,6 +143,107 @@ const mpi_collectives profiling_names{PMPI_Bcast,         PMPI_Scatter,    PMPI_
                                       PMPI_Scatterv,      PMPI_Allgatherv, PMPI_Alltoallv,
                                       PMPI_Reduce_scatter};
 
+// What one call of a row takes: a library algorithm's, through the typed API...
+template <class T>
+struct library_call {
+  std::span<const T> send;
+  std::span<T> recv;
+  /// The v-variants: what this rank sends each rank (alltoallv), every rank's block (the others).
+  const std::vector<std::size_t>& counts;
+  const std::vector<std::size_t>& peer_counts;
+  int root;
+  MPI_Comm comm;
+  collectives::algorithm alg;
+};
+
+// ...and the MPI collective's, by one of mpi_collectives' names, on the workload's communicator or
+// one where the MPI library is locked to one of its internal algorithms. Sizes are bounded by
+// options (at most 1 GiB), so counts fit in int; the v-variants' are as in library_call, with
+// packed displacements.
+template <class T>
+struct mpi_call {
+  const mpi_collectives& entry;
+  T* send;
+  T* recv;
+  int n, own;
+  MPI_Datatype type;
+  MPI_Op op;
+  int root;
+  MPI_Comm comm;
+  const int *counts, *displs, *peer_counts, *peer_displs;
+};
+
+template <class T, class Op>
+struct call_row {
+  collective coll;
+  void (*library)(const library_call<T>&);
+  void (*mpi)(const mpi_call<T>&);
+};
+
+// Row i calls collective i.
+// clang-format off
+template <class T, class Op>
+constexpr per_collective<call_row<T, Op>> calls{{
+    {collective::broadcast,
+     [](const auto& c) { co::broadcast(c.recv, c.root, c.comm, c.alg); },
+     [](const auto& m) { m.entry.bcast(m.recv, m.n, m.type, m.root, m.comm); }},
+    {collective::scatter,
+     [](const auto& c) { co::scatter(c.send, c.recv, c.root, c.comm, c.alg); },
+     [](const auto& m) { m.entry.scatter(m.send, m.n, m.type, m.recv, m.n, m.type, m.root, m.comm); }},
+    {collective::gather,
+     [](const auto& c) { co::gather(c.send, c.recv, c.root, c.comm, c.alg); },
+     [](const auto& m) { m.entry.gather(m.send, m.n, m.type, m.recv, m.n, m.type, m.root, m.comm); }},
+    {collective::reduce,
+     [](const auto& c) { co::reduce(c.send, c.recv, Op{}, c.root, c.comm, c.alg); },
+     [](const auto& m) { m.entry.reduce(m.send, m.recv, m.n, m.type, m.op, m.root, m.comm); }},
+    {collective::allgather,
+     [](const auto& c) { co::allgather(c.send, c.recv, c.comm, c.alg); },
+     [](const auto& m) { m.entry.allgather(m.send, m.n, m.type, m.recv, m.n, m.type, m.comm); }},
+    {collective::reduce_scatter,
+     [](const auto& c) { co::reduce_scatter(c.send, c.recv, Op{}, c.comm, c.alg); },
+     [](const auto& m) { m.entry.reduce_scatter_block(m.send, m.recv, m.n, m.type, m.op, m.comm); }},
+    {collective::alltoall,
+     [](const auto& c) { co::alltoall(c.send, c.recv, c.comm, c.alg); },
+     [](const auto& m) { m.entry.alltoall(m.send, m.n, m.type, m.recv, m.n, m.type, m.comm); }},
+    {collective::allreduce,
+     [](const auto& c) { co::allreduce(c.send, c.recv, Op{}, c.comm, c.alg); },
+     [](const auto& m) { m.entry.allreduce(m.send, m.recv, m.n, m.type, m.op, m.comm); }},
+    {collective::barrier,
+     [](const auto& c) { co::barrier(c.comm, c.alg); },
+     [](const auto& m) { m.entry.barrier(m.comm); }},
+    {collective::scan,
+     [](const auto& c) { co::scan(c.send, c.recv, Op{}, c.comm, c.alg); },
+     [](const auto& m) { m.entry.scan(m.send, m.recv, m.n, m.type, m.op, m.comm); }},
+    {collective::exscan,
+     [](const auto& c) { co::exscan(c.send, c.recv, Op{}, c.comm, c.alg); },
+     [](const auto& m) { m.entry.exscan(m.send, m.recv, m.n, m.type, m.op, m.comm); }},
+    {collective::gatherv,
+     [](const auto& c) { co::gatherv(c.send, c.recv, c.peer_counts, c.root, c.comm, c.alg); },
+     [](const auto& m) {
+       m.entry.gatherv(m.send, m.own, m.type, m.recv, m.peer_counts, m.peer_displs, m.type, m.root, m.comm);
+     }},
+    {collective::scatterv,
+     [](const auto& c) { co::scatterv(c.send, c.peer_counts, c.recv, c.root, c.comm, c.alg); },
+     [](const auto& m) {
+       m.entry.scatterv(m.send, m.peer_counts, m.peer_displs, m.type, m.recv, m.own, m.type, m.root, m.comm);
+     }},
+    {collective::allgatherv,
+     [](const auto& c) { co::allgatherv(c.send, c.recv, c.peer_counts, c.comm, c.alg); },
+     [](const auto& m) {
+       m.entry.allgatherv(m.send, m.own, m.type, m.recv, m.peer_counts, m.peer_displs, m.type, m.comm);
+     }},
+    {collective::alltoallv,
+     [](const auto& c) { co::alltoallv(c.send, c.counts, c.recv, c.peer_counts, c.comm, c.alg); },
+     [](const auto& m) {
+       m.entry.alltoallv(m.send, m.counts, m.displs, m.type, m.recv, m.peer_counts, m.peer_displs, m.type,
+                         m.comm);
+     }},
+    {collective::reduce_scatterv,
+     [](const auto& c) { co::reduce_scatterv(c.send, c.recv, c.peer_counts, Op{}, c.comm, c.alg); },
+     [](const auto& m) { m.entry.reduce_scatter(m.send, m.recv, m.peer_counts, m.type, m.op, m.comm); }},
+}};
+// clang-format on
+
 template <class T, class Op>
 class typed_workload final : public workload {
  public:
@@ -146,66 +256,26 @@ class typed_workload final : public workload {
   void resize(std::size_t n) override {
     n_ = n;
     const std::size_t p = static_cast<std::size_t>(size_);
-    const bool root = rank_ == root_;
-    counts_ = v_counts(p * n, size_, skew_);
-    const auto own = [&] { return counts_[static_cast<std::size_t>(rank_)]; };
-    std::size_t send = 0, recv = 0;
-    switch (c_) {
-      case collective::broadcast:
-        recv = n;
-        break;
-      case collective::scatter:
-        send = root ? p * n : 0, recv = n;
-        break;
-      case collective::gather:
-        send = n, recv = root ? p * n : 0;
-        break;
-      case collective::reduce:
-        send = n, recv = root ? n : 0;
-        break;
-      case collective::allgather:
-        send = n, recv = p * n;
-        break;
-      case collective::reduce_scatter:
-        send = p * n, recv = n;
-        break;
-      case collective::alltoall:
-        send = p * n, recv = p * n;
-        break;
-      case collective::allreduce:
-      case collective::scan:
-      case collective::exscan:
-        send = n, recv = n;
-        break;
-      case collective::barrier:
-        break;
-      // The v-variants: n is the average block; the blocks of all p ranks sum to p·n (v_counts).
-      case collective::gatherv:
-        send = own(), recv = root ? p * n : 0;
-        break;
-      case collective::scatterv:
-        send = root ? p * n : 0, recv = own();
-        break;
-      case collective::allgatherv:
-        send = own(), recv = p * n;
-        break;
-      case collective::alltoallv:
-        // Rank i sends counts[i] elements to every rank: its array is p·counts[i] elements.
-        send = p * own(), recv = p * n;
-        break;
-      case collective::reduce_scatterv:
-        send = p * n, recv = own();
-        break;
-    }
-    // alltoallv: what this rank receives from rank i is rank i's block size.
-    peer_counts_ = counts_;
-    if (c_ == collective::alltoallv) counts_.assign(p, own());
+    const collective_descriptor& d = descriptor_of(c_);
+    // The v-variants: n is the average block; the blocks of all p ranks sum to p·n (v_counts).
+    // peer_counts_[r] is rank r's block, what this rank receives from r in alltoallv, where rank
+    // i sends counts[i] elements to every rank (its send array p·counts[i] elements).
+    peer_counts_ = v_counts(p * n, size_, skew_);
+    const std::size_t own = peer_counts_[static_cast<std::size_t>(rank_)];
+    counts_ = co::detail::counts_per_pair(d) ? std::vector<std::size_t>(p, own) : peer_counts_;
     peer_ints_ = as_ints(peer_counts_), peer_displs_ = packed_displs(peer_counts_);
     out_ints_ = as_ints(counts_), out_displs_ = packed_displs(counts_);
-    own_int_ = static_cast<int>(own());
+    own_int_ = static_cast<int>(own);
+    // The buffers' extents on this rank, as the library's validation and its recorder take them.
+    const auto elements = [&](const buffer_shape& b) {
+      const std::vector<std::size_t>& laid_out =
+          b.laid_out_by == counts_argument::send_counts ? counts_ : peer_counts_;
+      const std::size_t total = std::accumulate(laid_out.begin(), laid_out.end(), std::size_t{0});
+      return co::detail::elements_in(b.on(rank_ == root_), p, n, own, total);
+    };
     // Fresh buffers (not resized) so memory of a larger earlier size is returned.
-    send_ = buffer<T>(send);
-    recv_ = buffer<T>(recv);
+    send_ = buffer<T>(elements(d.send));
+    recv_ = buffer<T>(elements(d.recv));
   }
 
   void fill(std::span<const std::byte> reference) override {
@@ -218,17 +288,22 @@ class typed_workload final : public workload {
       std::transform(reference.begin(), reference.end(), out.begin(), [](std::byte b) { return ~b; });
     else
       std::memset(out.data(), 0xA5, out.size());
-    if (c_ == collective::broadcast && rank_ == root_)  // the root's buffer is the input
+    if (descriptor_of(c_).recv_is_input_at_root && rank_ == root_)
       for (std::size_t i = 0; i < recv_.size(); ++i) recv_[i] = input_value<T>(std::nullopt, root_, i);
   }
 
   void run(const variant& v) override {
+    static_assert(in_collective_order(calls<T, Op>), "calls: row i calls collective i");
+    const call_row<T, Op>& row = row_of(calls<T, Op>, c_);
     if (v.alg != collectives::algorithm::vendor) {
-      run_library(v.alg);
+      row.library({std::as_const(send_).span(), recv_.span(), counts_, peer_counts_, root_, comm_, v.alg});
       return;
     }
     const mpi_collectives& entry = v.profiling_name ? profiling_names : standard_names;
-    run_mpi(v.forced_comm == MPI_COMM_NULL ? comm_ : v.forced_comm, entry);
+    const MPI_Comm comm = v.forced_comm == MPI_COMM_NULL ? comm_ : v.forced_comm;
+    row.mpi({entry, send_.data(), recv_.data(), static_cast<int>(n_), own_int_, mpi_datatype(type_),
+             mpi_op(op_), root_, comm, out_ints_.data(), out_displs_.data(), peer_ints_.data(),
+             peer_displs_.data()});
   }
 
   void select_smpi_choice([[maybe_unused]] const variant& v) override {
@@ -249,131 +324,12 @@ class typed_workload final : public workload {
 
   // exscan defines no result on rank 0 (MPI leaves it undefined, the library leaves it untouched).
   std::span<std::byte> result() override {
-    if (c_ == collective::exscan && rank_ == 0) return {};
+    if (descriptor_of(c_).result == recv_contents::exclusive_prefix && rank_ == 0) return {};
     return std::as_writable_bytes(recv_.span());
   }
   std::size_t element_size() const override { return sizeof(T); }
 
  private:
-  void run_library(collectives::algorithm a) {
-    namespace co = collectives;
-    const std::span<const T> send = std::as_const(send_).span();
-    const std::span<T> recv = recv_.span();
-    switch (c_) {
-      case collective::broadcast:
-        co::broadcast(recv, root_, comm_, a);
-        break;
-      case collective::scatter:
-        co::scatter(send, recv, root_, comm_, a);
-        break;
-      case collective::gather:
-        co::gather(send, recv, root_, comm_, a);
-        break;
-      case collective::reduce:
-        co::reduce(send, recv, Op{}, root_, comm_, a);
-        break;
-      case collective::allgather:
-        co::allgather(send, recv, comm_, a);
-        break;
-      case collective::reduce_scatter:
-        co::reduce_scatter(send, recv, Op{}, comm_, a);
-        break;
-      case collective::alltoall:
-        co::alltoall(send, recv, comm_, a);
-        break;
-      case collective::allreduce:
-        co::allreduce(send, recv, Op{}, comm_, a);
-        break;
-      case collective::barrier:
-        co::barrier(comm_, a);
-        break;
-      case collective::scan:
-        co::scan(send, recv, Op{}, comm_, a);
-        break;
-      case collective::exscan:
-        co::exscan(send, recv, Op{}, comm_, a);
-        break;
-      case collective::gatherv:
-        co::gatherv(send, recv, peer_counts_, root_, comm_, a);
-        break;
-      case collective::scatterv:
-        co::scatterv(send, peer_counts_, recv, root_, comm_, a);
-        break;
-      case collective::allgatherv:
-        co::allgatherv(send, recv, peer_counts_, comm_, a);
-        break;
-      case collective::alltoallv:
-        co::alltoallv(send, counts_, recv, peer_counts_, comm_, a);
-        break;
-      case collective::reduce_scatterv:
-        co::reduce_scatterv(send, recv, peer_counts_, Op{}, comm_, a);
-        break;
-    }
-  }
-
-  // The MPI collective itself, called by `entry`'s names on `comm` (the workload's, or one where
-  // the MPI library is locked to one of its internal algorithms). Sizes are bounded by options (at
-  // most 1 GiB), so counts fit in int.
-  void run_mpi(MPI_Comm comm, const mpi_collectives& entry) {
-    const MPI_Datatype type = mpi_datatype(type_);
-    const MPI_Op op = mpi_op(op_);
-    const int n = static_cast<int>(n_);
-    T* s = send_.data();
-    T* r = recv_.data();
-    const int* peer = peer_ints_.data();
-    const int* peer_displs = peer_displs_.data();
-    switch (c_) {
-      case collective::broadcast:
-        entry.bcast(r, n, type, root_, comm);
-        break;
-      case collective::scatter:
-        entry.scatter(s, n, type, r, n, type, root_, comm);
-        break;
-      case collective::gather:
-        entry.gather(s, n, type, r, n, type, root_, comm);
-        break;
-      case collective::reduce:
-        entry.reduce(s, r, n, type, op, root_, comm);
-        break;
-      case collective::allgather:
-        entry.allgather(s, n, type, r, n, type, comm);
-        break;
-      case collective::reduce_scatter:
-        entry.reduce_scatter_block(s, r, n, type, op, comm);
-        break;
-      case collective::alltoall:
-        entry.alltoall(s, n, type, r, n, type, comm);
-        break;
-      case collective::allreduce:
-        entry.allreduce(s, r, n, type, op, comm);
-        break;
-      case collective::barrier:
-        entry.barrier(comm);
-        break;
-      case collective::scan:
-        entry.scan(s, r, n, type, op, comm);
-        break;
-      case collective::exscan:
-        entry.exscan(s, r, n, type, op, comm);
-        break;
-      case collective::gatherv:
-        entry.gatherv(s, own_int_, type, r, peer, peer_displs, type, root_, comm);
-        break;
-      case collective::scatterv:
-        entry.scatterv(s, peer, peer_displs, type, r, own_int_, type, root_, comm);
-        break;
-      case collective::allgatherv:
-        entry.allgatherv(s, own_int_, type, r, peer, peer_displs, type, comm);
-        break;
-      case collective::alltoallv:
-        entry.alltoallv(s, out_ints_.data(), out_displs_.data(), type, r, peer, peer_displs, type, comm);
-        break;
-      case collective::reduce_scatterv:
-        entry.reduce_scatter(s, r, peer, type, op, comm);
-        break;
-    }
-  }
-
   collective c_;
   element_kind type_;
   op_kind op_;

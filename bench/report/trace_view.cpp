@@ -17,7 +17,7 @@
 #include <set>
 #include <tuple>
 
-#include "kit/collective_traits.hpp"
+#include "kit/collective.hpp"
 
 namespace collbench {
 namespace {
@@ -101,6 +101,7 @@ json merge_traces(const std::vector<json>& ranks, std::vector<std::string>& warn
 namespace {
 
 using collectives::collective;
+using collectives::detail::descriptor_of;
 
 struct event {
   std::string kind;  // send, recv, reduce, copy
@@ -118,6 +119,37 @@ struct lane {
   std::vector<event> events;
 };
 
+/// One rank's blocks: bit q of block b set = the rank holds rank q's input to block b.
+using blocks = std::vector<std::uint64_t>;
+
+/// The traced call to draw: one lane per rank of its communicator.
+struct call_trace {
+  json any_call;  // one rank's call event, for the call's arguments
+  std::string coll_name, alg_name;
+  int p = 0;
+  std::vector<lane> lanes;         // by communicator rank
+  std::map<int, int> lane_of_pid;  // world rank → communicator rank
+  double t_start = 0, t_end = 0;
+};
+
+struct arrow {
+  int from, to;
+  double x0, x1;
+  std::string label;
+};
+
+/// The call replayed on the drawn axis: an arrow per message and, when the picture shows it, the
+/// state before the first message and after each receive.
+struct replay {
+  int parts = 1;
+  bool show_state = false;
+  std::vector<blocks> start;               // [rank]
+  std::vector<std::vector<blocks>> after;  // [rank][receive]
+  std::vector<arrow> arrows;
+  double x_max = 1;
+  std::size_t columns = 0;  // the most receives of a rank: the state grids after the start
+};
+
 std::string blocks_text(const event& e) {
   if (e.count <= 0) return fmt::format("{} B", e.bytes);
   if (e.count == 1) return fmt::format("b{}", e.first);
@@ -125,34 +157,30 @@ std::string blocks_text(const event& e) {
   return fmt::format("b{}-{},b0-{}", e.first, e.parts - 1, (e.first + e.count) % e.parts - 1);
 }
 
-// Who holds what before the first message, for the collectives whose state the picture shows.
-std::optional<std::vector<std::vector<std::uint64_t>>> initial_state(collective c, int p, int parts,
-                                                                     int root) {
-  std::vector<std::vector<std::uint64_t>> held(
-      static_cast<std::size_t>(p), std::vector<std::uint64_t>(static_cast<std::size_t>(parts), 0));
-  switch (c) {
-    case collective::reduce:
-    case collective::allreduce:
-    case collective::reduce_scatter:
-    case collective::reduce_scatterv:
+// Who holds what before the first message, for the collectives whose state the picture shows:
+// those whose result is the root's input, every rank's own block, or a reduction.
+std::optional<std::vector<blocks>> initial_state(collective c, int p, int parts, int root) {
+  using collectives::detail::recv_contents;
+  const auto& d = descriptor_of(c);
+  std::vector<blocks> held(static_cast<std::size_t>(p), blocks(static_cast<std::size_t>(parts), 0));
+  switch (d.result) {
+    case recv_contents::reduction:
       for (int r = 0; r < p; ++r)
         for (int b = 0; b < parts; ++b) held[r][b] = std::uint64_t{1} << r;
       return held;
-    case collective::gather:
-    case collective::allgather:
-    case collective::gatherv:
-    case collective::allgatherv:
-      if (parts != p) return std::nullopt;
+    case recv_contents::every_input:
+      if (d.takes_own_block || parts != p) return std::nullopt;  // alltoall's p×p blocks: not drawn
       for (int r = 0; r < p; ++r) held[r][r] = std::uint64_t{1} << r;
       return held;
-    case collective::broadcast:
-    case collective::scatter:
-    case collective::scatterv:
+    case recv_contents::root_input:
       for (int b = 0; b < parts; ++b) held[root][b] = std::uint64_t{1} << root;
       return held;
-    default:
-      return std::nullopt;
+    case recv_contents::nothing:
+    case recv_contents::inclusive_prefix:
+    case recv_contents::exclusive_prefix:
+      break;
   }
+  return std::nullopt;
 }
 
 std::string quote(const std::string& s) {
@@ -171,10 +199,8 @@ std::string cell_colour(double f) {
   return fmt::format("#{:02x}{:02x}{:02x}", mix(0xdd, 0x1f), mix(0xe8, 0x4e), mix(0xf6, 0x8c));
 }
 
-}  // namespace
-
-std::string draw_call(const json& merged, const std::string& png, time_axis axis) {
-  // The last call of each rank, and the events inside it.
+// The last call of each rank, one lane per rank; what makes the trace undrawable, or empty.
+std::string read_calls(const json& merged, call_trace& t) {
   std::map<int, lane> lanes_by_pid;
   for (const json& e : merged.at("traceEvents"))
     if (e.value("cat", "") == "call" && e.value("ph", "") == "X") {
@@ -182,58 +208,69 @@ std::string draw_call(const json& merged, const std::string& png, time_axis axis
       if (l.call.is_null() || e.at("ts").get<double>() >= l.call.at("ts").get<double>()) l.call = e;
     }
   if (lanes_by_pid.empty()) return "the trace holds no call";
-  const json any_call = lanes_by_pid.begin()->second.call;
-  const std::string coll_name = any_call.at("args").at("collective");
-  const std::string alg_name = any_call.at("args").at("algorithm");
-  const int p = any_call.at("args").at("comm_size").get<int>();
-  if (static_cast<int>(lanes_by_pid.size()) != p)
-    return fmt::format("the trace holds {} ranks of a {}-rank call", lanes_by_pid.size(), p);
-  if (p > 16) return fmt::format("at most 16 ranks can be drawn, the call has {}", p);
-  std::vector<lane> lanes(static_cast<std::size_t>(p));
-  std::map<int, int> lane_of_pid;
+  t.any_call = lanes_by_pid.begin()->second.call;
+  t.coll_name = t.any_call.at("args").at("collective");
+  t.alg_name = t.any_call.at("args").at("algorithm");
+  t.p = t.any_call.at("args").at("comm_size").get<int>();
+  if (static_cast<int>(lanes_by_pid.size()) != t.p)
+    return fmt::format("the trace holds {} ranks of a {}-rank call", lanes_by_pid.size(), t.p);
+  if (t.p > 16) return fmt::format("at most 16 ranks can be drawn, the call has {}", t.p);
+  t.lanes.resize(static_cast<std::size_t>(t.p));
   for (auto& [pid, l] : lanes_by_pid) {
     const int r = l.call.at("args").at("comm_rank").get<int>();
     l.pid = pid;
-    lane_of_pid[pid] = r;
-    lanes[r] = std::move(l);
+    t.lane_of_pid[pid] = r;
+    t.lanes[r] = std::move(l);
   }
-  double t_start = std::numeric_limits<double>::infinity(), t_end = -t_start;
-  for (const lane& l : lanes) {
-    t_start = std::min(t_start, l.call.at("ts").get<double>());
-    t_end = std::max(t_end, l.call.at("ts").get<double>() + l.call.at("dur").get<double>());
+  t.t_start = std::numeric_limits<double>::infinity(), t.t_end = -t.t_start;
+  for (const lane& l : t.lanes) {
+    t.t_start = std::min(t.t_start, l.call.at("ts").get<double>());
+    t.t_end = std::max(t.t_end, l.call.at("ts").get<double>() + l.call.at("dur").get<double>());
   }
+  return {};
+}
+
+event event_of(const json& e) {
+  event ev;
+  ev.kind = e.value("cat", "");
+  ev.ts = e.at("ts").get<double>();
+  ev.dur = e.at("dur").get<double>();
+  const json& a = e.at("args");
+  ev.bytes = a.value("bytes", std::size_t{0});
+  ev.peer = a.value("peer", -1);
+  ev.seq = a.value("seq", -1LL);
+  if (a.contains("blocks")) {
+    ev.first = a.at("blocks")[0].get<int>();
+    ev.count = a.at("blocks")[1].get<int>();
+    ev.parts = a.value("parts", 0);
+  }
+  return ev;
+}
+
+// The sends, receives, reductions and copies inside each rank's call, in time order.
+void read_events(const json& merged, call_trace& t) {
   for (const json& e : merged.at("traceEvents")) {
     const std::string cat = e.value("cat", "");
     if (e.value("ph", "") != "X" || (cat != "send" && cat != "recv" && cat != "reduce" && cat != "copy"))
       continue;
     const int pid = e.at("pid").get<int>();
-    if (!lane_of_pid.contains(pid)) continue;
-    lane& l = lanes[lane_of_pid[pid]];
+    if (!t.lane_of_pid.contains(pid)) continue;
+    lane& l = t.lanes[t.lane_of_pid[pid]];
     const double ts = e.at("ts").get<double>(), call_ts = l.call.at("ts").get<double>();
     if (ts < call_ts || ts > call_ts + l.call.at("dur").get<double>()) continue;
-    event ev;
-    ev.kind = cat;
-    ev.ts = ts;
-    ev.dur = e.at("dur").get<double>();
-    const json& a = e.at("args");
-    ev.bytes = a.value("bytes", std::size_t{0});
-    ev.peer = a.value("peer", -1);
-    ev.seq = a.value("seq", -1LL);
-    if (a.contains("blocks")) {
-      ev.first = a.at("blocks")[0].get<int>();
-      ev.count = a.at("blocks")[1].get<int>();
-      ev.parts = a.value("parts", 0);
-    }
-    l.events.push_back(ev);
+    l.events.push_back(event_of(e));
   }
-  for (lane& l : lanes)
+  for (lane& l : t.lanes)
     std::stable_sort(l.events.begin(), l.events.end(), [](auto& a, auto& b) { return a.ts < b.ts; });
+}
 
-  const collective coll = *collectives::parse_collective(coll_name);
-  const int root = any_call.at("args").value("root", 0);
+// The blocks the call's events name, and whether the picture can show who holds them: every
+// message names its blocks of one partition, or the collective moves one vector.
+replay plan_state(const call_trace& t) {
+  const collective coll = *collectives::parse_collective(t.coll_name);
   int parts = 0;
   bool mixed = false, unannotated_data = false;
-  for (const lane& l : lanes)
+  for (const lane& l : t.lanes)
     for (const event& e : l.events) {
       if (e.count > 0) {
         if (parts != 0 && e.parts != parts) mixed = true;
@@ -242,48 +279,53 @@ std::string draw_call(const json& merged, const std::string& png, time_axis axis
         unannotated_data = true;
       }
     }
-  const bool vector_collective =
-      coll == collective::broadcast || coll == collective::reduce || coll == collective::allreduce;
-  bool show_state = !mixed && (parts > 0 ? !unannotated_data || vector_collective : vector_collective);
-  if (parts == 0) parts = 1;
-  std::optional<std::vector<std::vector<std::uint64_t>>> held = initial_state(coll, p, parts, root);
-  if (!held) show_state = false;
+  // Of the collectives with a state to show, those that move one vector rather than p blocks.
+  const bool vector_collective = !descriptor_of(coll).counts_whole_array;
+  replay out;
+  out.show_state = !mixed && (parts > 0 ? !unannotated_data || vector_collective : vector_collective);
+  out.parts = parts == 0 ? 1 : parts;
+  const int root = t.any_call.at("args").value("root", 0);
+  std::optional<std::vector<blocks>> start = initial_state(coll, t.p, out.parts, root);
+  out.show_state = out.show_state && start.has_value();
+  if (start) out.start = std::move(*start);
+  return out;
+}
 
-  // Replays the schedule: sends before the receives that match them (by source, destination and
-  // sequence number), placing each event on the logical axis and carrying block contents.
+using message_key = std::tuple<int, int, long long>;  // source and destination world ranks, sequence
+
+// Replays the schedule: sends before the receives that match them (by source, destination and
+// sequence number), placing each event on the logical axis and carrying block contents.
+std::string place_events(call_trace& t, time_axis axis, replay& out) {
   struct in_flight {
     double start;
-    std::vector<std::uint64_t> content;
+    blocks content;
   };
-  std::map<std::tuple<int, int, long long>, in_flight> messages;
+  const int p = t.p, parts = out.parts;
+  const bool carried_state = !out.start.empty();
+  std::vector<blocks> held = out.start;
+  std::map<message_key, in_flight> messages;
   std::vector<std::size_t> next(static_cast<std::size_t>(p), 0);
   std::vector<double> clock(static_cast<std::size_t>(p), 0);
-  std::vector<std::vector<std::vector<std::uint64_t>>> states(static_cast<std::size_t>(p));
+  out.after.assign(static_cast<std::size_t>(p), {});
   const auto carried = [&](const event& e) {
     std::vector<bool> in(static_cast<std::size_t>(parts), e.count <= 0);
     for (int i = 0; i < e.count; ++i) in[(e.first + i) % parts] = true;
     return in;
   };
-  struct arrow {
-    int from, to;
-    double x0, x1;
-    std::string label;
-  };
-  std::vector<arrow> arrows;
   for (bool progress = true; progress;) {
     progress = false;
     for (int r = 0; r < p; ++r) {
-      lane& l = lanes[r];
+      lane& l = t.lanes[r];
       while (next[r] < l.events.size()) {
         event& e = l.events[next[r]];
-        const double real0 = e.ts - t_start, real1 = e.ts + e.dur - t_start;
+        const double real0 = e.ts - t.t_start, real1 = e.ts + e.dur - t.t_start;
         if (e.kind == "send") {
           in_flight m{clock[r], {}};
-          if (held) {
+          if (carried_state) {
             m.content.assign(static_cast<std::size_t>(parts), 0);
             const std::vector<bool> in = carried(e);
             for (int b = 0; b < parts; ++b)
-              if (in[b]) m.content[b] = (*held)[r][b];
+              if (in[b]) m.content[b] = held[r][b];
           }
           messages[{l.pid, e.peer, e.seq}] = std::move(m);
           e.x0 = clock[r];
@@ -293,9 +335,10 @@ std::string draw_call(const json& merged, const std::string& png, time_axis axis
           if (it == messages.end()) break;  // its send is not placed yet
           e.x0 = clock[r];
           e.x1 = clock[r] = std::max(clock[r], it->second.start) + 1;
-          if (held)
-            for (int b = 0; b < parts; ++b) (*held)[r][b] |= it->second.content[b];
-          if (held) states[r].push_back((*held)[r]);
+          if (carried_state) {
+            for (int b = 0; b < parts; ++b) held[r][b] |= it->second.content[b];
+            out.after[r].push_back(held[r]);
+          }
           messages.erase(it);
         } else {
           e.x0 = clock[r];
@@ -308,62 +351,53 @@ std::string draw_call(const json& merged, const std::string& png, time_axis axis
     }
   }
   for (int r = 0; r < p; ++r)
-    if (next[r] < lanes[r].events.size())
+    if (next[r] < t.lanes[r].events.size())
       return fmt::format("rank {}'s receive #{} has no matching send in the trace", r, next[r]);
   if (!messages.empty())
     return fmt::format("{} sends have no matching receive in the trace (the first: rank {} to world rank {})",
-                       messages.size(), lane_of_pid.at(std::get<0>(messages.begin()->first)),
+                       messages.size(), t.lane_of_pid.at(std::get<0>(messages.begin()->first)),
                        std::get<1>(messages.begin()->first));
-  // Arrows: each send to its receive.
-  std::map<std::tuple<int, int, long long>, const event*> sends;
-  for (const lane& l : lanes)
+  return {};
+}
+
+// Arrows: each send to its receive, which must be of its size.
+std::string draw_arrows(const call_trace& t, replay& out) {
+  std::map<message_key, const event*> sends;
+  for (const lane& l : t.lanes)
     for (const event& e : l.events)
       if (e.kind == "send") sends[{l.pid, e.peer, e.seq}] = &e;
-  for (int r = 0; r < p; ++r)
-    for (const event& e : lanes[r].events)
+  for (int r = 0; r < t.p; ++r)
+    for (const event& e : t.lanes[r].events)
       if (e.kind == "recv") {
-        const event& s = *sends.at({e.peer, lanes[r].pid, e.seq});
+        const event& s = *sends.at({e.peer, t.lanes[r].pid, e.seq});
         if (s.bytes != e.bytes)
           return fmt::format("rank {} receives {} bytes from rank {} which sent {}", r, e.bytes,
-                             lane_of_pid.at(e.peer), s.bytes);
-        arrows.push_back({lane_of_pid.at(e.peer), r, s.x0, e.x1, blocks_text(s)});
+                             t.lane_of_pid.at(e.peer), s.bytes);
+        out.arrows.push_back({t.lane_of_pid.at(e.peer), r, s.x0, e.x1, blocks_text(s)});
       }
+  return {};
+}
 
+// The axis's extent, and whether any receive changed a state worth drawing.
+void measure_extent(const call_trace& t, time_axis axis, replay& out) {
   double x_max = 0;
-  for (const lane& l : lanes)
+  for (const lane& l : t.lanes)
     for (const event& e : l.events) x_max = std::max(x_max, e.x1);
-  if (axis == time_axis::real) x_max = std::max(x_max, t_end - t_start);
-  if (x_max <= 0) x_max = 1;
+  if (axis == time_axis::real) x_max = std::max(x_max, t.t_end - t.t_start);
+  out.x_max = x_max <= 0 ? 1 : x_max;
+  for (const auto& s : out.after) out.columns = std::max(out.columns, s.size());
+  if (out.columns == 0) out.show_state = false;
+}
 
-  std::size_t columns = 0;
-  for (const auto& s : states) columns = std::max(columns, s.size());
-  if (columns == 0) show_state = false;
+/// The picture's size in pixels: the space-time diagram above, the state grids below it.
+struct frame {
+  int width = 1000, top_height = 0, state_height = 0, height = 0;
+};
 
-  // The picture.
-  const int width = 1000;
-  const int top_height = 110 + 42 * p;
-  const int state_height = show_state ? 70 + 16 * p : 0;
-  const int height = top_height + state_height;
-  const std::string gp_path = png.substr(0, png.size() - (png.ends_with(".png") ? 4 : 0)) + ".gp";
-  std::ofstream gp(gp_path);
-  if (!gp) return fmt::format("cannot write '{}'", gp_path);
-  const std::size_t count = any_call.at("args").at("count").get<std::size_t>();
-  const std::size_t elem_size = any_call.at("args").at("elem_size").get<std::size_t>();
-  std::size_t messages_total = 0;
-  for (const lane& l : lanes)
-    for (const event& e : l.events) messages_total += e.kind == "send";
-  gp << fmt::format("# Drawn by collbench --draw from a trace of one call; gnuplot {} redraws it.\n",
-                    gp_path);
-  gp << fmt::format("set terminal png size {},{} font 'DejaVuSans,8' noenhanced\n", width, height);
-  gp << fmt::format("set output '{}'\nset multiplot\n", png);
-  gp << fmt::format("set origin 0,{:.4f}\nset size 1,{:.4f}\n", static_cast<double>(state_height) / height,
-                    static_cast<double>(top_height) / height);
-  gp << fmt::format("set title \"{} {}: p = {}, count {} ({} B per element), {} messages, {} in all\"\n",
-                    coll_name, alg_name, p, count, elem_size, messages_total,
-                    axis == time_axis::real ? fmt::format("{:.1f} µs", t_end - t_start)
-                                            : fmt::format("{:.0f} steps", std::ceil(x_max)));
-  gp << "set lmargin 10\nset rmargin 3\nset tmargin 4\nunset key\nset border 3\nset xtics nomirror\nset "
-        "ytics nomirror\n";
+// The space-time diagram: a lane per rank, a box per event, an arrow per message.
+void write_timeline(std::ostream& gp, const call_trace& t, const replay& out, time_axis axis, int& object) {
+  const int p = t.p;
+  const double x_max = out.x_max;
   gp << fmt::format("set xrange [0:{}]\nset yrange [{}:-0.7]\n", x_max * 1.02, p - 0.5);
   gp << (axis == time_axis::real
              ? "set xlabel \"µs from the call's first start (clocks aligned)\"\n"
@@ -372,12 +406,11 @@ std::string draw_call(const json& merged, const std::string& png, time_axis axis
   gp << "set ytics (";
   for (int r = 0; r < p; ++r) gp << fmt::format("{}\"rank {}\" {}", r ? ", " : "", r, r);
   gp << ")\n";
-  int object = 1;
   const std::map<std::string, std::string> colour = {
       {"send", "#4c72b0"}, {"recv", "#55a868"}, {"reduce", "#dd8452"}, {"copy", "#999999"}};
   for (int r = 0; r < p; ++r) {
     gp << fmt::format("set arrow from 0,{0} to {1},{0} nohead lc rgb '#dddddd' lw 1 back\n", r, x_max * 1.02);
-    for (const event& e : lanes[r].events) {
+    for (const event& e : t.lanes[r].events) {
       const double h = e.kind == "send" || e.kind == "recv" ? 0.14 : 0.22;
       const double x1 = std::max(e.x1, e.x0 + x_max * 0.002);
       gp << fmt::format(
@@ -385,7 +418,7 @@ std::string draw_call(const json& merged, const std::string& png, time_axis axis
           object++, e.x0, r - h, x1, r + h, colour.at(e.kind));
     }
   }
-  for (const arrow& a : arrows) {
+  for (const arrow& a : out.arrows) {
     gp << fmt::format(
         "set arrow from {:.4f},{} to {:.4f},{} head filled size screen 0.007,20 lc rgb '#333333' lw 1 "
         "front\n",
@@ -394,8 +427,11 @@ std::string draw_call(const json& merged, const std::string& png, time_axis axis
     gp << fmt::format("set label \"{}\" at {:.4f},{:.3f} center font ',7' tc rgb '#8b0000' front\n",
                       quote(a.label), mx, my);
   }
-  // The legend, one line above the title.
-  const double legend_y = 1 - 12.0 / height;
+}
+
+// The legend, one line above the title.
+void write_legend(std::ostream& gp, const frame& f) {
+  const double legend_y = 1 - 12.0 / f.height;
   double legend_x = 0.18;
   for (const auto& [text, rgb] : std::vector<std::pair<std::string, std::string>>{
            {"■ send", "#4c72b0"},
@@ -407,53 +443,110 @@ std::string draw_call(const json& merged, const std::string& png, time_axis axis
                       rgb);
     legend_x += 0.012 + 0.0068 * static_cast<double>(text.size());
   }
+}
+
+// One grid of the state: rank (row) × block (column), at x.
+void write_grid(std::ostream& gp, const std::vector<const blocks*>& rows, bool reduction, double x, int p,
+                int& object) {
+  for (int r = 0; r < static_cast<int>(rows.size()); ++r) {
+    const blocks& row = *rows[r];
+    for (int b = 0; b < static_cast<int>(row.size()); ++b) {
+      const int n = std::popcount(row[b]);
+      const double f = reduction ? static_cast<double>(n) / p : (n > 0 ? 0.55 : 0.0);
+      gp << fmt::format(
+          "set object {} rect from {:.3f},{} to {:.3f},{} fc rgb '{}' fs solid 1 border lc rgb "
+          "'#ffffff'\n",
+          object++, x + b, r, x + b + 1, r + 1, cell_colour(f));
+      if (n > 0)
+        gp << fmt::format("set label \"{}\" at {:.3f},{:.2f} center font ',7' tc rgb '{}'\n",
+                          reduction ? std::to_string(n) : fmt::format("b{}", b), x + b + 0.5, r + 0.55,
+                          f > 0.6 ? "#ffffff" : "#222222");
+    }
+  }
+}
+
+// The state at the start and after each receive, a grid each, left to right.
+void write_states(std::ostream& gp, const call_trace& t, const replay& out, const frame& f, int& object) {
+  const int p = t.p, parts = out.parts;
+  const bool reduction = descriptor_of(*collectives::parse_collective(t.coll_name)).reduces;
+  gp << fmt::format("set origin 0,0\nset size 1,{:.4f}\n", static_cast<double>(f.state_height) / f.height);
+  const std::size_t grids = out.columns + 1;
+  const double grid_width = parts + 1.0;
+  gp << fmt::format(
+      "set title \"{}\"\n",
+      reduction
+          ? fmt::format("state after each receive: rank (row) × block (column) = how many ranks' inputs of "
+                        "that block the rank holds (dark: all {})",
+                        p)
+          : "state after each receive: rank (row) × block (column), filled = the rank holds that block");
+  gp << "unset xtics\nunset ytics\nunset border\nunset xlabel\n";
+  gp << fmt::format("set xrange [-0.5:{}]\nset yrange [{}:-1.2]\n", grids * grid_width, p + 0.2);
+  gp << "set lmargin 10\nset rmargin 3\n";
+  for (int r = 0; r < p; ++r)
+    gp << fmt::format("set label \"rank {}\" at -0.6,{} right font ',8'\n", r, r + 0.5);
+  for (std::size_t k = 0; k < grids; ++k) {
+    const double x = k * grid_width;
+    gp << fmt::format("set label \"{}\" at {:.3f},-0.5 center font ',8'\n",
+                      k == 0 ? "start" : fmt::format("#{}", k), x + parts / 2.0);
+    // A rank with fewer receives keeps its last state.
+    std::vector<const blocks*> rows;
+    for (int r = 0; r < p; ++r) {
+      const std::vector<blocks>& after = out.after[r];
+      rows.push_back(k == 0 || after.empty() ? &out.start[r] : &after[std::min(k, after.size()) - 1]);
+    }
+    write_grid(gp, rows, reduction, x, p, object);
+  }
+  gp << "plot NaN notitle\n";
+}
+
+// The gnuplot script: its header and title, the diagram with its legend, then the state grids.
+void write_script(std::ostream& gp, const std::string& png, const std::string& gp_path, const call_trace& t,
+                  const replay& out, time_axis axis) {
+  frame f;
+  f.top_height = 110 + 42 * t.p;
+  f.state_height = out.show_state ? 70 + 16 * t.p : 0;
+  f.height = f.top_height + f.state_height;
+  const std::size_t count = t.any_call.at("args").at("count").get<std::size_t>();
+  const std::size_t elem_size = t.any_call.at("args").at("elem_size").get<std::size_t>();
+  std::size_t messages_total = 0;
+  for (const lane& l : t.lanes)
+    for (const event& e : l.events) messages_total += e.kind == "send";
+  gp << fmt::format("# Drawn by collbench --draw from a trace of one call; gnuplot {} redraws it.\n",
+                    gp_path);
+  gp << fmt::format("set terminal png size {},{} font 'DejaVuSans,8' noenhanced\n", f.width, f.height);
+  gp << fmt::format("set output '{}'\nset multiplot\n", png);
+  gp << fmt::format("set origin 0,{:.4f}\nset size 1,{:.4f}\n",
+                    static_cast<double>(f.state_height) / f.height,
+                    static_cast<double>(f.top_height) / f.height);
+  gp << fmt::format("set title \"{} {}: p = {}, count {} ({} B per element), {} messages, {} in all\"\n",
+                    t.coll_name, t.alg_name, t.p, count, elem_size, messages_total,
+                    axis == time_axis::real ? fmt::format("{:.1f} µs", t.t_end - t.t_start)
+                                            : fmt::format("{:.0f} steps", std::ceil(out.x_max)));
+  gp << "set lmargin 10\nset rmargin 3\nset tmargin 4\nunset key\nset border 3\nset xtics nomirror\nset "
+        "ytics nomirror\n";
+  int object = 1;
+  write_timeline(gp, t, out, axis, object);
+  write_legend(gp, f);
   gp << "plot NaN notitle\n";
   gp << "unset object\nunset arrow\nunset label\nunset key\n";
-
-  if (show_state) {
-    const bool reduction = collectives::detail::reduces(coll);
-    gp << fmt::format("set origin 0,0\nset size 1,{:.4f}\n", static_cast<double>(state_height) / height);
-    const std::size_t grids = columns + 1;
-    const double grid_width = parts + 1.0;
-    gp << fmt::format(
-        "set title \"{}\"\n",
-        reduction
-            ? fmt::format("state after each receive: rank (row) × block (column) = how many ranks' inputs of "
-                          "that block the rank holds (dark: all {})",
-                          p)
-            : "state after each receive: rank (row) × block (column), filled = the rank holds that block");
-    gp << "unset xtics\nunset ytics\nunset border\nunset xlabel\n";
-    gp << fmt::format("set xrange [-0.5:{}]\nset yrange [{}:-1.2]\n", grids * grid_width, p + 0.2);
-    gp << "set lmargin 10\nset rmargin 3\n";
-    for (int r = 0; r < p; ++r)
-      gp << fmt::format("set label \"rank {}\" at -0.6,{} right font ',8'\n", r, r + 0.5);
-    for (std::size_t k = 0; k < grids; ++k) {
-      const double x = k * grid_width;
-      gp << fmt::format("set label \"{}\" at {:.3f},-0.5 center font ',8'\n",
-                        k == 0 ? "start" : fmt::format("#{}", k), x + parts / 2.0);
-      auto start = initial_state(coll, p, parts, root);
-      for (int r = 0; r < p; ++r) {
-        const std::vector<std::uint64_t>& row = k == 0 ? (*start)[r]
-                                                : states[r].empty()
-                                                    ? (*start)[r]
-                                                    : states[r][std::min(k, states[r].size()) - 1];
-        for (int b = 0; b < parts; ++b) {
-          const int n = std::popcount(row[b]);
-          const double f = reduction ? static_cast<double>(n) / p : (n > 0 ? 0.55 : 0.0);
-          gp << fmt::format(
-              "set object {} rect from {:.3f},{} to {:.3f},{} fc rgb '{}' fs solid 1 border lc rgb "
-              "'#ffffff'\n",
-              object++, x + b, r, x + b + 1, r + 1, cell_colour(f));
-          if (n > 0)
-            gp << fmt::format("set label \"{}\" at {:.3f},{:.2f} center font ',7' tc rgb '{}'\n",
-                              reduction ? std::to_string(n) : fmt::format("b{}", b), x + b + 0.5, r + 0.55,
-                              f > 0.6 ? "#ffffff" : "#222222");
-        }
-      }
-    }
-    gp << "plot NaN notitle\n";
-  }
+  if (out.show_state) write_states(gp, t, out, f, object);
   gp << "unset multiplot\n";
+}
+
+}  // namespace
+
+std::string draw_call(const json& merged, const std::string& png, time_axis axis) {
+  call_trace t;
+  if (std::string error = read_calls(merged, t); !error.empty()) return error;
+  read_events(merged, t);
+  replay out = plan_state(t);
+  if (std::string error = place_events(t, axis, out); !error.empty()) return error;
+  if (std::string error = draw_arrows(t, out); !error.empty()) return error;
+  measure_extent(t, axis, out);
+  const std::string gp_path = png.substr(0, png.size() - (png.ends_with(".png") ? 4 : 0)) + ".gp";
+  std::ofstream gp(gp_path);
+  if (!gp) return fmt::format("cannot write '{}'", gp_path);
+  write_script(gp, png, gp_path, t, out, axis);
   gp.close();
   const int status = std::system(fmt::format("gnuplot '{}'", gp_path).c_str());
   if (status != 0) return fmt::format("gnuplot {} failed (status {})", gp_path, status);

@@ -14,20 +14,30 @@ namespace {
 
 using collectives::collective;
 
+bool power_of_two(int p) { return std::has_single_bit(static_cast<unsigned>(p)); }
+bool off_power_of_two(int p, std::size_t) { return !power_of_two(p); }
+bool fewer_elements_than_ranks(int p, std::size_t count) { return count < static_cast<std::size_t>(p); }
+
 // The vendor internals that run one of the library's schedules: Open MPI's coll/base (4.1)
 // algorithm of that name (vendor:pipeline with the library's segment, which variants.cpp sets), or
-// the library's algorithm `runs`. Every other internal (chain, knomial, segmented_ring, …) runs none.
+// the library's algorithm `runs`; `fallback` where Open MPI switches itself, for the calls of p
+// ranks and `count` elements that `falls_back` names. Every other internal (chain, knomial,
+// segmented_ring, …) runs none.
 struct vendor_twin {
   collective coll;
   std::string_view name, runs = {};
+  bool (*falls_back)(int p, std::size_t count) = nullptr;
+  std::string_view fallback = {};
 };
 // clang-format off
 const vendor_twin vendor_twins[] = {
     {collective::broadcast, "binomial"}, {collective::broadcast, "pipeline"},
     {collective::scatter, "binomial"}, {collective::gather, "binomial"}, {collective::reduce, "binomial"},
-    {collective::allgather, "ring"}, {collective::allgather, "bruck"}, {collective::allgather, "recursive_doubling"},
+    {collective::allgather, "ring"}, {collective::allgather, "bruck"},
+    {collective::allgather, "recursive_doubling", {}, &off_power_of_two, "bruck"},
     {collective::alltoall, "pairwise"}, {collective::alltoallv, "pairwise"},
-    {collective::allreduce, "ring"}, {collective::allreduce, "recursive_doubling"},
+    {collective::allreduce, "ring", {}, &fewer_elements_than_ranks, "recursive_doubling"},
+    {collective::allreduce, "recursive_doubling"},
     {collective::barrier, "linear", "naive"}, {collective::barrier, "bruck", "dissemination"},
     {collective::barrier, "recursive_doubling"},
     {collective::scan, "linear", "naive"}, {collective::scan, "recursive_doubling"},
@@ -38,7 +48,8 @@ const vendor_twin vendor_twins[] = {
 // Open MPI's decision as data: the first band whose `below_p` exceeds the rank count, then in it the
 // first rule whose `below` exceeds the message's bytes names the algorithm, by its number in Open
 // MPI's coll_tuned_<collective>_algorithm. Transcribed from the commutative branch of each
-// ompi_coll_tuned_<collective>_intra_dec_fixed (reduce_scatter: _reduce_scatter_block_).
+// ompi_coll_tuned_<collective>_intra_dec_fixed (reduce_scatter: _reduce_scatter_block_), the same
+// from v4.1.0 to v4.1.8 (read at v4.1.4).
 struct rule {
   std::size_t below;
   int algorithm;
@@ -141,137 +152,136 @@ int decide(std::span<const band> bands, int p, std::size_t bytes) {
   return 0;  // unreachable: every table ends in {any, {…, {rest, …}}}
 }
 
-bool power_of_two(int p) { return std::has_single_bit(static_cast<unsigned>(p)); }
-
-// Open MPI's algorithm `a` of `c` (its number), as SMPI runs it; Open MPI's own fallbacks first.
-ompi41_choice simulate(collective c, int a, int p, std::size_t count, std::size_t bytes) {
-  const auto pof2 = static_cast<std::size_t>(std::bit_floor(static_cast<unsigned>(p)));
-  switch (c) {
-    case collective::broadcast:
-      switch (a) {
-        case 1:
-          return {"basic_linear", "flattree", true};
-        case 2:
-        case 3:
-          // Unsegmented (segment size 0), a chain of whole messages; SMPI's Open MPI pipeline cuts
-          // messages above its smallest segment, 16 KiB. Two ranks: one message either way.
-          return {a == 2 ? "chain" : "pipeline", p <= 2 ? "flattree" : "ompi_pipeline",
-                  p <= 2 || bytes <= 16384};
-        case 4:
-          return {"split_binary_tree", "ompi_split_bintree", false};
-        case 5:
-          // Up to 3 ranks a binary tree is the root sending to each; NTSB cuts messages above 8 KiB.
-          if (p <= 3) return {"binary_tree", "flattree", true};
-          return {"binary_tree", "NTSB", bytes <= 8192};
-        case 6:
-          return {"binomial", "binomial_tree", true};
-        case 7:
-          // Radix 4 (coll_tuned_bcast_algorithm_knomial_radix): up to 4 ranks, the root sends to each.
-          if (p <= 4) return {"knomial", "flattree", true};
-          return {"knomial", "mvapich2_knomial_intra_node", true};
-        case 8:
-          if (count < static_cast<std::size_t>(p)) return {"scatter_allgather", "flattree", true};
-          return {"scatter_allgather", "scatter_rdb_allgather", true};
-        default:
-          if (count < static_cast<std::size_t>(p)) return {"scatter_allgather_ring", "flattree", true};
-          return {"scatter_allgather_ring", "scatter_LR_allgather", true};
-      }
-    case collective::allgather:
-      switch (a) {
-        case 1:
-          return {"linear", "GB", false};
-        case 2:
-          return {"bruck", "bruck", true};
-        case 3:
-          return {"recursive_doubling", power_of_two(p) ? "rdb" : "bruck", true};
-        case 4:
-          return {"ring", "ring", true};
-        case 5:
-          return {"neighbor", "ompi_neighborexchange", true};
-        default:
-          return {"two_proc", "ring", true};
-      }
-    case collective::reduce_scatter:
-      switch (a) {
-        case 1:
-          // Open MPI reduces with its own reduce's choice, then scatters; SMPI's default with the
-          // launch's reduce and scatterv.
-          return {"basic_linear", "default", false};
-        case 2:
-          return {"recursive_doubling", "mpich_rdb", true};
-        case 3:
-          return {"recursive_halving", "ompi_basic_recursivehalving", true};
-        default:
-          return {"butterfly", "ompi_butterfly", true};
-      }
-    case collective::alltoall:
-      switch (a) {
-        case 1:
-          return {"linear", "basic_linear", true};
-        case 2:
-          // Open MPI's pairwise exchange sends to rank + i and receives from rank − i: SMPI's ring
-          // (SMPI's "pair" exchanges with rank XOR i, on powers of two only).
-          return {"pairwise", "ring", true};
-        case 3:
-          return {"modified_bruck", "bruck", true};
-        case 4:
-          // coll_tuned_alltoall_max_requests 0: every request at once, as linear.
-          return {"linear_sync", "basic_linear", true};
-        default:
-          return {"two_proc", "ring", true};
-      }
-    case collective::allreduce:
-      switch (a) {
-        case 1:
-        case 2:
-          // Open MPI reduces and broadcasts with its own choices; SMPI with the launch's.
-          return {a == 1 ? "basic_linear" : "nonoverlapping", "redbcast", false};
-        case 3:
-          return {"recursive_doubling", "rdb", true};
-        case 4:
-        case 5: {
-          // segmented_ring with segment size 0 is the ring; the ring of fewer elements than ranks is
-          // recursive doubling. SMPI's ring (lr) cuts equal blocks and all-reduces the remainder
-          // again; Open MPI's early blocks are one element larger.
-          const std::string_view name = a == 4 ? "ring" : "segmented_ring";
-          if (count < static_cast<std::size_t>(p)) return {name, "rdb", true};
-          return {name, "lr", count % static_cast<std::size_t>(p) == 0};
-        }
-        default:
-          if (count < pof2) return {"rabenseifner", "redbcast", false};  // Open MPI: basic_linear
-          return {"rabenseifner", "rab_rdb", true};
-      }
+// Open MPI's algorithm number `a` of each collective, as SMPI runs it (Open MPI's own fallbacks
+// first), for a call of `count` elements, `bytes` in all, on p ranks.
+ompi41_choice broadcast_algorithm(int a, int p, std::size_t count, std::size_t bytes) {
+  switch (a) {
+    case 1:
+      return {"basic_linear", "flattree", true};
+    case 2:
+    case 3:
+      // Unsegmented (segment size 0), a chain of whole messages; SMPI's Open MPI pipeline cuts
+      // messages above its smallest segment, 16 KiB. Two ranks: one message either way.
+      return {a == 2 ? "chain" : "pipeline", p <= 2 ? "flattree" : "ompi_pipeline", p <= 2 || bytes <= 16384};
+    case 4:
+      return {"split_binary_tree", "ompi_split_bintree", false};
+    case 5:
+      // Up to 3 ranks a binary tree is the root sending to each; NTSB cuts messages above 8 KiB.
+      if (p <= 3) return {"binary_tree", "flattree", true};
+      return {"binary_tree", "NTSB", bytes <= 8192};
+    case 6:
+      return {"binomial", "binomial_tree", true};
+    case 7:
+      // Radix 4 (coll_tuned_bcast_algorithm_knomial_radix): up to 4 ranks, the root sends to each.
+      if (p <= 4) return {"knomial", "flattree", true};
+      return {"knomial", "mvapich2_knomial_intra_node", true};
+    case 8:
+      if (count < static_cast<std::size_t>(p)) return {"scatter_allgather", "flattree", true};
+      return {"scatter_allgather", "scatter_rdb_allgather", true};
     default:
-      return {};
+      if (count < static_cast<std::size_t>(p)) return {"scatter_allgather_ring", "flattree", true};
+      return {"scatter_allgather_ring", "scatter_LR_allgather", true};
   }
 }
+
+ompi41_choice allgather_algorithm(int a, int p, std::size_t, std::size_t) {
+  switch (a) {
+    case 1:
+      return {"linear", "GB", false};
+    case 2:
+      return {"bruck", "bruck", true};
+    case 3:
+      return {"recursive_doubling", power_of_two(p) ? "rdb" : "bruck", true};
+    case 4:
+      return {"ring", "ring", true};
+    case 5:
+      return {"neighbor", "ompi_neighborexchange", true};
+    default:
+      return {"two_proc", "ring", true};
+  }
+}
+
+ompi41_choice reduce_scatter_algorithm(int a, int, std::size_t, std::size_t) {
+  switch (a) {
+    case 1:
+      // Open MPI reduces with its own reduce's choice, then scatters; SMPI's default with the
+      // launch's reduce and scatterv.
+      return {"basic_linear", "default", false};
+    case 2:
+      return {"recursive_doubling", "mpich_rdb", true};
+    case 3:
+      return {"recursive_halving", "ompi_basic_recursivehalving", true};
+    default:
+      return {"butterfly", "ompi_butterfly", true};
+  }
+}
+
+ompi41_choice alltoall_algorithm(int a, int, std::size_t, std::size_t) {
+  switch (a) {
+    case 1:
+      return {"linear", "basic_linear", true};
+    case 2:
+      // Open MPI's pairwise exchange sends to rank + i and receives from rank − i: SMPI's ring
+      // (SMPI's "pair" exchanges with rank XOR i, on powers of two only).
+      return {"pairwise", "ring", true};
+    case 3:
+      return {"modified_bruck", "bruck", true};
+    case 4:
+      // coll_tuned_alltoall_max_requests 0: every request at once, as linear.
+      return {"linear_sync", "basic_linear", true};
+    default:
+      return {"two_proc", "ring", true};
+  }
+}
+
+ompi41_choice allreduce_algorithm(int a, int p, std::size_t count, std::size_t) {
+  const auto pof2 = static_cast<std::size_t>(std::bit_floor(static_cast<unsigned>(p)));
+  switch (a) {
+    case 1:
+    case 2:
+      // Open MPI reduces and broadcasts with its own choices; SMPI with the launch's.
+      return {a == 1 ? "basic_linear" : "nonoverlapping", "redbcast", false};
+    case 3:
+      return {"recursive_doubling", "rdb", true};
+    case 4:
+    case 5: {
+      // segmented_ring with segment size 0 is the ring; the ring of fewer elements than ranks is
+      // recursive doubling. SMPI's ring (lr) cuts equal blocks and all-reduces the remainder
+      // again; Open MPI's early blocks are one element larger.
+      const std::string_view name = a == 4 ? "ring" : "segmented_ring";
+      if (count < static_cast<std::size_t>(p)) return {name, "rdb", true};
+      return {name, "lr", count % static_cast<std::size_t>(p) == 0};
+    }
+    default:
+      if (count < pof2) return {"rabenseifner", "redbcast", false};  // Open MPI: basic_linear
+      return {"rabenseifner", "rab_rdb", true};
+  }
+}
+
+// The collectives Open MPI 4.1 decides here: its bands, and what each algorithm number runs.
+struct decision {
+  collective coll;
+  std::span<const band> bands;
+  ompi41_choice (*algorithm)(int a, int p, std::size_t count, std::size_t bytes);
+};
+const decision decisions[] = {
+    {collective::broadcast, broadcast_bands, &broadcast_algorithm},
+    {collective::allgather, allgather_bands, &allgather_algorithm},
+    {collective::reduce_scatter, reduce_scatter_bands, &reduce_scatter_algorithm},
+    {collective::alltoall, alltoall_bands, &alltoall_algorithm},
+    {collective::allreduce, allreduce_bands, &allreduce_algorithm},
+};
 
 }  // namespace
 
 std::optional<ompi41_choice> ompi41_decision(collective c, int p, std::size_t count,
                                              std::size_t element_bytes) {
-  std::span<const band> bands;
-  switch (c) {
-    case collective::broadcast:
-      bands = broadcast_bands;
-      break;
-    case collective::allgather:
-      bands = allgather_bands;
-      break;
-    case collective::reduce_scatter:
-      bands = reduce_scatter_bands;
-      break;
-    case collective::alltoall:
-      bands = alltoall_bands;
-      break;
-    case collective::allreduce:
-      bands = allreduce_bands;
-      break;
-    default:
-      return std::nullopt;
-  }
-  const std::size_t bytes = count * element_bytes;
-  return simulate(c, decide(bands, p, bytes), p, count, bytes);
+  for (const decision& d : decisions)
+    if (d.coll == c) {
+      const std::size_t bytes = count * element_bytes;
+      return d.algorithm(decide(d.bands, p, bytes), p, count, bytes);
+    }
+  return std::nullopt;
 }
 
 std::string_view vendor_runs([[maybe_unused]] collective c, [[maybe_unused]] std::string_view name,
@@ -281,13 +291,7 @@ std::string_view vendor_runs([[maybe_unused]] collective c, [[maybe_unused]] std
 #ifdef OMPI_MAJOR_VERSION
   for (const vendor_twin& v : vendor_twins) {
     if (v.coll != c || v.name != name) continue;
-    // Open MPI switches to Bruck's allgather off powers of two, to recursive doubling's all-reduce
-    // below p elements.
-    if (c == collective::allgather && name == "recursive_doubling" &&
-        !std::has_single_bit(static_cast<unsigned>(p)))
-      return "bruck";
-    if (c == collective::allreduce && name == "ring" && count < static_cast<std::size_t>(p))
-      return "recursive_doubling";
+    if (v.falls_back != nullptr && v.falls_back(p, count)) return v.fallback;
     return v.runs.empty() ? v.name : v.runs;
   }
 #endif
