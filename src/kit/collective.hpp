@@ -81,31 +81,33 @@ enum class bus_share : std::uint8_t {
 struct collective_descriptor {
   collective coll;
   std::string_view name;  ///< to_string's spelling
-  bool has_root;
-  bool reduces;            ///< takes an op: combines the ranks' contributions
-  bool is_v_variant;       ///< counts (and displacements) per rank
-  bool has_in_place_form;  ///< the same range as send and recv means in place
+  bool has_root = false;
+  bool reduces = false;            ///< takes an op: combines the ranks' contributions
+  bool is_v_variant = false;       ///< counts (and displacements) per rank
+  bool has_in_place_form = false;  ///< the same range as send and recv means in place
   /// A size in bytes (collbench's, automatic's key) counts the whole array of p blocks, not one
   /// rank's vector: the block collectives (whose calls pass one block) and the v-variants.
-  bool counts_whole_array;
-  bool time_only;  ///< moves no data: barrier
+  bool counts_whole_array = false;
+  bool time_only = false;  ///< moves no data: barrier
   /// Every rank knows the call's size alike: false where the counts live on one rank (gatherv,
   /// scatterv) or differ between ranks (alltoallv).
-  bool size_known_alike;
-  buffer_shape send, recv;
+  bool size_known_alike = true;
+  buffer_shape send = {buffer_extent::none, buffer_extent::none};
+  buffer_shape recv = {buffer_extent::none, buffer_extent::none};
   /// The buffer whose size gives n: its extent is n (or own_block), p_blocks (n is its size / p,
   /// which must divide), or blocks (alltoallv: n is the send layout's total); none for barrier.
-  data_buffer n_from;
+  data_buffer n_from = data_buffer::none;
   /// Validation's reason for the other buffer's size, when it is not n_from's: the "(…)" of
   /// "expected 8 elements (p blocks of send's size), given 6". Empty for the v-variants.
-  std::string_view size_rule;
-  bool with_displacements;     ///< v-variants: the layouts take displacements (else packed in rank order)
-  bool recv_is_input_at_root;  ///< the root sends from recv: broadcast
-  recv_contents result;
+  std::string_view size_rule = {};
+  /// v-variants: the layouts take displacements (else the blocks are packed in rank order).
+  bool with_displacements = false;
+  bool recv_is_input_at_root = false;  ///< the root sends from recv: broadcast
+  recv_contents result = recv_contents::nothing;
   /// Each contribution to recv is the receiver's block of its sender's input (scatter,
   /// reduce_scatter, alltoall and their v-variants), not the whole input.
-  bool takes_own_block;
-  bus_share bus;
+  bool takes_own_block = false;
+  bus_share bus = bus_share::none;
 };
 
 namespace collective_rows {
@@ -123,50 +125,59 @@ inline constexpr buffer_shape none = everywhere(e::none), n = everywhere(e::n),
 inline constexpr std::array<collective_descriptor, collective_count> collectives_table = [] {
   using namespace collective_rows;
   using enum collective;
-  //  coll, name, root, reduces, v, in place, whole array, time only, size alike,
-  //  send, recv, n from, size rule, displacements, recv input at root, result, own block, bus
   return std::array<collective_descriptor, collective_count>{{
-      {broadcast, "broadcast", true, false, false, false, false, false, true,
-       none, n, b::recv, "", false, true, r::root_input, false, s::whole},
-      {scatter, "scatter", true, false, false, false, true, false, true,
-       {e::p_blocks, e::none}, n, b::recv, "p blocks of recv's size at the root", false, false, r::root_input,
-       true, s::all_but_own},
-      {gather, "gather", true, false, false, false, true, false, true,
-       n, {e::p_blocks, e::none}, b::send, "p blocks of send's size at the root", false, false,
-       r::every_input, false, s::all_but_own},
-      {reduce, "reduce", true, true, false, false, false, false, true,
-       n, {e::n, e::none}, b::send, "the size of send, at the root", false, false, r::reduction, false,
-       s::whole},
-      {allgather, "allgather", false, false, false, false, true, false, true,
-       n, p_blocks, b::send, "p blocks of send's size", false, false, r::every_input, false, s::all_but_own},
-      {reduce_scatter, "reduce_scatter", false, true, false, false, true, false, true,
-       p_blocks, n, b::recv, "p blocks of recv's size", false, false, r::reduction, true, s::all_but_own},
-      {alltoall, "alltoall", false, false, false, false, true, false, true,
-       p_blocks, p_blocks, b::send, "the size of send", false, false, r::every_input, true, s::all_but_own},
-      {allreduce, "allreduce", false, true, false, true, false, false, true,
-       n, n, b::send, "the size of send", false, false, r::reduction, false, s::twice_all_but_own},
-      {barrier, "barrier", false, false, false, false, false, true, true,
-       none, none, b::none, "", false, false, r::nothing, false, s::none},
-      {scan, "scan", false, true, false, true, false, false, true,
-       n, n, b::send, "the size of send", false, false, r::inclusive_prefix, false, s::whole},
-      {exscan, "exscan", false, true, false, true, false, false, true,
-       n, n, b::send, "the size of send", false, false, r::exclusive_prefix, false, s::whole},
-      {gatherv, "gatherv", true, false, true, false, true, false, false,
-       own, {e::blocks, e::none, c::recv_counts}, b::send, "", true, false, r::every_input, false,
-       s::all_but_own},
-      {scatterv, "scatterv", true, false, true, false, true, false, false,
-       {e::blocks, e::none, c::send_counts}, own, b::recv, "", true, false, r::root_input, true,
-       s::all_but_own},
-      {allgatherv, "allgatherv", false, false, true, false, true, false, true,
-       own, everywhere(e::blocks, c::recv_counts), b::send, "", true, false, r::every_input, false,
-       s::all_but_own},
-      {alltoallv, "alltoallv", false, false, true, false, true, false, false,
-       everywhere(e::blocks, c::send_counts), everywhere(e::blocks, c::recv_counts), b::send, "", true, false,
-       r::every_input, true, s::all_but_own},
+      {.coll = broadcast, .name = "broadcast", .has_root = true,
+       .recv = n, .n_from = b::recv, .recv_is_input_at_root = true, .result = r::root_input, .bus = s::whole},
+      {.coll = scatter, .name = "scatter", .has_root = true, .counts_whole_array = true,
+       .send = {e::p_blocks, e::none}, .recv = n, .n_from = b::recv,
+       .size_rule = "p blocks of recv's size at the root",
+       .result = r::root_input, .takes_own_block = true, .bus = s::all_but_own},
+      {.coll = gather, .name = "gather", .has_root = true, .counts_whole_array = true,
+       .send = n, .recv = {e::p_blocks, e::none}, .n_from = b::send,
+       .size_rule = "p blocks of send's size at the root",
+       .result = r::every_input, .bus = s::all_but_own},
+      {.coll = reduce, .name = "reduce", .has_root = true, .reduces = true,
+       .send = n, .recv = {e::n, e::none}, .n_from = b::send, .size_rule = "the size of send, at the root",
+       .result = r::reduction, .bus = s::whole},
+      {.coll = allgather, .name = "allgather", .counts_whole_array = true,
+       .send = n, .recv = p_blocks, .n_from = b::send, .size_rule = "p blocks of send's size",
+       .result = r::every_input, .bus = s::all_but_own},
+      {.coll = reduce_scatter, .name = "reduce_scatter", .reduces = true, .counts_whole_array = true,
+       .send = p_blocks, .recv = n, .n_from = b::recv, .size_rule = "p blocks of recv's size",
+       .result = r::reduction, .takes_own_block = true, .bus = s::all_but_own},
+      {.coll = alltoall, .name = "alltoall", .counts_whole_array = true,
+       .send = p_blocks, .recv = p_blocks, .n_from = b::send, .size_rule = "the size of send",
+       .result = r::every_input, .takes_own_block = true, .bus = s::all_but_own},
+      {.coll = allreduce, .name = "allreduce", .reduces = true, .has_in_place_form = true,
+       .send = n, .recv = n, .n_from = b::send, .size_rule = "the size of send",
+       .result = r::reduction, .bus = s::twice_all_but_own},
+      {.coll = barrier, .name = "barrier", .time_only = true},
+      {.coll = scan, .name = "scan", .reduces = true, .has_in_place_form = true,
+       .send = n, .recv = n, .n_from = b::send, .size_rule = "the size of send",
+       .result = r::inclusive_prefix, .bus = s::whole},
+      {.coll = exscan, .name = "exscan", .reduces = true, .has_in_place_form = true,
+       .send = n, .recv = n, .n_from = b::send, .size_rule = "the size of send",
+       .result = r::exclusive_prefix, .bus = s::whole},
+      {.coll = gatherv, .name = "gatherv", .has_root = true, .is_v_variant = true,
+       .counts_whole_array = true, .size_known_alike = false,
+       .send = own, .recv = {e::blocks, e::none, c::recv_counts}, .n_from = b::send,
+       .with_displacements = true, .result = r::every_input, .bus = s::all_but_own},
+      {.coll = scatterv, .name = "scatterv", .has_root = true, .is_v_variant = true,
+       .counts_whole_array = true, .size_known_alike = false,
+       .send = {e::blocks, e::none, c::send_counts}, .recv = own, .n_from = b::recv,
+       .with_displacements = true, .result = r::root_input, .takes_own_block = true, .bus = s::all_but_own},
+      {.coll = allgatherv, .name = "allgatherv", .is_v_variant = true, .counts_whole_array = true,
+       .send = own, .recv = everywhere(e::blocks, c::recv_counts), .n_from = b::send,
+       .with_displacements = true, .result = r::every_input, .bus = s::all_but_own},
+      {.coll = alltoallv, .name = "alltoallv", .is_v_variant = true, .counts_whole_array = true,
+       .size_known_alike = false, .send = everywhere(e::blocks, c::send_counts),
+       .recv = everywhere(e::blocks, c::recv_counts), .n_from = b::send,
+       .with_displacements = true, .result = r::every_input, .takes_own_block = true, .bus = s::all_but_own},
       // MPI_Reduce_scatter: recv_counts lay out the send vector, packed in rank order.
-      {reduce_scatterv, "reduce_scatterv", false, true, true, false, true, false, true,
-       everywhere(e::blocks, c::recv_counts), own, b::recv, "", false, false, r::reduction, true,
-       s::all_but_own},
+      {.coll = reduce_scatterv, .name = "reduce_scatterv", .reduces = true, .is_v_variant = true,
+       .counts_whole_array = true,
+       .send = everywhere(e::blocks, c::recv_counts), .recv = own, .n_from = b::recv,
+       .result = r::reduction, .takes_own_block = true, .bus = s::all_but_own},
   }};
 }();
 // clang-format on
