@@ -37,6 +37,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kit/collective.hpp"
 #include "kit/collective_traits.hpp"
 #include "kit/primitives.hpp"
 #include "dispatch/registry.hpp"
@@ -81,20 +82,14 @@ std::vector<algorithm> algorithms(collective c) {
   return out;
 }
 
-// Elements of all ranks' buffers in a call of block count n.
+// Elements of all ranks' buffers in a call of block count n: the descriptor's send and recv
+// extents at the root and at the p − 1 other ranks.
 std::size_t call_elements(collective c, std::size_t p, std::size_t n) {
-  switch (c) {
-    case collective::scatter:
-    case collective::gather:
-      return 2 * p * n;
-    case collective::allgather:
-    case collective::reduce_scatter:
-      return p * (p + 1) * n;
-    case collective::alltoall:
-      return 2 * p * p * n;
-    default:
-      return 2 * p * n;
-  }
+  const detail::collective_descriptor& d = detail::descriptor_of(c);
+  const auto on = [&](bool is_root) {
+    return detail::elements_in(d.send.on(is_root), p, n) + detail::elements_in(d.recv.on(is_root), p, n);
+  };
+  return on(true) + (p - 1) * on(false);
 }
 
 // 0, 1, p−1, p, p+1; where the largest would pass elements_per_call, those that fit and the
