@@ -184,6 +184,120 @@ double imb_batch(MPI_Comm comm, workload& w, const variant& v, int calls) {
   return sum / size;
 }
 
+// One size's rounds: every variant once per round, in a fresh random order (the same on every
+// rank, from the shared seed), so that no variant always follows the same one and inherits what it
+// leaves behind (a busy root, messages still in flight). A timed round keeps each call's time and
+// redoes a call that some rank started late.
+class size_rounds {
+ public:
+  std::vector<std::vector<double>> times;  ///< per variant, each timed iteration's
+
+  size_rounds(MPI_Comm comm, timing_state& state, workload& w, std::span<const variant> variants, int batch,
+              timing_mode timing, std::vector<sample>& out)
+      : times(variants.size()), comm_(comm), state_(state), w_(w), variants_(variants), batch_(batch),
+        back_to_back_(timing != timing_mode::synchronized), imb_(timing == timing_mode::imb), out_(out),
+        order_(variants.size()) {
+    std::iota(order_.begin(), order_.end(), std::size_t{0});
+  }
+
+  void round(bool timed) {
+    std::shuffle(order_.begin(), order_.end(), state_.order);
+    for (std::size_t i : order_) {
+      if (back_to_back_) {
+        const double t = imb_ ? imb_batch(comm_, w_, variants_[i], batch_)
+                              : timed_batch(comm_, w_, variants_[i], batch_);
+        if (timed) {
+          ++out_[i].calls;
+          times[i].push_back(t);
+        }
+        continue;
+      }
+      if (!timed) {
+        timed_call(comm_, state_.start, w_, variants_[i]);
+        continue;
+      }
+      call_time t{0, true};
+      for (int attempt = 0; t.late && attempt < max_attempts; ++attempt) {
+        t = timed_call(comm_, state_.start, w_, variants_[i]);
+        ++out_[i].calls;
+        out_[i].late += t.late;
+      }
+      times[i].push_back(t.seconds);
+    }
+  }
+
+  // Seconds one round takes on the slowest rank, so that every rank makes the same decisions.
+  double slowest_since(double start) const {
+    const double mine = MPI_Wtime() - start;
+    double slowest = 0;
+    MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm_);
+    return slowest;
+  }
+
+  // Rounds of every variant once, until `warmup` rounds or a quarter of the budget is spent: the
+  // rounds made and, with a budget, the seconds one took.
+  std::pair<int, double> warm_up(int warmup, double budget) {
+    int rounds = 0;
+    double round_seconds = 0;
+    const double warmup_start = MPI_Wtime();
+    for (; rounds < warmup; ++rounds) {
+      round(false);
+      if (budget > 0) {
+        const double spent = slowest_since(warmup_start);
+        round_seconds = spent / (rounds + 1);
+        if (spent > budget / 4) {
+          ++rounds;
+          break;
+        }
+      }
+    }
+    return {rounds, round_seconds};
+  }
+
+ private:
+  MPI_Comm comm_;
+  timing_state& state_;
+  workload& w_;
+  std::span<const variant> variants_;
+  int batch_;
+  bool back_to_back_, imb_;
+  std::vector<sample>& out_;
+  std::vector<std::size_t> order_;
+};
+
+// Batched, a round is a batch per variant: the automatic warm-up makes as many calls as the
+// synchronized one, in whole batches.
+int warmup_rounds(const timing_policy& policy, bool small, int batch) {
+  const bool back_to_back = policy.timing != timing_mode::synchronized;
+  return policy.warmup >= 0 ? policy.warmup
+         : back_to_back     ? std::max(1, ((small ? 100 : 10) + batch - 1) / batch)
+         : small            ? 100
+                            : 10;
+}
+
+// The timed iterations the budget allows (between --min-iterations and --iterations). Without a
+// warm-up the first timed round is the estimate: `done` counts it. Batched, an iteration is a
+// batch: the automatic count makes as many calls as the synchronized one, in at least 10 batches.
+int timed_iterations(size_rounds& r, const timing_policy& policy, bool small, int batch, int rounds,
+                     double round_seconds, int& done) {
+  const bool back_to_back = policy.timing != timing_mode::synchronized;
+  const double budget = policy.seconds_per_size;
+  const int calls_wanted = small ? 1000 : 100;
+  const int most = policy.iterations > 0 ? policy.iterations
+                   : back_to_back        ? std::max(10, (calls_wanted + batch - 1) / batch)
+                                         : calls_wanted;
+  if (budget <= 0) return most;
+  if (rounds == 0) {  // no warm-up: the first timed round is the estimate
+    const double start = MPI_Wtime();
+    r.round(true);
+    ++done;
+    round_seconds = r.slowest_since(start);
+  }
+  const double fit = round_seconds > 0 ? budget / round_seconds : most;
+  return static_cast<int>(
+      std::clamp(fit, static_cast<double>(std::min(policy.min_iterations, most)), static_cast<double>(most)));
+}
+
 }  // namespace
 
 timing_state::timing_state(MPI_Comm comm, bool oversubscribed) : start(comm, oversubscribed) {
@@ -242,97 +356,20 @@ std::vector<sample> measure(MPI_Comm comm, collective c, int root, workload& w,
   const bool small = m.call_count * w.element_size() <= 8192;
   // Back to back and as IMB times, an iteration is a batch of calls.
   const bool back_to_back = policy.timing != timing_mode::synchronized;
-  const bool imb = policy.timing == timing_mode::imb;
   const int batch = !back_to_back ? 1 : policy.batch > 0 ? policy.batch : automatic_batch(m.bytes);
-  // Batched, a round is a batch per variant: the automatic warm-up makes as many calls as the
-  // synchronized one, in whole batches.
-  const int warmup = policy.warmup >= 0 ? policy.warmup
-                     : back_to_back     ? std::max(1, ((small ? 100 : 10) + batch - 1) / batch)
-                     : small            ? 100
-                                        : 10;
-  const double budget = policy.seconds_per_size;
-
-  // One round: every variant once, in a fresh random order (the same on every rank, from the
-  // shared seed), so that no variant always follows the same one and inherits what it leaves
-  // behind (a busy root, messages still in flight). A timed round keeps each call's time and
-  // redoes a call that some rank started late.
-  std::vector<std::size_t> order(k);
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::vector<std::vector<double>> times(k);
-  const auto round = [&](bool timed) {
-    std::shuffle(order.begin(), order.end(), state.order);
-    for (std::size_t i : order) {
-      if (back_to_back) {
-        const double t =
-            imb ? imb_batch(comm, w, variants[i], batch) : timed_batch(comm, w, variants[i], batch);
-        if (timed) {
-          ++out[i].calls;
-          times[i].push_back(t);
-        }
-        continue;
-      }
-      if (!timed) {
-        timed_call(comm, state.start, w, variants[i]);
-        continue;
-      }
-      call_time t{0, true};
-      for (int attempt = 0; t.late && attempt < max_attempts; ++attempt) {
-        t = timed_call(comm, state.start, w, variants[i]);
-        ++out[i].calls;
-        out[i].late += t.late;
-      }
-      times[i].push_back(t.seconds);
-    }
-  };
-  // Seconds one round takes on the slowest rank, so that every rank makes the same decisions.
-  const auto slowest_since = [&](double start) {
-    const double mine = MPI_Wtime() - start;
-    double slowest = 0;
-    MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm);
-    return slowest;
-  };
+  size_rounds r(comm, state, w, variants, batch, policy.timing, out);
 
   prog.note(fmt::format("{}: warming up {} algorithms", where, k));
-  int rounds = 0;
-  double round_seconds = 0;
-  const double warmup_start = MPI_Wtime();
-  for (; rounds < warmup; ++rounds) {
-    round(false);
-    if (budget > 0) {
-      const double spent = slowest_since(warmup_start);
-      round_seconds = spent / (rounds + 1);
-      if (spent > budget / 4) {
-        ++rounds;
-        break;
-      }
-    }
-  }
-
-  // Batched, an iteration is a batch: the automatic count makes as many calls as the synchronized
-  // one, in at least 10 batches.
-  const int calls_wanted = small ? 1000 : 100;
-  const int most = policy.iterations > 0 ? policy.iterations
-                   : back_to_back        ? std::max(10, (calls_wanted + batch - 1) / batch)
-                                         : calls_wanted;
-  int iterations = most, done = 0;
-  if (budget > 0) {
-    if (rounds == 0) {  // no warm-up: the first timed round is the estimate
-      const double start = MPI_Wtime();
-      round(true);
-      ++done;
-      round_seconds = slowest_since(start);
-    }
-    const double fit = round_seconds > 0 ? budget / round_seconds : most;
-    iterations = static_cast<int>(std::clamp(fit, static_cast<double>(std::min(policy.min_iterations, most)),
-                                             static_cast<double>(most)));
-  }
+  const auto [rounds, round_seconds] = r.warm_up(warmup_rounds(policy, small, batch), policy.seconds_per_size);
+  int done = 0;
+  const int iterations = timed_iterations(r, policy, small, batch, rounds, round_seconds, done);
   // Only now that the budget has fixed the count: --iterations alone must not decide the memory.
-  for (std::vector<double>& t : times) t.reserve(static_cast<std::size_t>(iterations));
+  for (std::vector<double>& t : r.times) t.reserve(static_cast<std::size_t>(iterations));
   prog.note(fmt::format("{}: timing {} algorithms, {} iterations", where, k, iterations));
-  for (; done < iterations; ++done) round(true);
+  for (; done < iterations; ++done) r.round(true);
 
   for (std::size_t i = 0; i < k; ++i) {
-    std::vector<double>& slowest = times[i];
+    std::vector<double>& slowest = r.times[i];
     std::sort(slowest.begin(), slowest.end());
     out[i].median = median_of_sorted(slowest);
     out[i].min = slowest.front();
