@@ -1,51 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// How one size is measured (collectively, on every rank):
-//   1. check: vendor runs first on fresh inputs and its result is kept; every variant then runs
-//      on the same inputs and its result is compared element by element (wrong = elements that
-//      differ, summed over ranks);
-//   2. warm-up: rounds of every variant once, until the round count or a quarter of the time
-//      budget is spent; they also estimate how long one round takes;
-//   3. timed iterations, as many as the budget allows (between --min-iterations and
-//      --iterations): each iteration runs every variant once, in a fresh random order, each call
-//      preceded by a barrier and started at an instant common to all ranks (start_sync.hpp), and
-//      timed on every rank from that instant to its end of the call;
-//   4. per iteration the maximum over ranks (the collective is done when its last rank is),
-//      then median, min and max over iterations.
-// Back to back (--timing back-to-back), steps 3 and 4 change: an iteration of a variant is a
-// batch — a barrier, then `batch` calls issued one after the other with nothing between them, as
-// an application issues them — and each rank times the whole batch from its own exit of the
-// barrier; the batch's time per call is each rank's elapsed ÷ calls, then the maximum over ranks.
-// We keep the maximum over ranks: the batch is done when its last rank is done, and the average
-// would credit a rooted collective with the time its root saves by running ahead, which none of
-// the other ranks sees. What the mode captures and the synchronized one removes on purpose: a root
-// that returns before its messages are received starts the next call early, and successive calls
-// overlap in the network and the MPI library's queues (vendor's eager sends and segmented trees
-// gain most). This is an application's loop, and IMB-MPI1's with `-sync off`.
-// As IMB-MPI1 times (--timing imb), steps 3 and 4 change so: an iteration of a variant is a batch
-// timed as IMB-MPI1's collective kernels time their n_sample calls — read in intel/mpi-benchmarks
-// at 46e8757 (src_c/IMB_allreduce.c, IMB_allreduce(), and alike IMB_bcast.c, IMB_reduce.c,
-// IMB_allgather.c, IMB_alltoall.c, IMB_gather.c, IMB_scatter.c, IMB_reduce_scatter_block.c):
-//     IMB_do_n_barriers(c_info->communicator, N_BARR);         // N_BARR = 2 (IMB_settings.h)
-//     for (i = 0; i < ITERATIONS->n_sample; i++) {
-//         *time -= MPI_Wtime();
-//         MPI_Allreduce(...);
-//         *time += MPI_Wtime();
-//         IMB_do_n_barriers(c_info->communicator, c_info->sync);  // sync = 1 unless -sync off
-//     }
-//     *time /= ITERATIONS->n_sample;
-// (IMB_do_n_barriers, IMB_declare.h: MPI_Barrier unless -imb_barrier on; sync's default:
-// IMB_init.c, IMB_set_default: c_info->sync = 1; src_cpp/MPI1/MPI1_suite.cpp: "sync" true).
-// IMB_output.c then gathers every rank's time and prints t_min, t_max and t_avg over the ranks
-// (IMB_calculate_times: the sum over ranks ÷ their count). We keep t_avg, the column
-// bench/imb_check.sh reads (OSU's collective benchmarks time the same loop and print the same
-// average). So: two barriers, then `batch` calls, each timed on every rank from just before it to
-// its return, with a barrier after it, outside the time; each rank's mean per call, then the mean
-// over ranks; median, min and max over the batches. The root stays --root (IMB's default:
-// -root_shift off), the buffers are the same at every call (IMB's default, without -off_cache), the
-// clock is MPI_Wtime, as IMB's. IMB runs one batch per size of up to 1000 calls or 40 MiB
-// (IMB_settings.h: MSGSPERSAMPLE, OVERALL_VOL), warmed up by a tenth of it, at least 10 calls
-// (IMB_warm_up.c); we run the automatic batch, several times, as back to back. Under the drop-in,
-// MPI_Barrier is the drop-in's too, as under IMB.
+// How one size is measured (measure.hpp), collectively, on every rank: every variant checked
+// against vendor's result (wrong = elements that differ, summed over ranks); warm-up rounds of every
+// variant once, until the round count or a quarter of the time budget is spent; then timed rounds,
+// as many as the budget allows, each variant once per round in a fresh random order. Synchronized:
+// each call after a barrier, started at an instant common to all ranks (start_sync.hpp), its time
+// the maximum over ranks. Back to back: an iteration is a batch of calls issued one after the other
+// after a barrier, its time per call the slowest rank's. As IMB-MPI1 times (imb): each call of a
+// batch timed on its own with a barrier after it, the mean over the ranks. Then median, min and
+// max over iterations. The method and its sources: docs/measurements/2026-12-02-the-house.md.
 
 #include "measure/measure.hpp"
 
@@ -143,7 +105,9 @@ call_time timed_call(MPI_Comm comm, start_sync& sync, workload& w, const variant
 }
 
 // One batch of `calls` calls of `v`, back to back after a barrier: the time per call of the slowest
-// rank, from its own exit of the barrier to the end of its last call. The same on every rank.
+// rank, from its own exit of the barrier to the end of its last call. The maximum, not the average:
+// the batch is done when its last rank is, and the average would credit a rooted collective with
+// the time its root saves by running ahead, which none of the other ranks sees. The same on every rank.
 double timed_batch(MPI_Comm comm, workload& w, const variant& v, int calls) {
   double mine = 0;
   {
@@ -159,9 +123,11 @@ double timed_batch(MPI_Comm comm, workload& w, const variant& v, int calls) {
   return slowest;
 }
 
-// One batch of `calls` calls of `v` timed as IMB-MPI1 times a collective (the loop at the top): two
+// One batch of `calls` calls of `v` timed as IMB-MPI1 times a collective (intel/mpi-benchmarks at
+// 46e8757, src_c/IMB_allreduce.c and its siblings: N_BARR = 2 barriers, then each call timed on its
+// own and followed by a barrier unless -sync off; docs/measurements/2026-12-02-the-house.md): two
 // barriers, then each call timed on its own and followed by a barrier. Each rank's mean per call,
-// averaged over the ranks (IMB's t_avg). The same on every rank.
+// averaged over the ranks (IMB's t_avg, which bench/imb_check.sh reads). The same on every rank.
 double imb_batch(MPI_Comm comm, workload& w, const variant& v, int calls) {
   double mine = 0;
   {

@@ -216,24 +216,26 @@ std::vector<row> make_rows(collective c, int ranks, const message& m, const opti
 
 // What the vendor rows can force, and how.
 std::string describe_internals(const vendor_internals& internals, bool forcing_set_here) {
-  return
-    internals.available().empty() ? internals.unavailable_reason()
-    : internals.smpi()
-        ? std::string(
-              "SimGrid SMPI, its algorithm set per call inside the simulator: vendor:ompi, vendor:mpich, "
-              "vendor:mvapich2 and vendor:impi reproduce those libraries' selection logic, the other "
-              "vendor:<name> rows are SMPI's single algorithms; vendor is the launch's choice")
-    : internals.mpich()
-        ? std::string(
-              "MPICH, MPIR_CVAR_<collective>_INTRA_ALGORITHM set through MPI_T around each call, with "
-              "MPIR_CVAR_<collective>_DEVICE_COLLECTIVE=0 (the device's own selection off); where a forced "
-              "algorithm cannot run, MPICH uses its own choice")
-        : fmt::format(
-              "Open MPI coll/tuned, coll_tuned_<collective>_algorithm set through MPI_T for a duplicated "
-              "communicator; chain, pipeline and segmented_ring with "
-              "coll_tuned_<collective>_algorithm_segmentsize "
-              "= {} B, the library's pipeline segment (coll_tuned_use_dynamic_rules=1 {})",
-              pipeline_segment_bytes(), forcing_set_here ? "set by collbench" : "from the environment");
+  return internals.available().empty() ? internals.unavailable_reason()
+         : internals.smpi()
+             ? std::string(
+                   "SimGrid SMPI, its algorithm set per call inside the simulator: vendor:ompi, "
+                   "vendor:mpich, "
+                   "vendor:mvapich2 and vendor:impi reproduce those libraries' selection logic, the other "
+                   "vendor:<name> rows are SMPI's single algorithms; vendor is the launch's choice")
+         : internals.mpich()
+             ? std::string(
+                   "MPICH, MPIR_CVAR_<collective>_INTRA_ALGORITHM set through MPI_T around each call, with "
+                   "MPIR_CVAR_<collective>_DEVICE_COLLECTIVE=0 (the device's own selection off); where a "
+                   "forced "
+                   "algorithm cannot run, MPICH uses its own choice")
+             : fmt::format(
+                   "Open MPI coll/tuned, coll_tuned_<collective>_algorithm set through MPI_T for a "
+                   "duplicated "
+                   "communicator; chain, pipeline and segmented_ring with "
+                   "coll_tuned_<collective>_algorithm_segmentsize "
+                   "= {} B, the library's pipeline segment (coll_tuned_use_dynamic_rules=1 {})",
+                   pipeline_segment_bytes(), forcing_set_here ? "set by collbench" : "from the environment");
 }
 
 run_info describe_run(MPI_Comm comm, const options& o, const vendor_internals& internals,

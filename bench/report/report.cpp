@@ -243,7 +243,8 @@ void write_report(const report_options& o) {
   write_summary(md, by_collective);
   write_automatic(md, by_collective, tuned);
   write_selectors(md, by_collective);
-  if (!rr.b2b_runs.empty()) write_back_to_back(md, by_collective_of(rr.b2b_runs, several_paths), by_collective);
+  if (!rr.b2b_runs.empty())
+    write_back_to_back(md, by_collective_of(rr.b2b_runs, several_paths), by_collective);
   if (paths.contains("single") && paths.contains("double")) write_paths(md, by_collective);
   write_layouts(md, plots, gp, by_collective);
   write_per_collective(md, plots, gp, by_collective);

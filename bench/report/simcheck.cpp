@@ -122,7 +122,8 @@ std::vector<layout_run> read_layouts(const simcheck_options& o) {
   for (const std::string& p : o.pairs) {
     const auto eq = p.find('='), comma = p.find(',', eq == std::string::npos ? 0 : eq);
     if (eq == std::string::npos || comma == std::string::npos)
-      throw std::runtime_error(fmt::format("'{}': expected LAYOUT=REAL.json[+REAL2.json…],SIMULATED.json", p));
+      throw std::runtime_error(
+          fmt::format("'{}': expected LAYOUT=REAL.json[+REAL2.json…],SIMULATED.json", p));
     layout_run run{p.substr(0, eq), {}, {}, read_run(p.substr(comma + 1), o.vendor_row)};
     const std::string reals = p.substr(eq + 1, comma - eq - 1);
     for (std::size_t from = 0; from <= reals.size();) {
@@ -177,18 +178,16 @@ void write_section(const std::string& c, const layout_run& run, double margin, t
     t.all_tie_decided += v.tie_decides;
     t.details += fmt::format(
         " {} | {}{} |\n", v.real_best, v.simulated_best,
-        (v.agree
-             ? (v.simulated_best == v.real_best ? "" : fmt::format(" (within {:.0f}%)", 100 * margin))
-             : fmt::format(" (real: {:.2f}× the fastest)",
-                           row.at(v.simulated_best).first / row.at(v.real_best).first)) +
-            (v.tied.empty() ? ""
-                            : fmt::format(" (tied in simulation with {})", fmt::join(v.tied, ", "))));
+        (v.agree ? (v.simulated_best == v.real_best ? "" : fmt::format(" (within {:.0f}%)", 100 * margin))
+                 : fmt::format(" (real: {:.2f}× the fastest)",
+                               row.at(v.simulated_best).first / row.at(v.real_best).first)) +
+            (v.tied.empty() ? "" : fmt::format(" (tied in simulation with {})", fmt::join(v.tied, ", "))));
   }
   t.all_errors.insert(t.all_errors.end(), errors.begin(), errors.end());
   t.all_points += static_cast<int>(table.size()), t.all_agree += agree;
   t.summary +=
-      fmt::format("| {} | {} | {} | {:.1f}% | {:.2f} – {:.2f} | {} of {} |\n", c, run.name,
-                  ratios.size(), 100 * median(errors), *std::min_element(ratios.begin(), ratios.end()),
+      fmt::format("| {} | {} | {} | {:.1f}% | {:.2f} – {:.2f} | {} of {} |\n", c, run.name, ratios.size(),
+                  100 * median(errors), *std::min_element(ratios.begin(), ratios.end()),
                   *std::max_element(ratios.begin(), ratios.end()), agree, table.size());
 }
 
@@ -233,8 +232,8 @@ void write_simcheck(const simcheck_options& o) {
       "it.\n\n"
       "Over all {} points: median |sim ÷ real − 1| = {:.1f}%; the fastest agree at {} of {} "
       "(collective, layout, size) points ({:.1f}%){}.\n\n{}{}\n## Per size (simulated ÷ real)\n{}",
-      o.vendor_row, 100 * o.margin, t.all_errors.size(), 100 * median(t.all_errors), t.all_agree, t.all_points,
-      100.0 * t.all_agree / t.all_points,
+      o.vendor_row, 100 * o.margin, t.all_errors.size(), 100 * median(t.all_errors), t.all_agree,
+      t.all_points, 100.0 * t.all_agree / t.all_points,
       t.all_tie_decided == 0
           ? ""
           : fmt::format("; at {} of them the verdict rests on an exact tie in the simulation (algorithms "

@@ -16,10 +16,11 @@ int main(int argc, char** argv) {
     app.add_option("--out", o.out, "Directory to write report.md, results.csv, results.json and plots/ into")
         ->required();
     app.add_option("inputs", o.inputs, "collbench --format json files, one per process count")->required();
-    app.add_flag("--reprice", o.reprice,
-                 "Recompute every row's model_us with this build's model, from the machine each run "
-                 "measured (its ping-pongs, exchanges, copies and reductions), instead of the figures collbench "
-                 "wrote: what a change of the model does to runs already made");
+    app.add_flag(
+        "--reprice", o.reprice,
+        "Recompute every row's model_us with this build's model, from the machine each run "
+        "measured (its ping-pongs, exchanges, copies and reductions), instead of the figures collbench "
+        "wrote: what a change of the model does to runs already made");
     app.add_option("--tuning", o.tuning,
                    "The decision table automatic followed in the runs (tune.sh), named in the report");
     CLI11_PARSE(app, argc, argv);

@@ -34,9 +34,10 @@ int main(int argc, char** argv) {
     app.add_option("--step", model.step, "--model: the factor between sizes")->check(CLI::Range(2, 1 << 20));
     app.add_option("-c,--collective", model.collectives, "--model: these collectives only")->delimiter(',');
     app.add_option("--threads", model.threads, "--model: threads pricing at once");
-    app.add_option("inputs", measured.inputs,
-                   "collbench --format json files: repeated runs, any process counts, any timings (at least one "
-                   "synchronized); none with --model");
+    app.add_option(
+        "inputs", measured.inputs,
+        "collbench --format json files: repeated runs, any process counts, any timings (at least one "
+        "synchronized); none with --model");
     CLI11_PARSE(app, argc, argv);
     if (model.platforms.empty()) {
       collbench::tune::write_measured_table(measured);

@@ -47,8 +47,8 @@ json agreement::to_json() const {
 }
 
 std::string agreement::summary() const {
-  std::string s = fmt::format("{:.3f}–{:.3f} over {} run{} in {} timing{}; median, noise:", least, most, count,
-                              count == 1 ? "" : "s", timings.size(), timings.size() == 1 ? "" : "s");
+  std::string s = fmt::format("{:.3f}–{:.3f} over {} run{} in {} timing{}; median, noise:", least, most,
+                              count, count == 1 ? "" : "s", timings.size(), timings.size() == 1 ? "" : "s");
   const char* separator = " ";
   for (const auto& [t, v] : timings) {
     s += fmt::format("{}{} {:.3f}, {:.0f}%", separator, t, v.median, v.noise * 100);

@@ -5,12 +5,11 @@
 // size, and two sides set against each other over every run and timing (the verdict rule's
 // measure: ratios, each timing's median and noise).
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cstddef>
 #include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string>
@@ -35,7 +34,6 @@ struct sample {
     most_us = std::max(most_us, median_us);
   }
 };
-
 
 // One run's medians at one collective, process count and size, by row: the library's algorithms by
 // name, "vendor" (the MPI library's collective), "served" (the drop-in's MPI_* serving the table's

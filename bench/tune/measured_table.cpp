@@ -184,7 +184,8 @@ void decide_sized(const key& k, const std::map<std::size_t, std::map<std::string
     const side library = [&pt, served_this](const observation& o) -> std::optional<double> {
       if (served_this && o.us.contains("served")) return o.us.at("served");
       if (o.us.contains(pt.chosen)) return o.us.at(pt.chosen);
-      if (served_this && o.timing != "synchronized" && o.us.contains("automatic")) return o.us.at("automatic");
+      if (served_this && o.timing != "synchronized" && o.us.contains("automatic"))
+        return o.us.at("automatic");
       return std::nullopt;
     };
     const observations all = all_of(g.seen.at(k).at(pt.bytes));
@@ -206,7 +207,8 @@ void decide_sized(const key& k, const std::map<std::size_t, std::map<std::string
   n.ranges += r.size();
   colls[k.first][std::to_string(k.second)] = std::move(r);
   if (any_vendor)  // no vendor rows at all: no section, `fastest` = automatic
-    fastest[k.first][std::to_string(k.second)] = ranges_json(bytes, verdicts, verdict_whys, "fastest", verdict_jsons);
+    fastest[k.first][std::to_string(k.second)] =
+        ranges_json(bytes, verdicts, verdict_whys, "fastest", verdict_jsons);
 }
 
 // One of gatherv, scatterv and alltoallv at one p: one verdict for every size, from each run's
@@ -310,32 +312,33 @@ json provenance(const gathered& g, const run_info& first, const measured_options
   std::string timing_detail;
   for (const std::string& t : used)
     if (t != "synchronized") timing_detail += fmt::format(" {}: {}.", t, g.timing_words.at(t));
-  return {{"host", joined(g.hosts)},
-          {"mpi_library", joined(g.libraries)},
-          {"date", now_utc()},
-          {"collbench", first.version},
-          {"collbench_options", o.options},
-          {"command", o.command},
-          {"runs", per_p("synchronized")},
-          {"cores", first.cores},
-          {"shm_copy", first.shm_copy.path},
-          {"type", first.type},
-          {"op", first.op},
-          {"timing", first.timing},
-          {"timings", joined(used)},
-          {"not_tabled", joined(g.skipped)},
-          {"size_key", size_key},
-          {"noise_rule", noise_rule()},
-          {"fastest_rule", fastest_rule},
-          {"fastest_timing",
-           fmt::format("{}: every timing given decides, and must agree{}.{}", joined(used),
-                       g.through_dropin_any ? "; the runs other than synchronized went through the drop-in (the "
-                                              "library's time is its MPI_* call serving the table's choice, "
-                                              "vendor's PMPI_*)"
-                                            : "",
-                       timing_detail)},
-          {"back_to_back_runs", per_p("back-to-back")},
-          {"imb_runs", per_p("imb")}};
+  return {
+      {"host", joined(g.hosts)},
+      {"mpi_library", joined(g.libraries)},
+      {"date", now_utc()},
+      {"collbench", first.version},
+      {"collbench_options", o.options},
+      {"command", o.command},
+      {"runs", per_p("synchronized")},
+      {"cores", first.cores},
+      {"shm_copy", first.shm_copy.path},
+      {"type", first.type},
+      {"op", first.op},
+      {"timing", first.timing},
+      {"timings", joined(used)},
+      {"not_tabled", joined(g.skipped)},
+      {"size_key", size_key},
+      {"noise_rule", noise_rule()},
+      {"fastest_rule", fastest_rule},
+      {"fastest_timing",
+       fmt::format("{}: every timing given decides, and must agree{}.{}", joined(used),
+                   g.through_dropin_any ? "; the runs other than synchronized went through the drop-in (the "
+                                          "library's time is its MPI_* call serving the table's choice, "
+                                          "vendor's PMPI_*)"
+                                        : "",
+                   timing_detail)},
+      {"back_to_back_runs", per_p("back-to-back")},
+      {"imb_runs", per_p("imb")}};
 }
 
 }  // namespace
@@ -358,7 +361,9 @@ void write_measured_table(const measured_options& o) {
   std::vector<std::string> used;
   for (const char* t : {"back-to-back", "imb", "synchronized"})
     if (g.timings_seen.contains(t)) used.emplace_back(t);
-  json table = {{"format", "collectives-tuning/1"}, {"provenance", provenance(g, first, o, used)}, {"collectives", colls}};
+  json table = {{"format", "collectives-tuning/1"},
+                {"provenance", provenance(g, first, o, used)},
+                {"collectives", colls}};
   if (!fastest.empty()) table["fastest"] = std::move(fastest);
   write_checked(
       o.out, table,
@@ -367,7 +372,8 @@ void write_measured_table(const measured_options& o) {
           "in every run and timing); vendor at {} sizes; at {} sizes neither side was ahead in every run "
           "and timing (the side whose worst timing is better); timings: {}{}{}\n",
           o.out, n.ranges, n.sizes, n.by_rule, n.vendor_sizes, n.disagreed, joined(used),
-          n.unsized_verdicts.empty() ? "" : "; one verdict for every size: ", fmt::join(n.unsized_verdicts, ", ")));
+          n.unsized_verdicts.empty() ? "" : "; one verdict for every size: ",
+          fmt::join(n.unsized_verdicts, ", ")));
 }
 
 }  // namespace collbench::tune

@@ -11,8 +11,8 @@
 #include <chrono>
 #include <map>
 #include <mutex>
-#include <span>
 #include <set>
+#include <span>
 #include <stdexcept>
 #include <thread>
 
@@ -34,7 +34,8 @@ struct platforms {
   explicit platforms(const std::vector<std::string>& files) {
     for (const std::string& file : files) nets.push_back(simgrid_platform(file));
     std::sort(nets.begin(), nets.end(), [](const auto& a, const auto& b) {
-      return static_cast<long long>(a.hosts) * a.ranks_per_host < static_cast<long long>(b.hosts) * b.ranks_per_host;
+      return static_cast<long long>(a.hosts) * a.ranks_per_host <
+             static_cast<long long>(b.hosts) * b.ranks_per_host;
     });
   }
   const schedule::platform& for_ranks(int p) const {
@@ -55,8 +56,8 @@ std::vector<job> jobs_of(const model_options& o, const platforms& nets) {
   std::vector<job> jobs;
   for (collectives::collective c : collectives::all_collectives()) {
     const std::string name(to_string(c));
-    if (!by_size(c) || (!o.collectives.empty() && std::find(o.collectives.begin(), o.collectives.end(),
-                                                           name) == o.collectives.end()))
+    if (!by_size(c) || (!o.collectives.empty() &&
+                        std::find(o.collectives.begin(), o.collectives.end(), name) == o.collectives.end()))
       continue;
     for (int p : o.ranks) {
       nets.for_ranks(p);
@@ -82,7 +83,8 @@ std::size_t price_all(std::vector<job>& jobs, const platforms& nets, unsigned th
         const std::string label(to_string(a));
         if (!tabled(label)) continue;
         try {
-          const auto s = priced_seconds(j.c, label, j.p, j.m.call_count, elem_size, 0, 0, nets.for_ranks(j.p));
+          const auto s =
+              priced_seconds(j.c, label, j.p, j.m.call_count, elem_size, 0, 0, nets.for_ranks(j.p));
           if (s) j.us[label] = *s * 1e6, ++priced;
         } catch (const std::exception& e) {
           const std::lock_guard lock(failure_mutex);
@@ -141,24 +143,23 @@ void write_model_table(const model_options& o) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::vector<std::string> names, models;
   for (const schedule::platform& net : nets.nets) names.push_back(net.name), models.push_back(describe(net));
-  json table = {
-      {"format", "collectives-tuning/1"},
-      {"provenance",
-       {{"host", fmt::format("{}", fmt::join(names, ", "))},
-        {"mpi_library", "model (colltune --model): priced schedules, no MPI"},
-        {"model", models},
-        {"date", now_utc()},
-        {"command", o.command},
-        {"type", "float"},
-        {"op", "sum"},
-        {"timing", "model: the last rank's end, every rank starting together"},
-        {"size_key", size_key},
-        {"calls_priced", priced},
-        {"seconds", seconds}}},
-      {"collectives", colls}};
+  json table = {{"format", "collectives-tuning/1"},
+                {"provenance",
+                 {{"host", fmt::format("{}", fmt::join(names, ", "))},
+                  {"mpi_library", "model (colltune --model): priced schedules, no MPI"},
+                  {"model", models},
+                  {"date", now_utc()},
+                  {"command", o.command},
+                  {"type", "float"},
+                  {"op", "sum"},
+                  {"timing", "model: the last rank's end, every rank starting together"},
+                  {"size_key", size_key},
+                  {"calls_priced", priced},
+                  {"seconds", seconds}}},
+                {"collectives", colls}};
   write_checked(o.out, table,
-                fmt::format("colltune --model: {}: {} ranges, {} calls priced on {} in {:.1f} s\n", o.out, ranges,
-                            priced, fmt::join(names, ", "), seconds));
+                fmt::format("colltune --model: {}: {} ranges, {} calls priced on {} in {:.1f} s\n", o.out,
+                            ranges, priced, fmt::join(names, ", "), seconds));
 }
 
 }  // namespace collbench::tune

@@ -22,7 +22,6 @@ bool tabled(const std::string& label);
 // gatherv, scatterv and alltoallv: automatic cannot choose by size (tuning.hpp), so no entry.
 bool by_size(collectives::collective c);
 
-
 // The barrier stays the built-in rule's choice, in both sections: every call timed as applications
 // see calls (back to back, and as IMB times) starts from a barrier, and the order in which the
 // ranks leave it decides who waits in the call after it. A table that changed the barrier would
