@@ -52,9 +52,7 @@ void write_automatic(std::ostream& md, const std::map<std::string, std::vector<t
   };
   std::map<std::string, drift> against_tuning;  // likewise
   std::vector<std::string> lines;
-  for (collectives::collective c : collectives::all_collectives()) {
-    const auto it = by_collective.find(std::string(to_string(c)));
-    if (it == by_collective.end()) continue;
+  for (const auto it : in_collective_order(by_collective)) {
     for (const table& t : it->second) {
       tally mine;
       for (std::size_t bytes : t.sizes) {

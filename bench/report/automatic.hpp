@@ -16,7 +16,7 @@
 namespace collbench::report {
 
 // The decision table's time of the algorithm it chose, per (collective, np, bytes): the tuning
-// runs' median (tune.cpp's `median_us` of every point).
+// runs' median (colltune's `median_us` of every point, tune/verdict.cpp).
 using tuned_times = std::map<std::tuple<std::string, int, std::size_t>, double>;
 
 tuned_times read_tuned_times(const nlohmann::json& table);

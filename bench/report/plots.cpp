@@ -86,9 +86,8 @@ std::vector<std::string> write_plots(const fs::path& dir, std::ostream& gp, cons
 void write_layouts(std::ostream& md, const fs::path& plots, std::ostream& gp,
                    const std::map<std::string, std::vector<table>>& by_collective) {
   bool heading = false;
-  for (collectives::collective c : collectives::all_collectives()) {
-    const auto it = by_collective.find(std::string(to_string(c)));
-    if (it == by_collective.end() || time_only(c)) continue;
+  for (const auto it : in_collective_order(by_collective)) {
+    if (time_only(*collectives::parse_collective(it->first))) continue;
     for (const table& across : it->second) {
       if (!across_hosts(*across.info)) continue;
       const auto one = std::find_if(it->second.begin(), it->second.end(), [&](const table& u) {

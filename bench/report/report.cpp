@@ -167,9 +167,7 @@ void write_summary(std::ostream& md, const tables_by_collective& by_collective) 
       "## Summary\n\nThe library's fastest algorithm at the smallest and the largest size, with its "
       "speedup over vendor (above 1: faster).\n\n| collective | np | smallest | best library | speedup "
       "| largest | best library | speedup |\n|---|---:|---:|---|---:|---:|---|---:|\n");
-  for (collectives::collective c : collectives::all_collectives()) {
-    const auto it = by_collective.find(std::string(to_string(c)));
-    if (it == by_collective.end()) continue;
+  for (const auto it : in_collective_order(by_collective)) {
     for (const table& t : it->second) {
       fmt::print(md, "| [{}](#{}) | {}{}{} |", t.collective, t.collective, t.info->ranks,
                  layout_note(*t.info), path_note(t));
@@ -188,9 +186,7 @@ void write_summary(std::ostream& md, const tables_by_collective& by_collective) 
 // Per collective and np: the plots, the times and the model.
 void write_per_collective(std::ostream& md, const fs::path& plots, std::ostream& gp,
                           const tables_by_collective& by_collective) {
-  for (collectives::collective c : collectives::all_collectives()) {
-    const auto it = by_collective.find(std::string(to_string(c)));
-    if (it == by_collective.end()) continue;
+  for (const auto it : in_collective_order(by_collective)) {
     fmt::print(md, "## {}\n\n", it->first);
     for (const table& t : it->second) {
       fmt::print(md, "### {}, np = {}{}{}\n\n{}.\n\n", t.collective, t.info->ranks, layout_note(*t.info),

@@ -110,9 +110,7 @@ void write_paths(std::ostream& md, const std::map<std::string, std::vector<table
              "vendor's median time (µs) on one copy and on two, and their ratio (two ÷ one: above 1, "
              "one copy is faster); the same for the library's fastest algorithm (named); and that "
              "algorithm's speedup over vendor on each path.\n\n");
-  for (collectives::collective c : collectives::all_collectives()) {
-    const auto it = by_collective.find(std::string(to_string(c)));
-    if (it == by_collective.end()) continue;
+  for (const auto it : in_collective_order(by_collective)) {
     for (const table& one : it->second) {
       if (one.info->shm_copy.path != "single") continue;
       const auto two = std::find_if(it->second.begin(), it->second.end(), [&](const table& u) {
@@ -156,9 +154,7 @@ void write_back_to_back(std::ostream& md, const std::map<std::string, std::vecto
     int sizes = 0, vendor_b2b = 0, vendor_sync = 0;
   };
   std::map<int, tally> per_np;
-  for (collectives::collective c : collectives::all_collectives()) {
-    const auto it = timed_back_to_back.find(std::string(to_string(c)));
-    if (it == timed_back_to_back.end()) continue;
+  for (const auto it : in_collective_order(timed_back_to_back)) {
     const auto sync = synchronized.find(it->first);
     for (const table& b : it->second) {
       const table* s = nullptr;
@@ -212,9 +208,7 @@ void write_selectors(std::ostream& md, const std::map<std::string, std::vector<t
              "automatic, each selection, the library ÷ the best selection, and the library's time ÷ its "
              "transport model (the floor of its schedule on the platform). Simulated time is exact: one "
              "call per row and size, no noise.\n\n");
-  for (collectives::collective coll : collectives::all_collectives()) {
-    const auto it = by_collective.find(std::string(to_string(coll)));
-    if (it == by_collective.end()) continue;
+  for (const auto it : in_collective_order(by_collective)) {
     for (const table& t : it->second) {
       if (!std::any_of(t.labels.begin(), t.labels.end(), &is_selector)) continue;
       fmt::print(md, "### {}, np = {}\n\n| bytes | best library | automatic |", t.collective, t.info->ranks);

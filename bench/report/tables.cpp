@@ -6,8 +6,18 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <collectives/algorithm.hpp>
 
 namespace collbench::report {
+
+std::vector<tables_by_collective::const_iterator> in_collective_order(
+    const tables_by_collective& by_collective) {
+  std::vector<tables_by_collective::const_iterator> out;
+  for (collectives::collective c : collectives::all_collectives())
+    if (const auto it = by_collective.find(std::string(to_string(c))); it != by_collective.end())
+      out.push_back(it);
+  return out;
+}
 
 bool is_library(const std::string& label) { return !label.starts_with("vendor"); }
 

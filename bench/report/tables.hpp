@@ -44,6 +44,10 @@ struct table {
 // The tables by collective, each a list by process count and path.
 using tables_by_collective = std::map<std::string, std::vector<table>>;
 
+// The collectives measured, in the order of collectives::all_collectives().
+std::vector<tables_by_collective::const_iterator> in_collective_order(
+    const tables_by_collective& by_collective);
+
 bool is_library(const std::string& label);
 
 // µs with about three significant digits.
