@@ -216,9 +216,8 @@ BOOST_AUTO_TEST_CASE(automatic_keeps_an_algorithm_only_where_every_run_and_timin
   // Ahead in every run, but the two synchronized runs disagree (0.40 and 0.97: the lesser 71% from
   // their median 0.685, as a factor), and the median ratio, 0.675, is not below 1 ÷ 1.71: the rule's.
   BOOST_TEST(algorithm_at(noisy) == r3);
-  BOOST_TEST(
-      seen.at(noisy).second.at("against_rule").at("noise").get<double>() == (0.40 + 0.97) / 2 / 0.40 - 1,
-      boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(seen.at(noisy).second.at("against_rule").at("noise").get<double>() == (0.40 + 0.97) / 2 / 0.40 - 1,
+             boost::test_tools::tolerance(1e-9));
   // Ahead everywhere, by 2–3%: within the floor, the rule's.
   BOOST_TEST(algorithm_at(close) == r4);
 
@@ -247,8 +246,7 @@ BOOST_AUTO_TEST_CASE(automatic_keeps_an_algorithm_only_where_every_run_and_timin
   BOOST_TEST(to_string(collectives::automatic_choice(shape(unmeasured))) == r5);
   BOOST_TEST(to_string(collectives::automatic_choice(shape(close))) == r4);
   BOOST_TEST(collectives::fastest_choice(shape(kept)) == collectives::automatic_choice(shape(kept)));
-  BOOST_TEST(collectives::fastest_choice(shape(contradicted)) ==
-             collectives::automatic_choice(shape(contradicted)));
+  BOOST_TEST(collectives::fastest_choice(shape(contradicted)) == collectives::automatic_choice(shape(contradicted)));
   collectives::clear_tuning();
 }
 
@@ -267,30 +265,33 @@ BOOST_AUTO_TEST_CASE(each_timing_is_held_to_its_own_noise) {
   const std::size_t apart = 1 << 20, doubted = 2 << 20;
   const std::string rule = other_and_rule(apart).second;
   BOOST_REQUIRE(rule == other_and_rule(doubted).second);
-  const std::vector<std::tuple<const char*, double, double>> runs{
-      // timing, vendor µs at apart, at doubted
-      {"synchronized", 61, 50}, {"synchronized", 64, 80}, {"synchronized", 66, 96},
-      {"back-to-back", 34, 30}, {"back-to-back", 36, 31}, {"back-to-back", 70, 32},
-      {"imb", 34, 30},          {"imb", 36, 31},          {"imb", 62, 32}};
+  const std::vector<std::tuple<const char*, double, double>> runs{// timing, vendor µs at apart, at doubted
+                                                                  {"synchronized", 61, 50},
+                                                                  {"synchronized", 64, 80},
+                                                                  {"synchronized", 66, 96},
+                                                                  {"back-to-back", 34, 30},
+                                                                  {"back-to-back", 36, 31},
+                                                                  {"back-to-back", 70, 32},
+                                                                  {"imb", 34, 30},
+                                                                  {"imb", 36, 31},
+                                                                  {"imb", 62, 32}};
   std::vector<std::string> files;
   for (const auto& [timing, at_apart, at_doubted] : runs) {
     // The library's choice is the rule's, 100 µs; through the drop-in its MPI_* row serves it in 100.
     const bool dropin = std::string(timing) != "synchronized";
-    files.push_back(write_rows(
-        s.dir, fmt::format("run{}", files.size()), timing,
-        rows_of({{apart, "", rule, 0, 100, at_apart, 100}, {doubted, "", rule, 0, 100, at_doubted, 100}},
-                dropin)));
+    files.push_back(write_rows(s.dir, fmt::format("run{}", files.size()), timing,
+                               rows_of({{apart, "", rule, 0, 100, at_apart, 100},
+                                        {doubted, "", rule, 0, 100, at_doubted, 100}},
+                                       dropin)));
   }
   const json table = colltune(files, s.dir / "t.json");
   const auto verdict = fastest_points(table);
   BOOST_TEST(verdict.at(apart).first == "vendor");
-  BOOST_TEST(verdict.at(apart).second.at("noise").get<double>() == 0.70 / 0.36 - 1,
-             boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(verdict.at(apart).second.at("noise").get<double>() == 0.70 / 0.36 - 1, boost::test_tools::tolerance(1e-9));
   BOOST_TEST(verdict.at(doubted).first == "vendor");
   BOOST_TEST(
       verdict.at(doubted).second.at("by").get<std::string>().starts_with("vendor: neither side ahead"));
-  BOOST_TEST(verdict.at(doubted).second.at("by").get<std::string>().find("synchronized 0.800, 60%") !=
-                 std::string::npos,
+  BOOST_TEST(verdict.at(doubted).second.at("by").get<std::string>().find("synchronized 0.800, 60%") != std::string::npos,
              verdict.at(doubted).second.at("by"));
 }
 

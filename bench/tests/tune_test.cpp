@@ -10,9 +10,9 @@
 // section, where fastest_choice is automatic's choice.
 
 #define BOOST_TEST_MODULE colltune
-#include "tune_test.hpp"
-
 #include <boost/test/unit_test.hpp>
+
+#include "tune_test.hpp"
 
 namespace {
 
