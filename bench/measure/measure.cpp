@@ -1,51 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// How one size is measured (collectively, on every rank):
-//   1. check: vendor runs first on fresh inputs and its result is kept; every variant then runs
-//      on the same inputs and its result is compared element by element (wrong = elements that
-//      differ, summed over ranks);
-//   2. warm-up: rounds of every variant once, until the round count or a quarter of the time
-//      budget is spent; they also estimate how long one round takes;
-//   3. timed iterations, as many as the budget allows (between --min-iterations and
-//      --iterations): each iteration runs every variant once, in a fresh random order, each call
-//      preceded by a barrier and started at an instant common to all ranks (start_sync.hpp), and
-//      timed on every rank from that instant to its end of the call;
-//   4. per iteration the maximum over ranks (the collective is done when its last rank is),
-//      then median, min and max over iterations.
-// Back to back (--timing back-to-back), steps 3 and 4 change: an iteration of a variant is a
-// batch — a barrier, then `batch` calls issued one after the other with nothing between them, as
-// an application issues them — and each rank times the whole batch from its own exit of the
-// barrier; the batch's time per call is each rank's elapsed ÷ calls, then the maximum over ranks.
-// We keep the maximum over ranks: the batch is done when its last rank is done, and the average
-// would credit a rooted collective with the time its root saves by running ahead, which none of
-// the other ranks sees. What the mode captures and the synchronized one removes on purpose: a root
-// that returns before its messages are received starts the next call early, and successive calls
-// overlap in the network and the MPI library's queues (vendor's eager sends and segmented trees
-// gain most). This is an application's loop, and IMB-MPI1's with `-sync off`.
-// As IMB-MPI1 times (--timing imb), steps 3 and 4 change so: an iteration of a variant is a batch
-// timed as IMB-MPI1's collective kernels time their n_sample calls — read in intel/mpi-benchmarks
-// at 46e8757 (src_c/IMB_allreduce.c, IMB_allreduce(), and alike IMB_bcast.c, IMB_reduce.c,
-// IMB_allgather.c, IMB_alltoall.c, IMB_gather.c, IMB_scatter.c, IMB_reduce_scatter_block.c):
-//     IMB_do_n_barriers(c_info->communicator, N_BARR);         // N_BARR = 2 (IMB_settings.h)
-//     for (i = 0; i < ITERATIONS->n_sample; i++) {
-//         *time -= MPI_Wtime();
-//         MPI_Allreduce(...);
-//         *time += MPI_Wtime();
-//         IMB_do_n_barriers(c_info->communicator, c_info->sync);  // sync = 1 unless -sync off
-//     }
-//     *time /= ITERATIONS->n_sample;
-// (IMB_do_n_barriers, IMB_declare.h: MPI_Barrier unless -imb_barrier on; sync's default:
-// IMB_init.c, IMB_set_default: c_info->sync = 1; src_cpp/MPI1/MPI1_suite.cpp: "sync" true).
-// IMB_output.c then gathers every rank's time and prints t_min, t_max and t_avg over the ranks
-// (IMB_calculate_times: the sum over ranks ÷ their count). We keep t_avg, the column
-// bench/imb_check.sh reads (OSU's collective benchmarks time the same loop and print the same
-// average). So: two barriers, then `batch` calls, each timed on every rank from just before it to
-// its return, with a barrier after it, outside the time; each rank's mean per call, then the mean
-// over ranks; median, min and max over the batches. The root stays --root (IMB's default:
-// -root_shift off), the buffers are the same at every call (IMB's default, without -off_cache), the
-// clock is MPI_Wtime, as IMB's. IMB runs one batch per size of up to 1000 calls or 40 MiB
-// (IMB_settings.h: MSGSPERSAMPLE, OVERALL_VOL), warmed up by a tenth of it, at least 10 calls
-// (IMB_warm_up.c); we run the automatic batch, several times, as back to back. Under the drop-in,
-// MPI_Barrier is the drop-in's too, as under IMB.
+// How one size is measured (measure.hpp), collectively, on every rank: every variant checked
+// against vendor's result (wrong = elements that differ, summed over ranks); warm-up rounds of every
+// variant once, until the round count or a quarter of the time budget is spent; then timed rounds,
+// as many as the budget allows, each variant once per round in a fresh random order. Synchronized:
+// each call after a barrier, started at an instant common to all ranks (start_sync.hpp), its time
+// the maximum over ranks. Back to back: an iteration is a batch of calls issued one after the other
+// after a barrier, its time per call the slowest rank's. As IMB-MPI1 times (imb): each call of a
+// batch timed on its own with a barrier after it, the mean over the ranks. Then median, min and
+// max over iterations. The method and its sources: docs/measurements/2026-12-02-the-house.md.
 
 #include "measure/measure.hpp"
 
@@ -143,7 +105,9 @@ call_time timed_call(MPI_Comm comm, start_sync& sync, workload& w, const variant
 }
 
 // One batch of `calls` calls of `v`, back to back after a barrier: the time per call of the slowest
-// rank, from its own exit of the barrier to the end of its last call. The same on every rank.
+// rank, from its own exit of the barrier to the end of its last call. The maximum, not the average:
+// the batch is done when its last rank is, and the average would credit a rooted collective with
+// the time its root saves by running ahead, which none of the other ranks sees. The same on every rank.
 double timed_batch(MPI_Comm comm, workload& w, const variant& v, int calls) {
   double mine = 0;
   {
@@ -159,9 +123,11 @@ double timed_batch(MPI_Comm comm, workload& w, const variant& v, int calls) {
   return slowest;
 }
 
-// One batch of `calls` calls of `v` timed as IMB-MPI1 times a collective (the loop at the top): two
+// One batch of `calls` calls of `v` timed as IMB-MPI1 times a collective (intel/mpi-benchmarks at
+// 46e8757, src_c/IMB_allreduce.c and its siblings: N_BARR = 2 barriers, then each call timed on its
+// own and followed by a barrier unless -sync off; docs/measurements/2026-12-02-the-house.md): two
 // barriers, then each call timed on its own and followed by a barrier. Each rank's mean per call,
-// averaged over the ranks (IMB's t_avg). The same on every rank.
+// averaged over the ranks (IMB's t_avg, which bench/imb_check.sh reads). The same on every rank.
 double imb_batch(MPI_Comm comm, workload& w, const variant& v, int calls) {
   double mine = 0;
   {
@@ -182,6 +148,120 @@ double imb_batch(MPI_Comm comm, workload& w, const variant& v, int calls) {
   double sum = 0;
   MPI_Allreduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, comm);
   return sum / size;
+}
+
+// One size's rounds: every variant once per round, in a fresh random order (the same on every
+// rank, from the shared seed), so that no variant always follows the same one and inherits what it
+// leaves behind (a busy root, messages still in flight). A timed round keeps each call's time and
+// redoes a call that some rank started late.
+class size_rounds {
+ public:
+  std::vector<std::vector<double>> times;  ///< per variant, each timed iteration's
+
+  size_rounds(MPI_Comm comm, timing_state& state, workload& w, std::span<const variant> variants, int batch,
+              timing_mode timing, std::vector<sample>& out)
+      : times(variants.size()), comm_(comm), state_(state), w_(w), variants_(variants), batch_(batch),
+        back_to_back_(timing != timing_mode::synchronized), imb_(timing == timing_mode::imb), out_(out),
+        order_(variants.size()) {
+    std::iota(order_.begin(), order_.end(), std::size_t{0});
+  }
+
+  void round(bool timed) {
+    std::shuffle(order_.begin(), order_.end(), state_.order);
+    for (std::size_t i : order_) {
+      if (back_to_back_) {
+        const double t = imb_ ? imb_batch(comm_, w_, variants_[i], batch_)
+                              : timed_batch(comm_, w_, variants_[i], batch_);
+        if (timed) {
+          ++out_[i].calls;
+          times[i].push_back(t);
+        }
+        continue;
+      }
+      if (!timed) {
+        timed_call(comm_, state_.start, w_, variants_[i]);
+        continue;
+      }
+      call_time t{0, true};
+      for (int attempt = 0; t.late && attempt < max_attempts; ++attempt) {
+        t = timed_call(comm_, state_.start, w_, variants_[i]);
+        ++out_[i].calls;
+        out_[i].late += t.late;
+      }
+      times[i].push_back(t.seconds);
+    }
+  }
+
+  // Seconds one round takes on the slowest rank, so that every rank makes the same decisions.
+  double slowest_since(double start) const {
+    const double mine = MPI_Wtime() - start;
+    double slowest = 0;
+    MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm_);
+    return slowest;
+  }
+
+  // Rounds of every variant once, until `warmup` rounds or a quarter of the budget is spent: the
+  // rounds made and, with a budget, the seconds one took.
+  std::pair<int, double> warm_up(int warmup, double budget) {
+    int rounds = 0;
+    double round_seconds = 0;
+    const double warmup_start = MPI_Wtime();
+    for (; rounds < warmup; ++rounds) {
+      round(false);
+      if (budget > 0) {
+        const double spent = slowest_since(warmup_start);
+        round_seconds = spent / (rounds + 1);
+        if (spent > budget / 4) {
+          ++rounds;
+          break;
+        }
+      }
+    }
+    return {rounds, round_seconds};
+  }
+
+ private:
+  MPI_Comm comm_;
+  timing_state& state_;
+  workload& w_;
+  std::span<const variant> variants_;
+  int batch_;
+  bool back_to_back_, imb_;
+  std::vector<sample>& out_;
+  std::vector<std::size_t> order_;
+};
+
+// Batched, a round is a batch per variant: the automatic warm-up makes as many calls as the
+// synchronized one, in whole batches.
+int warmup_rounds(const timing_policy& policy, bool small, int batch) {
+  const bool back_to_back = policy.timing != timing_mode::synchronized;
+  return policy.warmup >= 0 ? policy.warmup
+         : back_to_back     ? std::max(1, ((small ? 100 : 10) + batch - 1) / batch)
+         : small            ? 100
+                            : 10;
+}
+
+// The timed iterations the budget allows (between --min-iterations and --iterations). Without a
+// warm-up the first timed round is the estimate: `done` counts it. Batched, an iteration is a
+// batch: the automatic count makes as many calls as the synchronized one, in at least 10 batches.
+int timed_iterations(size_rounds& r, const timing_policy& policy, bool small, int batch, int rounds,
+                     double round_seconds, int& done) {
+  const bool back_to_back = policy.timing != timing_mode::synchronized;
+  const double budget = policy.seconds_per_size;
+  const int calls_wanted = small ? 1000 : 100;
+  const int most = policy.iterations > 0 ? policy.iterations
+                   : back_to_back        ? std::max(10, (calls_wanted + batch - 1) / batch)
+                                         : calls_wanted;
+  if (budget <= 0) return most;
+  if (rounds == 0) {  // no warm-up: the first timed round is the estimate
+    const double start = MPI_Wtime();
+    r.round(true);
+    ++done;
+    round_seconds = r.slowest_since(start);
+  }
+  const double fit = round_seconds > 0 ? budget / round_seconds : most;
+  return static_cast<int>(
+      std::clamp(fit, static_cast<double>(std::min(policy.min_iterations, most)), static_cast<double>(most)));
 }
 
 }  // namespace
@@ -242,97 +322,20 @@ std::vector<sample> measure(MPI_Comm comm, collective c, int root, workload& w,
   const bool small = m.call_count * w.element_size() <= 8192;
   // Back to back and as IMB times, an iteration is a batch of calls.
   const bool back_to_back = policy.timing != timing_mode::synchronized;
-  const bool imb = policy.timing == timing_mode::imb;
   const int batch = !back_to_back ? 1 : policy.batch > 0 ? policy.batch : automatic_batch(m.bytes);
-  // Batched, a round is a batch per variant: the automatic warm-up makes as many calls as the
-  // synchronized one, in whole batches.
-  const int warmup = policy.warmup >= 0 ? policy.warmup
-                     : back_to_back     ? std::max(1, ((small ? 100 : 10) + batch - 1) / batch)
-                     : small            ? 100
-                                        : 10;
-  const double budget = policy.seconds_per_size;
-
-  // One round: every variant once, in a fresh random order (the same on every rank, from the
-  // shared seed), so that no variant always follows the same one and inherits what it leaves
-  // behind (a busy root, messages still in flight). A timed round keeps each call's time and
-  // redoes a call that some rank started late.
-  std::vector<std::size_t> order(k);
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::vector<std::vector<double>> times(k);
-  const auto round = [&](bool timed) {
-    std::shuffle(order.begin(), order.end(), state.order);
-    for (std::size_t i : order) {
-      if (back_to_back) {
-        const double t =
-            imb ? imb_batch(comm, w, variants[i], batch) : timed_batch(comm, w, variants[i], batch);
-        if (timed) {
-          ++out[i].calls;
-          times[i].push_back(t);
-        }
-        continue;
-      }
-      if (!timed) {
-        timed_call(comm, state.start, w, variants[i]);
-        continue;
-      }
-      call_time t{0, true};
-      for (int attempt = 0; t.late && attempt < max_attempts; ++attempt) {
-        t = timed_call(comm, state.start, w, variants[i]);
-        ++out[i].calls;
-        out[i].late += t.late;
-      }
-      times[i].push_back(t.seconds);
-    }
-  };
-  // Seconds one round takes on the slowest rank, so that every rank makes the same decisions.
-  const auto slowest_since = [&](double start) {
-    const double mine = MPI_Wtime() - start;
-    double slowest = 0;
-    MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm);
-    return slowest;
-  };
+  size_rounds r(comm, state, w, variants, batch, policy.timing, out);
 
   prog.note(fmt::format("{}: warming up {} algorithms", where, k));
-  int rounds = 0;
-  double round_seconds = 0;
-  const double warmup_start = MPI_Wtime();
-  for (; rounds < warmup; ++rounds) {
-    round(false);
-    if (budget > 0) {
-      const double spent = slowest_since(warmup_start);
-      round_seconds = spent / (rounds + 1);
-      if (spent > budget / 4) {
-        ++rounds;
-        break;
-      }
-    }
-  }
-
-  // Batched, an iteration is a batch: the automatic count makes as many calls as the synchronized
-  // one, in at least 10 batches.
-  const int calls_wanted = small ? 1000 : 100;
-  const int most = policy.iterations > 0 ? policy.iterations
-                   : back_to_back        ? std::max(10, (calls_wanted + batch - 1) / batch)
-                                         : calls_wanted;
-  int iterations = most, done = 0;
-  if (budget > 0) {
-    if (rounds == 0) {  // no warm-up: the first timed round is the estimate
-      const double start = MPI_Wtime();
-      round(true);
-      ++done;
-      round_seconds = slowest_since(start);
-    }
-    const double fit = round_seconds > 0 ? budget / round_seconds : most;
-    iterations = static_cast<int>(std::clamp(fit, static_cast<double>(std::min(policy.min_iterations, most)),
-                                             static_cast<double>(most)));
-  }
+  const auto [rounds, round_seconds] = r.warm_up(warmup_rounds(policy, small, batch), policy.seconds_per_size);
+  int done = 0;
+  const int iterations = timed_iterations(r, policy, small, batch, rounds, round_seconds, done);
   // Only now that the budget has fixed the count: --iterations alone must not decide the memory.
-  for (std::vector<double>& t : times) t.reserve(static_cast<std::size_t>(iterations));
+  for (std::vector<double>& t : r.times) t.reserve(static_cast<std::size_t>(iterations));
   prog.note(fmt::format("{}: timing {} algorithms, {} iterations", where, k, iterations));
-  for (; done < iterations; ++done) round(true);
+  for (; done < iterations; ++done) r.round(true);
 
   for (std::size_t i = 0; i < k; ++i) {
-    std::vector<double>& slowest = times[i];
+    std::vector<double>& slowest = r.times[i];
     std::sort(slowest.begin(), slowest.end());
     out[i].median = median_of_sorted(slowest);
     out[i].min = slowest.front();

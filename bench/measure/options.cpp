@@ -52,10 +52,19 @@ struct usage_error {
   std::string message;
 };
 
+// What the command line gives as text, read into `options` once parsed (finish()).
+struct texts {
+  std::vector<std::string> collective_args;
+  long long step = 0;
+  std::string min_text = "8", max_text = "16M", type_text = "float", op_text = "sum", format_text = "table";
+  std::string timing_text = "synchronized", draw_time = "real";
+};
+
 // Validation beyond CLI11's: throws usage_error.
-void finish(options& o, const std::vector<std::string>& collective_args, const std::string& min_text,
-            const std::string& max_text, long long step, const std::string& type_text,
-            const std::string& op_text) {
+void finish(options& o, const texts& t) {
+  const std::vector<std::string>& collective_args = t.collective_args;
+  const std::string &min_text = t.min_text, &max_text = t.max_text, &type_text = t.type_text, &op_text = t.op_text;
+  const long long step = t.step;
   if (collective_args.empty() || (collective_args.size() == 1 && collective_args[0] == "all")) {
     const auto all = collectives::all_collectives();
     o.collectives.assign(all.begin(), all.end());
@@ -187,19 +196,11 @@ std::string format_size(std::size_t bytes) {
   return fmt::format("{} {}", bytes, units[u]);
 }
 
-parse_result parse_options(int argc, char** argv) {
-  parse_result result;
-  options& o = result.opts;
-  CLI::App app{
-      "collbench: each collective algorithm of the library against the MPI library's own (vendor), "
-      "interleaved in one run. Launch with mpirun, e.g. scripts/mpirun/run -n 4 collbench -c allreduce",
-      "collbench"};
-  app.get_formatter()->column_width(34);
+namespace {
 
-  std::vector<std::string> collective_args;
-  long long step = static_cast<long long>(o.step);
-  std::string min_text = "8", max_text = "16M", type_text = "float", op_text = "sum", format_text = "table";
-  app.add_option("-c,--collective", collective_args,
+// What is measured: collectives, algorithms, sizes, the data and the root.
+void add_selection(CLI::App& app, options& o, texts& t) {
+  app.add_option("-c,--collective", t.collective_args,
                  fmt::format("Collectives to measure (comma-separated or repeated): all (default), {}",
                              collective_names()))
       ->delimiter(',');
@@ -212,15 +213,15 @@ parse_result parse_options(int argc, char** argv) {
          "The vendor row, MPI_<Collective> as an application calls it, is always measured: it is the "
          "baseline")
       ->delimiter(',');
-  app.add_option("-b,--min-bytes", min_text, "Smallest message in bytes (K, M, G suffixes: binary)")
+  app.add_option("-b,--min-bytes", t.min_text, "Smallest message in bytes (K, M, G suffixes: binary)")
       ->capture_default_str();
-  app.add_option("-e,--max-bytes", max_text, "Largest message in bytes")->capture_default_str();
-  app.add_option("--step", step, "Factor between successive sizes (a power of two)")->capture_default_str();
-  app.add_option("-t,--type", type_text,
+  app.add_option("-e,--max-bytes", t.max_text, "Largest message in bytes")->capture_default_str();
+  app.add_option("--step", t.step, "Factor between successive sizes (a power of two)")->capture_default_str();
+  app.add_option("-t,--type", t.type_text,
                  fmt::format("Element type: {}",
                              join_names(all_element_kinds(), [](element_kind t) { return to_string(t); })))
       ->capture_default_str();
-  app.add_option("-o,--op", op_text,
+  app.add_option("-o,--op", t.op_text,
                  fmt::format("Reduction op ({}): {}", collective_names(reduces),
                              join_names(all_op_kinds(), [](op_kind x) { return to_string(x); })))
       ->capture_default_str();
@@ -232,6 +233,10 @@ parse_result parse_options(int argc, char** argv) {
          "rank r's block ∝ 1 + F·r/(p−1); 0 = equal blocks")
       ->type_name("F")
       ->capture_default_str();
+}
+
+// How the calls are timed and checked.
+void add_timing(CLI::App& app, options& o, texts& t) {
   app.add_option("-n,--iterations", o.iterations,
                  fmt::format("Timed iterations per size and algorithm, at most {}; 0: automatic (1000 up "
                              "to 8 KiB per rank, 100 above), both bounded by --time-per-size",
@@ -248,9 +253,8 @@ parse_result parse_options(int argc, char** argv) {
   app.add_option("--time-per-size", o.seconds_per_size,
                  "Seconds the timed iterations of one size (all algorithms together) may take; 0: no bound")
       ->capture_default_str();
-  std::string timing_text = "synchronized";
   app.add_option(
-         "--timing", timing_text,
+         "--timing", t.timing_text,
          "How calls are timed: synchronized (each call after a barrier, started at an instant common to all "
          "ranks: each algorithm's own time, to compare algorithms), back-to-back (a barrier, then a batch "
          "of calls one after the other, as applications issue them: a rooted collective's root may run "
@@ -267,7 +271,11 @@ parse_result parse_options(int argc, char** argv) {
       ->capture_default_str();
   app.add_flag("--check,!--no-check", o.check,
                "Compare every algorithm's result with vendor's and count wrong elements (default: on)");
-  app.add_option("-f,--format", format_text,
+}
+
+// What is written, and the runs that measure nothing (--list, --draw).
+void add_output(CLI::App& app, options& o, texts& t) {
+  app.add_option("-f,--format", t.format_text,
                  "Output format: table, csv or json (default: from --output's extension, else table)")
       ->check(CLI::IsMember({"table", "csv", "json"}))
       ->capture_default_str();
@@ -285,7 +293,6 @@ parse_result parse_options(int argc, char** argv) {
                "A vendor:<name> named in -a that the MPI library cannot run at this process count (SimGrid's "
                "algorithms that crash or fail there; --list says which) is left out with its reason, on "
                "stderr and in the output, instead of stopping the run");
-  std::string draw_time = "real";
   app.add_option("--draw", o.draw,
                  "Instead of measuring: run each collective:algorithm given (comma-separated, or all: every "
                  "library algorithm of every collective) once at a small size (4 elements per block) with "
@@ -296,24 +303,42 @@ parse_result parse_options(int argc, char** argv) {
   app.add_option("--draw-dir", o.draw_dir, "Where --draw writes its pictures")
       ->type_name("DIR")
       ->capture_default_str();
-  app.add_option("--draw-time", draw_time,
+  app.add_option("--draw-time", t.draw_time,
                  "The time axis of --draw: real (measured µs) or logical (one unit per send or receive)")
       ->check(CLI::IsMember({"real", "logical"}))
       ->capture_default_str();
+}
+
+}  // namespace
+
+parse_result parse_options(int argc, char** argv) {
+  parse_result result;
+  options& o = result.opts;
+  CLI::App app{
+      "collbench: each collective algorithm of the library against the MPI library's own (vendor), "
+      "interleaved in one run. Launch with mpirun, e.g. scripts/mpirun/run -n 4 collbench -c allreduce",
+      "collbench"};
+  app.get_formatter()->column_width(34);
+
+  texts t;
+  t.step = static_cast<long long>(o.step);
+  add_selection(app, o, t);
+  add_timing(app, o, t);
+  add_output(app, o, t);
 
   try {
     app.parse(argc, argv);
     // Without --format, the output file's extension chooses.
     if (app.count("--format") == 0 && (o.output.ends_with(".csv") || o.output.ends_with(".json")))
-      format_text = o.output.ends_with(".csv") ? "csv" : "json";
-    o.format = format_text == "csv"    ? output_format::csv
-               : format_text == "json" ? output_format::json
+      t.format_text = o.output.ends_with(".csv") ? "csv" : "json";
+    o.format = t.format_text == "csv"    ? output_format::csv
+               : t.format_text == "json" ? output_format::json
                                        : output_format::table;
-    o.timing = timing_text == "back-to-back" ? timing_mode::back_to_back
-               : timing_text == "imb"        ? timing_mode::imb
+    o.timing = t.timing_text == "back-to-back" ? timing_mode::back_to_back
+               : t.timing_text == "imb"        ? timing_mode::imb
                                              : timing_mode::synchronized;
-    finish(o, collective_args, min_text, max_text, step, type_text, op_text);
-    o.draw_logical = draw_time == "logical";
+    finish(o, t);
+    o.draw_logical = t.draw_time == "logical";
   } catch (const CLI::CallForHelp&) {
     result.run = false;
     result.message = app.help();

@@ -2,7 +2,7 @@
 #pragma once
 
 // collbench's command line (CLI11). Everything that can be checked without MPI is checked here;
-// what needs the communicator (root < p, which algorithms exist) is checked in collbench.cpp.
+// what needs the communicator (root < p, which algorithms exist) is checked in run.cpp.
 // A bad option is a usage error: the message goes to stderr and the exit code is 2.
 
 #include <collectives/algorithm.hpp>
