@@ -38,7 +38,12 @@ double platform::wire(int from, const step& send, bool latency_only) const {
   const std::uint64_t bytes = latency_only ? 0 : send.bytes;
   if (message) return message(bytes, send.input, n > 0, send.exchange);
   const auto m = static_cast<double>(bytes);
-  return n == 0 ? host_latency + m * host_byte : n * link_latency + m * link_byte;
+  double latency = n == 0 ? host_latency : n * link_latency, byte = n == 0 ? host_byte : link_byte;
+  if (factors) {
+    const auto [latency_factor, bandwidth_factor] = factors(send.bytes);
+    latency *= latency_factor, byte /= bandwidth_factor;
+  }
+  return latency + m * byte;
 }
 
 std::string describe(const platform& net) {

@@ -45,6 +45,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "schedule/check.hpp"
@@ -79,6 +80,9 @@ struct platform {
   /// (step::input), whether it crosses hosts and whether it is half of an exchange (step::exchange),
   /// instead of the latencies and bytes above.
   std::function<double(std::uint64_t bytes, bool input, bool across, bool exchange)> message;
+  /// Where set, what a message's route latency and bandwidth are multiplied by at its bytes (SMPI's
+  /// lat-factor and bw-factor); 1 and 1 where not.
+  std::function<std::pair<double, double>(std::uint64_t bytes)> factors;
   double gamma = 0;          ///< s per byte reduced
   double delta = 0;          ///< s per byte copied locally
   std::size_t eager_bytes = 0;  ///< E (0: every send waits for its receive)
