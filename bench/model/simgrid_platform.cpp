@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "kit/eager.hpp"
 #include "model/simgrid_file.hpp"
 
 namespace collbench {
@@ -81,9 +82,12 @@ schedule::platform simgrid_platform(const std::string& path) {
   net.factors = factors_of(file);
   // The library's eager size: below the limit a calibrated platform names on its hosts
   // (collectives/eager-limit, which SMPI's detached sizes may exceed), else below SMPI's threshold.
-  const auto first_waiting = file.prop("collectives/eager-limit")
-                                 .value_or(file.prop("smpi/send-is-detached-thresh").value_or("65536"));
-  net.eager_bytes = std::stoul(first_waiting) - 1;
+  namespace kit = collectives::detail;
+  const auto first_waiting =
+      file.prop("collectives/eager-limit")
+          .value_or(
+              file.prop("smpi/send-is-detached-thresh").value_or(std::to_string(kit::smpi_default_detached)));
+  net.eager_bytes = kit::smpi_eager_bytes(std::stoul(first_waiting));
   // The library knows E across hosts under SMPI too, and sends exchanges above it to other hosts
   // as segments of E (kit/eager.cpp).
   net.eager_across = net.eager_bytes;

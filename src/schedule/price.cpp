@@ -264,6 +264,7 @@ double price(const call_spec& spec, const platform& net) {
   as_run.eager_bytes = net.eager_bytes;
   as_run.eager_bytes_across.reset();
   if (net.eager_across != 0) as_run.eager_bytes_across = net.eager_across;
+  as_run.segments_across = net.segments_across;
   const int per_host = std::max(net.ranks_per_host, 1);
   if (net.host_of.empty()) as_run.hosts = {(spec.p + per_host - 1) / per_host, false};
   // Kept per thread: a tuner pricing many calls reuses the schedules' memory.

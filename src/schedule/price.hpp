@@ -89,6 +89,9 @@ struct platform {
   /// E between hosts, where the library knows it and cuts exchanges with other hosts above it into
   /// segments of it (0: eager_bytes, no segments)
   std::size_t eager_across = 0;
+  /// Where eager_across is set, whether those exchanges go as segments of it
+  /// (eager_limits::segments_across); else E across hosts is eager_across, uncut.
+  bool segments_across = true;
   /// An eager message starts to move when its receive is posted (SMPI), not when it is sent.
   bool eager_moves_at_match = false;
   /// A rank's messages leave a whole message time apart, not their bytes' time apart (on one node
