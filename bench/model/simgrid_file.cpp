@@ -18,23 +18,16 @@ std::optional<std::string> find(const simgrid_file::attributes& list, const std:
   return std::nullopt;
 }
 
-// The attributes name="value" of a tag, in order.
-simgrid_file::attributes attributes_of(const std::string& tag) {
+// The pairs `pattern`'s two groups match in `text`, in order.
+simgrid_file::attributes pairs_of(const std::string& text, const std::regex& pattern) {
   simgrid_file::attributes list;
-  static const std::regex pattern("([A-Za-z_][\\w:/-]*)=\"([^\"]*)\"");
-  for (std::sregex_iterator i(tag.begin(), tag.end(), pattern), end; i != end; ++i)
-    list.emplace_back((*i)[1], (*i)[2]);
-  return list;
-}
-
-// The props <prop id="…" value="…"/> of `text`, in order.
-simgrid_file::attributes props_of(const std::string& text) {
-  simgrid_file::attributes list;
-  static const std::regex pattern("<prop id=\"([^\"]*)\" value=\"([^\"]*)\"");
   for (std::sregex_iterator i(text.begin(), text.end(), pattern), end; i != end; ++i)
     list.emplace_back((*i)[1], (*i)[2]);
   return list;
 }
+// A tag's attributes name="value", and the props <prop id="…" value="…"/>.
+const std::regex attribute_pattern("([A-Za-z_][\\w:/-]*)=\"([^\"]*)\""),
+    prop_pattern("<prop id=\"([^\"]*)\" value=\"([^\"]*)\"");
 
 std::vector<std::string> fields_of(const std::string& text, char by) {
   std::vector<std::string> parts;
@@ -68,9 +61,9 @@ simgrid_file read_simgrid_file(const std::string& path) {
   if (!std::regex_search(text, cluster, std::regex("<cluster[^>]*>")))
     throw std::runtime_error(fmt::format("platform {}: no <cluster>", path));
   simgrid_file file;
-  file.config = props_of(cluster.prefix().str());
-  file.cluster = attributes_of(cluster.str());
-  file.host_props = props_of(cluster.suffix().str());
+  file.config = pairs_of(cluster.prefix().str(), prop_pattern);
+  file.cluster = pairs_of(cluster.str(), attribute_pattern);
+  file.host_props = pairs_of(cluster.suffix().str(), prop_pattern);
   return file;
 }
 

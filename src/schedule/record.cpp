@@ -17,12 +17,12 @@
 #include <unordered_map>
 
 #include "collectives/error.hpp"
-#include "dispatch/registry.hpp"
 #include "kit/block_layout.hpp"
 #include "kit/collective_traits.hpp"
 #include "kit/eager.hpp"
 #include "kit/hosts.hpp"
 #include "kit/recording.hpp"
+#include "dispatch/registry.hpp"
 #include "schedule/schedule.hpp"
 
 namespace collectives::detail::schedule {
