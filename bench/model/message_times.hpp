@@ -39,8 +39,6 @@ struct cost_params {
   /// The times of a memcpy and of a reduction by size: where given, δ and γ are their per-byte times
   /// at the call's size, which decides whether its buffers sit in the caches or in memory.
   std::vector<pingpong_point> copy = {}, reduce = {};
-  /// The eager size E in bytes (collectives/eager.hpp); 0: every send waits for its receive.
-  double eager = 0;
   /// An eager exchange's time by size, up to E (model.hpp: machine::exchange); empty: unmeasured.
   std::vector<pingpong_point> exchange = {};
 };

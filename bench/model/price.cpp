@@ -5,8 +5,9 @@
 #include <bit>
 #include <limits>
 
-#include "kit/collective_traits.hpp"
 #include "dispatch/registry.hpp"
+#include "kit/collective_traits.hpp"
+#include "kit/eager.hpp"
 #include "measure/metrics.hpp"
 #include "vendors/ompi41.hpp"
 
@@ -18,9 +19,9 @@ using collectives::collective;
 // An exchange of `bytes` each way that both partners send first (at most E): the measured
 // exchange's time, where measured. Its one message carries the exchange's whole time, so that the
 // step ends one exchange after both partners arrive.
-std::optional<double> exchange_seconds(const cost_params& m, std::uint64_t bytes, bool exchange) {
-  if (!exchange || m.exchange.size() < 2 || static_cast<double>(bytes) > m.eager ||
-      bytes > m.exchange.back().bytes)
+std::optional<double> exchange_seconds(const cost_params& m, std::uint64_t bytes, bool exchange,
+                                       std::size_t eager) {
+  if (!exchange || m.exchange.size() < 2 || bytes > eager || bytes > m.exchange.back().bytes)
     return std::nullopt;
   const double at = static_cast<double>(std::max<std::uint64_t>(bytes, 1));
   return measured_per_byte(m.exchange, at, 0) * at;
@@ -29,13 +30,19 @@ std::optional<double> exchange_seconds(const cost_params& m, std::uint64_t bytes
 }  // namespace
 
 std::optional<schedule::platform> measured_platform(const cost_params& m, collectives::collective c, int p,
-                                                    double n, const host_links* hosts, std::size_t eager_across) {
+                                                    double n, const host_links* run_hosts,
+                                                    const collectives::eager_limits* eager) {
+  const bool across = run_hosts != nullptr && run_hosts->layout.hosts > 1;
+  // Hosts of several ranks each: messages between them cost the ping-pong between two, E theirs.
+  // With one rank a host every message is between hosts, and the run's ping-pong is one of them.
+  const bool several = across && run_hosts->layout.ranks_per_host != 1;
+  const host_links* hosts = several ? run_hosts : nullptr;
   schedule::platform net;
   net.name = "measured";
   net.ranks_per_host = p;
   net.gamma = measured_per_byte(m.reduce, n, m.gamma);
   net.delta = measured_per_byte(m.copy, n, m.delta);
-  net.eager_bytes = static_cast<std::size_t>(m.eager);
+  net.eager_bytes = !eager ? 0 : collectives::detail::eager_to_peer(*eager, !across || several);
   // On one node an eager message is the sender's copy into the receiver's queue and the receiver's
   // copy out of it: each rank's messages go one after another, the whole ping-pong time apart.
   net.eager_moves_at_match = net.whole_messages_apart = true;
@@ -45,16 +52,17 @@ std::optional<schedule::platform> measured_platform(const cost_params& m, collec
     const host_layout_info& l = hosts->layout;
     if (l.map == "other" || l.host_of.size() != static_cast<std::size_t>(p)) return std::nullopt;
     net.host_of = l.host_of;
-    net.eager_across = eager_across;
+    if (eager != nullptr) net.eager_across = eager->other_host, net.segments_across = eager->segments_across;
     // Within a host as on one node where ranks 0 and 1 share one (the run's ping-pongs), else by
     // the line of the ping-pong within a host; between hosts by that of the ping-pong between two,
     // whose slope is the shaped link's rate (host_links.hpp).
     if (l.host_of[0] != l.host_of[1]) intra = {hosts->alpha_intra, hosts->beta_intra, 0};
     inter = {hosts->alpha_inter, hosts->beta_inter, 0};
   }
-  net.message = [intra, inter, footprint](std::uint64_t bytes, bool input, bool across, bool exchange) {
+  net.message = [intra, inter, footprint, e = net.eager_bytes](std::uint64_t bytes, bool input, bool across,
+                                                               bool exchange) {
     if (across) return message_seconds(inter, static_cast<double>(bytes), false);
-    return exchange_seconds(intra, bytes, exchange)
+    return exchange_seconds(intra, bytes, exchange, e)
         .value_or(message_seconds(intra, static_cast<double>(bytes), input, footprint));
   };
   return net;

@@ -11,6 +11,7 @@
 // size; E the run's; a message between two hosts α + mβ of the ping-pong between them (host_links.hpp).
 
 #include <collectives/algorithm.hpp>
+#include <collectives/eager.hpp>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -26,13 +27,14 @@ namespace collbench {
 namespace schedule = collectives::detail::schedule;
 
 /// The platform of a call of `n` bytes (collbench's) of collective `c` on `p` ranks of the measured
-/// machine `m`: every rank on one host, or, with `hosts` (several, more than one rank each, both
-/// ping-pongs measured), on those hosts, messages between them timed by the ping-pong between two,
-/// E `eager_across` there. std::nullopt where the ranks' layout is neither consecutive nor
-/// round-robin.
+/// machine `m`: every rank on one host, or, where the run's `hosts` are several of more than one
+/// rank each (both ping-pongs measured), on those hosts, messages between them timed by the
+/// ping-pong between two; E and the segments across hosts as the library takes them from `eager`
+/// (kit/eager.hpp; none: every send waits). std::nullopt where the ranks' layout is neither
+/// consecutive nor round-robin.
 std::optional<schedule::platform> measured_platform(const cost_params& m, collectives::collective c, int p,
                                                     double n, const host_links* hosts = nullptr,
-                                                    std::size_t eager_across = 0);
+                                                    const collectives::eager_limits* eager = nullptr);
 
 /// The textbook cost (its descriptor's, kit/descriptor.hpp) of the library algorithm whose schedule
 /// prices the row `algorithm` on p ranks; empty for a row that has none.

@@ -4,74 +4,54 @@
 #include <fmt/format.h>
 
 #include <collectives/error.hpp>
-#include <fstream>
-#include <regex>
+#include <cstdint>
+#include <optional>
 #include <sstream>
+#include <stdexcept>
+#include <utility>
+
+#include "kit/eager.hpp"
+#include "model/simgrid_file.hpp"
 
 namespace collbench {
 namespace {
 
 using collectives::error;
 
-// A SimGrid quantity in SI units: "12.5GBps" bytes per second, "0.5us" seconds, a bare number as is.
-double si_value(const std::string& text, const std::string& file) {
-  static const std::pair<const char*, double> units[] = {
-      {"GBps", 1e9}, {"MBps", 1e6}, {"kBps", 1e3}, {"Bps", 1},  {"Gbps", 1e9 / 8}, {"Mbps", 1e6 / 8},
-      {"ns", 1e-9},  {"us", 1e-6},  {"ms", 1e-3},  {"s", 1}};
-  std::size_t used = 0;
-  const double value = std::stod(text, &used);
-  const std::string unit = text.substr(used);
-  if (unit.empty()) return value;
-  for (const auto& [name, scale] : units)
-    if (unit == name) return value * scale;
-  throw error(fmt::format("platform {}: unknown unit in '{}'", file, text));
-}
-
-// The attribute `name` of a tag's text, or "".
-std::string attribute(const std::string& tag, const std::string& name) {
-  std::smatch m;
-  return std::regex_search(tag, m, std::regex("\\b" + name + "=\"([^\"]*)\"")) ? m[1].str() : std::string();
-}
-
-// The value of <prop id="name" value="…"/>, or "".
-std::string property(const std::string& text, const std::string& name) {
-  std::smatch m;
-  return std::regex_search(text, m, std::regex("<prop id=\"" + name + "\" value=\"([^\"]*)\"")) ? m[1].str()
-                                                                                             : std::string();
-}
-
 // smpi/os-style piecewise values "size:constant:per-byte;…": the constant of the piece from size 0.
-double small_message_value(const std::string& pieces) {
-  if (pieces.empty()) return 0;
-  const std::size_t a = pieces.find(':'), b = pieces.find(':', a + 1);
-  return std::stod(pieces.substr(a + 1, b - a - 1));
+double small_message_value(const std::optional<std::string>& pieces) {
+  if (!pieces || pieces->empty()) return 0;
+  const std::size_t a = pieces->find(':'), b = pieces->find(':', a + 1);
+  return std::stod(pieces->substr(a + 1, b - a - 1));
 }
 
-}  // namespace
+// Where lat-factor and bw-factor are other than 1 at every size, SMPI's factors of a message: its
+// route's latency times the one, its bandwidth times the other, at the message's bytes and
+// envelope (as collcalibrate fits them; every shipped platform sets both to 1).
+std::function<std::pair<double, double>(std::uint64_t)> factors_of(const simgrid_file& file) {
+  const std::string latency = file.prop("smpi/lat-factor").value_or(""),
+                    bandwidth = file.prop("smpi/bw-factor").value_or("");
+  auto is_one = [](const std::string& setting) { return setting.empty() || setting == "0:1"; };
+  if (is_one(latency) && is_one(bandwidth)) return {};
+  return [latency, bandwidth](std::uint64_t bytes) {
+    const double payload = static_cast<double>(bytes) + smpi_envelope;
+    return std::pair(smpi_value(latency, payload, true), smpi_value(bandwidth, payload, true));
+  };
+}
 
-schedule::platform simgrid_platform(const std::string& file) {
-  std::ifstream in(file);
-  if (!in) throw error(fmt::format("platform {}: cannot read it", file));
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
-  std::smatch m;
-  if (!std::regex_search(text, m, std::regex("<cluster[^>]*>")))
-    throw error(fmt::format("platform {}: no <cluster>", file));
-  const std::string cluster = m.str();
-  schedule::platform net;
-  net.name = attribute(cluster, "id");
-  const std::string core = attribute(cluster, "core"), radical = attribute(cluster, "radical");
+void read_cluster(schedule::platform& net, const simgrid_file& file, const std::string& path) {
+  net.name = file.attribute("id");
+  const std::string core = file.attribute("core"), radical = file.attribute("radical");
   if (const std::size_t dash = radical.find('-'); dash != std::string::npos)
     net.hosts = std::stoi(radical.substr(dash + 1)) - std::stoi(radical.substr(0, dash)) + 1;
   net.ranks_per_host = core.empty() ? 1 : std::stoi(core);
-  net.link_latency = si_value(attribute(cluster, "lat"), file);
-  net.link_byte = 1 / si_value(attribute(cluster, "bw"), file);
+  net.link_latency = si_value(file.attribute("lat"), false, path);
+  net.link_byte = 1 / si_value(file.attribute("bw"), true, path);
   // On one host: the loopback where the cluster has one, else through the host's own link twice.
-  const std::string loop_lat = attribute(cluster, "loopback_lat"), loop_bw = attribute(cluster, "loopback_bw");
-  net.host_latency = loop_lat.empty() ? 2 * net.link_latency : si_value(loop_lat, file);
-  net.host_byte = loop_bw.empty() ? net.link_byte : 1 / si_value(loop_bw, file);
-  const std::string topology = attribute(cluster, "topology"), parameters = attribute(cluster, "topo_parameters");
+  const std::string loop_lat = file.attribute("loopback_lat"), loop_bw = file.attribute("loopback_bw");
+  net.host_latency = loop_lat.empty() ? 2 * net.link_latency : si_value(loop_lat, false, path);
+  net.host_byte = loop_bw.empty() ? net.link_byte : 1 / si_value(loop_bw, true, path);
+  const std::string topology = file.attribute("topology"), parameters = file.attribute("topo_parameters");
   if (topology == "FAT_TREE") {
     // "levels;down-links per level;…": the hosts under one leaf are its first level's down-links.
     const std::size_t a = parameters.find(';');
@@ -80,23 +60,42 @@ schedule::platform simgrid_platform(const std::string& file) {
     std::stringstream dims(parameters);
     for (std::string d; std::getline(dims, d, ',');) net.torus.push_back(std::stoi(d));
   } else if (!topology.empty() && topology != "FLAT") {
-    throw error(fmt::format("platform {}: topology {} is not modelled", file, topology));
+    throw error(fmt::format("platform {}: topology {} is not modelled", path, topology));
   }
-  net.send_overhead = small_message_value(property(text, "smpi/os"));
-  net.recv_overhead = small_message_value(property(text, "smpi/or"));
+}
+
+}  // namespace
+
+schedule::platform simgrid_platform(const std::string& path) {
+  simgrid_file file;
+  schedule::platform net;
+  try {
+    file = read_simgrid_file(path);
+    read_cluster(net, file, path);
+  } catch (const error&) {
+    throw;
+  } catch (const std::runtime_error& e) {
+    throw error(e.what());
+  }
+  net.send_overhead = small_message_value(file.prop("smpi/os"));
+  net.recv_overhead = small_message_value(file.prop("smpi/or"));
+  net.factors = factors_of(file);
   // The library's eager size: below the limit a calibrated platform names on its hosts
   // (collectives/eager-limit, which SMPI's detached sizes may exceed), else below SMPI's threshold.
-  std::string first_waiting = property(text, "collectives/eager-limit");
-  if (first_waiting.empty()) first_waiting = property(text, "smpi/send-is-detached-thresh");
-  net.eager_bytes = (first_waiting.empty() ? 65536 : std::stoul(first_waiting)) - 1;
+  namespace kit = collectives::detail;
+  const auto first_waiting =
+      file.prop("collectives/eager-limit")
+          .value_or(
+              file.prop("smpi/send-is-detached-thresh").value_or(std::to_string(kit::smpi_default_detached)));
+  net.eager_bytes = kit::smpi_eager_bytes(std::stoul(first_waiting));
   // The library knows E across hosts under SMPI too, and sends exchanges above it to other hosts
   // as segments of E (kit/eager.cpp).
   net.eager_across = net.eager_bytes;
   net.eager_moves_at_match = true;
   // Flows share a link by SimGrid's weight-S: 8775 bytes in the SMPI network model that
   // scripts/mpirun/simulate selects.
-  const std::string weight = property(text, "network/weight-S");
-  net.sharing_bytes = weight.empty() ? 8775 : std::stod(weight);
+  const auto weight = file.prop("network/weight-S");
+  net.sharing_bytes = weight ? std::stod(*weight) : 8775;
   return net;
 }
 

@@ -146,13 +146,6 @@ std::optional<double> model_us(collectives::collective c, std::string_view algor
     return priced_us(simulated);
   }
   if (!info.model) return std::nullopt;
-  const bool across = info.hosts && info.hosts->layout.hosts > 1;
-  // Hosts of several ranks each: messages between them cost the ping-pong between two, E theirs.
-  // With one rank a host every message is between hosts, and the run's ping-pong is one of them.
-  const bool several = across && info.hosts->layout.ranks_per_host != 1;
-  const double eager = !info.eager          ? 0.0
-                       : across && !several ? static_cast<double>(info.eager->other_host)
-                                            : static_cast<double>(info.eager->same_host);
   const machine& m = *info.model;
   const cost_params params{.alpha = m.alpha,
                            .beta = m.beta,
@@ -163,14 +156,12 @@ std::optional<double> model_us(collectives::collective c, std::string_view algor
                            .clean = m.pingpong_clean,
                            .copy = m.copy,
                            .reduce = m.reduce,
-                           .eager = eager,
                            .exchange = m.exchange};
-  auto net =
-      measured_platform(params, c, info.ranks, static_cast<double>(bytes), several ? &*info.hosts : nullptr,
-                        several && info.eager ? info.eager->other_host : 0);
+  auto net = measured_platform(params, c, info.ranks, static_cast<double>(bytes),
+                               info.hosts ? &*info.hosts : nullptr, info.eager ? &*info.eager : nullptr);
   if (!net) return std::nullopt;
 #if !COLLBENCH_SMPI  // simulated ranks do not share the machine's cores
-  if (!across) net->cores = info.cores;
+  if (!info.hosts || info.hosts->layout.hosts <= 1) net->cores = info.cores;
 #endif
   return priced_us(*net);
 }
@@ -211,7 +202,8 @@ void write_json(std::ostream& os, const run_info& info, std::span<const row> row
               {"eager", info.eager ? json{{"same_host", info.eager->same_host},
                                           {"other_host", info.eager->other_host},
                                           {"from_mpi", info.eager->from_mpi},
-                                          {"source", info.eager->source}}
+                                          {"source", info.eager->source},
+                                          {"segments_across", info.eager->segments_across}}
                                    : json(nullptr)}};
   json left_out = json::array();
   for (const left_out_row& l : info.left_out)
@@ -259,8 +251,11 @@ run_results read_json(std::istream& is) {
     }
     if (run.contains("eager") && !run.at("eager").is_null()) {
       const json& e = run.at("eager");
-      i.eager = collectives::eager_limits{e.at("same_host").get<std::size_t>(), e.at("other_host").get<std::size_t>(),
-                                          e.at("from_mpi").get<bool>(), e.at("source").get<std::string>()};
+      // A file from before segments_across was written prices as it did: cut wherever E across
+      // hosts is known.
+      i.eager = collectives::eager_limits{
+          e.at("same_host").get<std::size_t>(), e.at("other_host").get<std::size_t>(),
+          e.at("from_mpi").get<bool>(), e.at("source").get<std::string>(), e.value("segments_across", true)};
     }
     if (!doc.at("model").is_null()) i.model = machine_from_json(doc.at("model"));
     if (run.contains("left_out"))

@@ -44,10 +44,11 @@ struct call {
   std::size_t count;
 };
 
-// The row's schedule priced on the measured machine `m`, every rank on one host.
+// The row's schedule priced on the measured machine `m`, every rank on one host, E `eager`.
 std::optional<double> priced(collective c, std::string_view algorithm, const call& x,
-                             const cb::cost_params& m) {
-  const auto net = cb::measured_platform(m, c, x.p, x.n);
+                             const cb::cost_params& m, std::size_t eager = 0) {
+  const collectives::eager_limits limits{eager, eager};
+  const auto net = cb::measured_platform(m, c, x.p, x.n, nullptr, &limits);
   const std::size_t elem = x.count > 0 ? static_cast<std::size_t>(x.n) / x.count : 4;
   const std::size_t call_count =
       cb::counts_whole_array(c) ? x.count / static_cast<std::size_t>(x.p) : x.count;
@@ -429,25 +430,26 @@ BOOST_AUTO_TEST_CASE(priced_rings_follow_the_transport_order) {
 BOOST_AUTO_TEST_CASE(priced_exchanges_take_the_measured_exchange_and_share_the_cores) {
   // Every message costs 1; an exchange that both partners send first (at most E) was measured at 1.5.
   cb::cost_params m{1.0, 0.0, 0.0};
-  m.eager = 64;
+  const collectives::eager_limits e{64, 64};
   m.exchange = {{1, 1.5}, {64, 1.5}};
   // Recursive doubling's one exchange at p = 2: the measured exchange below E, two ordered messages above.
-  BOOST_TEST(*priced(collective::allreduce, "recursive_doubling", {2, 0, 8, 2}, m) == 1.5);
-  BOOST_TEST(*priced(collective::allreduce, "recursive_doubling", {2, 0, 128, 32}, m) == 2.0);
+  BOOST_TEST(*priced(collective::allreduce, "recursive_doubling", {2, 0, 8, 2}, m, 64) == 1.5);
+  BOOST_TEST(*priced(collective::allreduce, "recursive_doubling", {2, 0, 128, 32}, m, 64) == 2.0);
   // Unmeasured (a file from before): one message.
   cb::cost_params unmeasured = m;
   unmeasured.exchange.clear();
-  BOOST_TEST(*priced(collective::allreduce, "recursive_doubling", {2, 0, 8, 2}, unmeasured) == 1.0);
+  BOOST_TEST(*priced(collective::allreduce, "recursive_doubling", {2, 0, 8, 2}, unmeasured, 64) == 1.0);
   // So is every step of a ring below E, odd p too: both partners send first, so no rank of the
   // cycle waits for another's send.
   for (int p : {4, 5}) {
     const auto P = static_cast<std::size_t>(p);
-    BOOST_TEST(*priced(collective::allgather, "ring", {p, 0, 8.0 * p, 2 * P}, unmeasured) == p - 1.0);
-    BOOST_TEST(*priced(collective::allreduce, "ring", {p, 0, 8.0 * p, 2 * P}, unmeasured) == 2 * (p - 1.0));
+    BOOST_TEST(*priced(collective::allgather, "ring", {p, 0, 8.0 * p, 2 * P}, unmeasured, 64) == p - 1.0);
+    BOOST_TEST(*priced(collective::allreduce, "ring", {p, 0, 8.0 * p, 2 * P}, unmeasured, 64) ==
+               2 * (p - 1.0));
   }
   // p = 4 on 2 cores: two steps of 1.5 on the critical path, but 8 exchanged messages of 1.5 of work
   // shared by 2 cores take 6; on 4 cores the critical path's 3.
-  auto net = cb::measured_platform(m, collective::allreduce, 4, 8);
+  auto net = cb::measured_platform(m, collective::allreduce, 4, 8, nullptr, &e);
   BOOST_REQUIRE(net.has_value());
   net->cores = 2;
   BOOST_TEST(*cb::priced_seconds(collective::allreduce, "recursive_doubling", 4, 2, 4, 0, 0, *net) == 6.0);

@@ -22,6 +22,7 @@
 #endif
 
 #include "collectives/error.hpp"
+#include "kit/eager.hpp"
 #include "kit/transport.hpp"
 
 namespace collectives {
@@ -48,7 +49,7 @@ eager_limits reported_by_mpi() {
                       "smpi/send-is-detached-thresh ({})",
                       text, detached_below));
   }
-  const std::size_t limit = first_waiting > 0 ? static_cast<std::size_t>(first_waiting) - 1 : 0;
+  const std::size_t limit = detail::smpi_eager_bytes(static_cast<std::size_t>(first_waiting));
   const std::string threshold = fmt::format("smpi/send-is-detached-thresh = {}", detached_below);
   return {limit, limit, true,
           fmt::format("SimGrid SMPI: {}; above E, exchanges with other hosts go in segments of E",

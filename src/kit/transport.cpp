@@ -12,6 +12,7 @@
 
 #include "collectives/eager.hpp"
 #include "collectives/error.hpp"
+#include "kit/eager.hpp"
 #include "kit/exchange_order.hpp"
 #include "kit/primitives.hpp"
 #include "kit/trace.hpp"
@@ -100,7 +101,7 @@ std::vector<int> ranks_in(MPI_Comm part, MPI_Comm whole) {
 void learn_eager_sizes(comm_info& info) {
   const eager_limits& limits = eager_limits_in_force();
   const auto size = static_cast<std::size_t>(info.size);
-  info.eager_to.assign(size, limits.other_host);
+  info.eager_to.assign(size, eager_to_peer(limits, false));
   info.segment_to.clear();
   // Whether to split is a collective decision, so it must not depend on what differs between
   // processes: a rank alone on its host loads no shared-memory layer and sees equal limits on and
@@ -113,10 +114,10 @@ void learn_eager_sizes(comm_info& info) {
             "MPI_Comm_split_type");
   const std::vector<int> on_host = ranks_in(host, info.comm);
   check_mpi(MPI_Comm_free(&host), "MPI_Comm_free");
-  info.segment_to.assign(size, limits.segments_across ? limits.other_host : 0);
+  info.segment_to.assign(size, segment_to_peer(limits, false));
   for (int r : on_host) {
-    info.eager_to[static_cast<std::size_t>(r)] = limits.same_host;
-    info.segment_to[static_cast<std::size_t>(r)] = 0;
+    info.eager_to[static_cast<std::size_t>(r)] = eager_to_peer(limits, true);
+    info.segment_to[static_cast<std::size_t>(r)] = segment_to_peer(limits, true);
   }
   // Nothing cut (every rank on this host, or no segments here): no table, so that an exchange
   // tests one pointer instead of reading two sizes.

@@ -9,6 +9,9 @@
 
 #include <algorithm>
 #include <exception>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "schedule/price.hpp"
 
@@ -127,21 +130,119 @@ model model::eager_as(const call_spec& spec) {
 
 namespace {
 
+// The communicators a schedule uses, or a problem: a step that addresses no rank.
+std::optional<std::string> bad_peer(std::span<const rank_schedule> ranks, int& comms) {
+  const int p = static_cast<int>(ranks.size());
+  comms = 1;
+  for (const rank_schedule& s : ranks)
+    for (const step& x : s) {
+      comms = std::max(comms, x.comm + 1);
+      if ((x.kind == op::send || x.kind == op::recv) && (x.peer < 0 || x.peer >= p))
+        return fmt::format("a step addresses rank {} of {}: {}", x.peer, p, describe(x));
+    }
+  return std::nullopt;
+}
+
+// The ranks ready to run, first in first out (a rank is queued at most once: p slots). The
+// outcome does not depend on the order; FIFO gives the prefetch of a woken rank's next step time
+// to arrive (the schedules of a large call do not fit in the caches).
+struct run_queue {
+  std::span<const rank_schedule> ranks;
+  std::vector<rank_state>& state;
+  std::vector<int> runnable = std::vector<int>(ranks.size());
+  std::size_t first = 0, queued = 0;
+
+  void enqueue(int r) {
+    rank_state& s = state[static_cast<std::size_t>(r)];
+    s.queued = true;
+    const std::size_t at = first + queued++;
+    runnable[at < ranks.size() ? at : at - ranks.size()] = r;
+    __builtin_prefetch(ranks[static_cast<std::size_t>(r)].data() + s.pc);
+  }
+  void wake(int r) {
+    const rank_state& s = state[static_cast<std::size_t>(r)];
+    if (!s.queued && !s.done) enqueue(r);
+  }
+  int next() {
+    const int r = runnable[first];
+    first = first + 1 < ranks.size() ? first + 1 : 0;
+    --queued;
+    state[static_cast<std::size_t>(r)].queued = false;
+    return r;
+  }
+};
+
+// The chain of waits from the first waiting rank: it ends in a cycle or at a finished rank.
+std::string wait_chain(std::span<const rank_schedule> ranks, const std::vector<rank_state>& state,
+                       verdict& out) {
+  const auto target = [&](int r) {  // whom a waiting rank waits for: the peer of its send or receive
+    return ranks[static_cast<std::size_t>(r)][state[static_cast<std::size_t>(r)].pc].peer;
+  };
+  std::vector<int> seen_at(ranks.size(), -1), path;
+  int r = out.waiting.front();
+  while (!state[static_cast<std::size_t>(r)].done && seen_at[static_cast<std::size_t>(r)] < 0) {
+    seen_at[static_cast<std::size_t>(r)] = static_cast<int>(path.size());
+    path.push_back(r);
+    r = target(r);
+  }
+  if (state[static_cast<std::size_t>(r)].done)
+    return fmt::format("\n  rank {} waits for rank {}, which has finished without the message", path.back(),
+                       r);
+  out.cycle.assign(path.begin() + seen_at[static_cast<std::size_t>(r)], path.end());
+  out.cycle.push_back(r);
+  std::string chain;
+  for (std::size_t i = 0; i < out.cycle.size(); ++i) {
+    const int c = out.cycle[i];
+    chain += i == 0 ? fmt::format("{}", c) : fmt::format(" → {}", c);
+    if (i + 1 < out.cycle.size()) chain += fmt::format(" (step {})", state[static_cast<std::size_t>(c)].pc);
+  }
+  return fmt::format("\n  cycle: {}", chain);
+}
+
+// The ranks that did not finish, what each waits for, and the chain of waits.
+void explain_deadlock(std::span<const rank_schedule> ranks, const model& m,
+                      const std::vector<rank_state>& state, verdict& out) {
+  out.ok = false;
+  std::string text = fmt::format("deadlock under {}: {} of {} ranks wait forever", describe(m),
+                                 out.waiting.size(), ranks.size());
+  for (std::size_t i = 0; i < out.waiting.size() && i < listed_waits; ++i) {
+    const int r = out.waiting[i];
+    const rank_state& s = state[static_cast<std::size_t>(r)];
+    const step& x = ranks[static_cast<std::size_t>(r)][s.pc];
+    const bool finished = state[static_cast<std::size_t>(x.peer)].done;
+    text +=
+        fmt::format("\n  {}: {}{} — waits for rank {}{}", where(ranks, r, s.pc), describe(x),
+                    x.kind == op::send ? ", not eager" : "", x.peer, finished ? ", which has finished" : "");
+  }
+  if (out.waiting.size() > listed_waits)
+    text += fmt::format("\n  … and {} more", out.waiting.size() - listed_waits);
+  text += wait_chain(ranks, state, out);
+  out.problem = std::move(text);
+}
+
+// Every rank finished: a message nobody received is left behind (an eager send).
+void find_unreceived(std::span<const rank_schedule> ranks, const channels& queues, verdict& out) {
+  if (queues.outstanding == 0) return;
+  for (std::size_t k : queues.touched)
+    if (const posted* msg = queues.front(k)) {
+      out.ok = false;
+      out.problem = fmt::format("never received: {}: {}", where(ranks, msg->sender, msg->step),
+                                describe(ranks[static_cast<std::size_t>(msg->sender)][msg->step]));
+      return;
+    }
+}
+
 template <class Clock>
 verdict replay_with(std::span<const rank_schedule> ranks, const model& m, Clock& clock) {
   const int p = static_cast<int>(ranks.size());
   const std::size_t P = ranks.size();
   verdict out;
   int comms = 1;
-  for (const rank_schedule& s : ranks)
-    for (const step& x : s) {
-      comms = std::max(comms, x.comm + 1);
-      if ((x.kind == op::send || x.kind == op::recv) && (x.peer < 0 || x.peer >= p)) {
-        out.ok = false;
-        out.problem = fmt::format("a step addresses rank {} of {}: {}", x.peer, p, describe(x));
-        return out;
-      }
-    }
+  if (auto problem = bad_peer(ranks, comms)) {
+    out.ok = false;
+    out.problem = std::move(*problem);
+    return out;
+  }
   thread_local channels queues;
   queues.reset(static_cast<std::size_t>(comms) * P * P);
   clock.start(P);
@@ -149,32 +250,13 @@ verdict replay_with(std::span<const rank_schedule> ranks, const model& m, Clock&
     const auto distance = static_cast<std::size_t>(to >= from ? to - from : to - from + p);
     return (static_cast<std::size_t>(x.comm) * P + distance) * P + static_cast<std::size_t>(from);
   };
-
-  // The ranks ready to run, first in first out (a rank is queued at most once: p slots). The
-  // outcome does not depend on the order; FIFO gives the prefetch of a woken rank's next step
-  // time to arrive (the schedules of a large call do not fit in the caches).
   std::vector<rank_state> state(P);
-  std::vector<int> runnable(P);
-  std::size_t first = 0, queued = 0;
-  const auto enqueue = [&](int r) {
-    rank_state& s = state[static_cast<std::size_t>(r)];
-    s.queued = true;
-    const std::size_t at = first + queued++;
-    runnable[at < P ? at : at - P] = r;
-    __builtin_prefetch(ranks[static_cast<std::size_t>(r)].data() + s.pc);
-  };
-  for (int r = 0; r < p; ++r) enqueue(r);
-  const auto wake = [&](int r) {
-    const rank_state& s = state[static_cast<std::size_t>(r)];
-    if (!s.queued && !s.done) enqueue(r);
-  };
+  run_queue run{ranks, state};
+  for (int r = 0; r < p; ++r) run.enqueue(r);
 
-  while (queued > 0) {
-    const int r = runnable[first];
-    first = first + 1 < P ? first + 1 : 0;
-    --queued;
+  while (run.queued > 0) {
+    const int r = run.next();
     rank_state& s = state[static_cast<std::size_t>(r)];
-    s.queued = false;
     const rank_schedule& steps = ranks[static_cast<std::size_t>(r)];
     while (!s.rendezvous && s.pc < steps.size()) {
       const step& x = steps[s.pc];
@@ -184,7 +266,7 @@ verdict replay_with(std::span<const rank_schedule> ranks, const model& m, Clock&
         const std::size_t e = m.kind == model::buffering::eager ? m.eager_between(r, x.peer) : 0;
         const bool eager = e != 0 && x.bytes <= e;
         queues.push(k, {x.bytes, r, s.pc, -1, eager, clock.send(r, x, eager)});
-        if (state[static_cast<std::size_t>(x.peer)].waiting == k) wake(x.peer);
+        if (state[static_cast<std::size_t>(x.peer)].waiting == k) run.wake(x.peer);
         if (!eager) {
           s.rendezvous = true;  // until the receive takes it
           break;
@@ -211,7 +293,7 @@ verdict replay_with(std::span<const rank_schedule> ranks, const model& m, Clock&
           rank_state& sender = state[static_cast<std::size_t>(msg->sender)];
           sender.rendezvous = false;
           ++sender.pc;
-          wake(msg->sender);
+          run.wake(msg->sender);
         }
         queues.pop(k);
         ++out.messages;
@@ -225,62 +307,10 @@ verdict replay_with(std::span<const rank_schedule> ranks, const model& m, Clock&
 
   for (int r = 0; r < p; ++r)
     if (!state[static_cast<std::size_t>(r)].done) out.waiting.push_back(r);
-  if (!out.waiting.empty()) {
-    out.ok = false;
-    // Whom each waiting rank waits for: the peer of its send or receive.
-    const auto target = [&](int r) {
-      const rank_state& s = state[static_cast<std::size_t>(r)];
-      return ranks[static_cast<std::size_t>(r)][s.pc].peer;
-    };
-    std::string text =
-        fmt::format("deadlock under {}: {} of {} ranks wait forever", describe(m), out.waiting.size(), p);
-    for (std::size_t i = 0; i < out.waiting.size() && i < listed_waits; ++i) {
-      const int r = out.waiting[i];
-      const rank_state& s = state[static_cast<std::size_t>(r)];
-      const step& x = ranks[static_cast<std::size_t>(r)][s.pc];
-      const bool finished = state[static_cast<std::size_t>(x.peer)].done;
-      text += fmt::format("\n  {}: {}{} — waits for rank {}{}", where(ranks, r, s.pc), describe(x),
-                          x.kind == op::send ? ", not eager" : "", x.peer,
-                          finished ? ", which has finished" : "");
-    }
-    if (out.waiting.size() > listed_waits)
-      text += fmt::format("\n  … and {} more", out.waiting.size() - listed_waits);
-    // Follow the waits from the first waiting rank: they end in a cycle or at a finished rank.
-    std::vector<int> seen_at(P, -1), path;
-    int r = out.waiting.front();
-    while (!state[static_cast<std::size_t>(r)].done && seen_at[static_cast<std::size_t>(r)] < 0) {
-      seen_at[static_cast<std::size_t>(r)] = static_cast<int>(path.size());
-      path.push_back(r);
-      r = target(r);
-    }
-    if (!state[static_cast<std::size_t>(r)].done) {
-      out.cycle.assign(path.begin() + seen_at[static_cast<std::size_t>(r)], path.end());
-      out.cycle.push_back(r);
-      std::string chain;
-      for (std::size_t i = 0; i < out.cycle.size(); ++i) {
-        const int c = out.cycle[i];
-        chain += i == 0 ? fmt::format("{}", c) : fmt::format(" → {}", c);
-        if (i + 1 < out.cycle.size())
-          chain += fmt::format(" (step {})", state[static_cast<std::size_t>(c)].pc);
-      }
-      text += fmt::format("\n  cycle: {}", chain);
-    } else {
-      text += fmt::format("\n  rank {} waits for rank {}, which has finished without the message",
-                          path.back(), r);
-    }
-    out.problem = std::move(text);
-    return out;
-  }
-
-  // Every rank finished: a message nobody received is left behind (an eager send).
-  if (queues.outstanding > 0)
-    for (std::size_t k : queues.touched)
-      if (const posted* msg = queues.front(k)) {
-        out.ok = false;
-        out.problem = fmt::format("never received: {}: {}", where(ranks, msg->sender, msg->step),
-                                  describe(ranks[static_cast<std::size_t>(msg->sender)][msg->step]));
-        return out;
-      }
+  if (!out.waiting.empty())
+    explain_deadlock(ranks, m, state, out);
+  else
+    find_unreceived(ranks, queues, out);
   return out;
 }
 

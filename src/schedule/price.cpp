@@ -38,7 +38,12 @@ double platform::wire(int from, const step& send, bool latency_only) const {
   const std::uint64_t bytes = latency_only ? 0 : send.bytes;
   if (message) return message(bytes, send.input, n > 0, send.exchange);
   const auto m = static_cast<double>(bytes);
-  return n == 0 ? host_latency + m * host_byte : n * link_latency + m * link_byte;
+  double latency = n == 0 ? host_latency : n * link_latency, byte = n == 0 ? host_byte : link_byte;
+  if (factors) {
+    const auto [latency_factor, bandwidth_factor] = factors(send.bytes);
+    latency *= latency_factor, byte /= bandwidth_factor;
+  }
+  return latency + m * byte;
 }
 
 std::string describe(const platform& net) {
@@ -259,6 +264,7 @@ double price(const call_spec& spec, const platform& net) {
   as_run.eager_bytes = net.eager_bytes;
   as_run.eager_bytes_across.reset();
   if (net.eager_across != 0) as_run.eager_bytes_across = net.eager_across;
+  as_run.segments_across = net.segments_across;
   const int per_host = std::max(net.ranks_per_host, 1);
   if (net.host_of.empty()) as_run.hosts = {(spec.p + per_host - 1) / per_host, false};
   // Kept per thread: a tuner pricing many calls reuses the schedules' memory.

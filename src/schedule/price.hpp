@@ -45,6 +45,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "schedule/check.hpp"
@@ -79,12 +80,18 @@ struct platform {
   /// (step::input), whether it crosses hosts and whether it is half of an exchange (step::exchange),
   /// instead of the latencies and bytes above.
   std::function<double(std::uint64_t bytes, bool input, bool across, bool exchange)> message;
+  /// Where set, what a message's route latency and bandwidth are multiplied by at its bytes (SMPI's
+  /// lat-factor and bw-factor); 1 and 1 where not.
+  std::function<std::pair<double, double>(std::uint64_t bytes)> factors;
   double gamma = 0;          ///< s per byte reduced
   double delta = 0;          ///< s per byte copied locally
   std::size_t eager_bytes = 0;  ///< E (0: every send waits for its receive)
   /// E between hosts, where the library knows it and cuts exchanges with other hosts above it into
   /// segments of it (0: eager_bytes, no segments)
   std::size_t eager_across = 0;
+  /// Where eager_across is set, whether those exchanges go as segments of it
+  /// (eager_limits::segments_across); else E across hosts is eager_across, uncut.
+  bool segments_across = true;
   /// An eager message starts to move when its receive is posted (SMPI), not when it is sent.
   bool eager_moves_at_match = false;
   /// A rank's messages leave a whole message time apart, not their bytes' time apart (on one node

@@ -19,6 +19,7 @@
 #include "collectives/error.hpp"
 #include "kit/block_layout.hpp"
 #include "kit/collective_traits.hpp"
+#include "kit/eager.hpp"
 #include "kit/hosts.hpp"
 #include "kit/recording.hpp"
 #include "dispatch/registry.hpp"
@@ -310,13 +311,18 @@ rank_buffers buffers_of(const call_spec& spec, int rank) {
 }
 
 // E and the segment size to every peer, as the library learns them from the MPI library
-// (transport.hpp, learn_eager_sizes): segments to other hosts where E across hosts is known.
+// (transport.hpp, learn_eager_sizes, by the same rules: kit/eager.hpp), where E across hosts is
+// known.
 comm_info comm_info_of(const call_spec& spec, int rank) {
   comm_info info{stand_in(0), rank, spec.p, {}, {}};
+  const eager_limits limits{.same_host = spec.eager_bytes,
+                            .other_host = spec.eager_bytes_across.value_or(spec.eager_bytes),
+                            .from_mpi = true,
+                            .source = {},
+                            .segments_across = spec.eager_bytes_across && spec.segments_across};
   for (int q = 0; q < spec.p; ++q) {
     info.eager_to.push_back(eager_between(spec, rank, q));
-    const bool across = spec.eager_bytes_across && host_of(spec, rank) != host_of(spec, q);
-    info.segment_to.push_back(across ? *spec.eager_bytes_across : 0);
+    info.segment_to.push_back(segment_to_peer(limits, host_of(spec, rank) == host_of(spec, q)));
   }
   return info;
 }

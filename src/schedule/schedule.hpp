@@ -81,6 +81,9 @@ struct call_spec {
   /// E to ranks on other hosts (`hosts`), where it differs (Open MPI: shared memory on the host,
   /// TCP across); unset: eager_bytes to every peer.
   std::optional<std::size_t> eager_bytes_across;
+  /// Where eager_bytes_across is set, whether exchanges above it with other hosts go as segments
+  /// of it (the library's eager_limits::segments_across).
+  bool segments_across = true;
 };
 
 /// The host of `rank` under `spec.hosts` (hosts are numbered by their lowest rank).

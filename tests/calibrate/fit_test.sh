@@ -18,7 +18,7 @@ COLLECTIVES_MPI=smpi bash "$root/scripts/mpirun/calibrate.sh" --build-dir "$buil
   -o "$tmp/fitted.xml" -- --time-per-size 0.01
 # SMPI's own rendezvous starts at its receive (the receiver, coming late, waits for the data): no
 # size beyond the eager limit is detached.
-prop() { sed -n "s|.*<prop id=\"$1\" value=\"\([^\"]*\)\".*|\1|p" "$tmp/fitted.xml"; }
+prop() { "$root/scripts/mpirun/simulate" -n 1 "$build/bench/collcalibrate" price "$tmp/fitted.xml" --prop "$1"; }
 [[ $(prop smpi/send-is-detached-thresh) == 32768 && $(prop collectives/eager-limit) == 32768 ]] || {
   echo "fit_test: detached below $(prop smpi/send-is-detached-thresh) B, eager limit $(prop collectives/eager-limit) B; both should be 32768" >&2
   exit 1

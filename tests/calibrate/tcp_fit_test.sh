@@ -38,7 +38,12 @@ fail() {
 }
 
 "$run" -n 1 "$collcalibrate" fit "$measurement" --topology fat-tree:4 --output "$tmp/tcp.xml"
-prop() { sed -n "s|.*<prop id=\"$1\" value=\"\([^\"]*\)\".*|\1|p" "$tmp/tcp.xml"; }
+# The platform's props, and SMPI's price of one message on it, read by collcalibrate price (the
+# one platform reader: bench/model/simgrid_file.hpp).
+price() { "$run" -n 1 "$collcalibrate" price "$tmp/tcp.xml" "$@"; }
+prop() { price --prop "$1"; }
+# SIZE's line NAME of collcalibrate price: os, or, ois, transfer, send (os + transfer + or), isend.
+priced() { price --bytes "$1" | awk -v n="$2" '$1 == n { print $2 }'; }
 [[ $(prop collectives/eager-limit) == 65481 ]] ||
   fail "the eager limit is '$(prop collectives/eager-limit)', not 65481"
 # SMPI detaches the rendezvous sizes whose receiver, coming late, waited less than half their
@@ -56,27 +61,16 @@ first_streamed=$(awk '$NF == "eager" && $6 > $2 { print $1; exit }' "$tmp/tcp.xm
 # "T:f;…": the section of the last T below the size; the factors apply to the payload, 16 bytes of
 # envelope added), against the stream measured, from the platform's own table of the measurement.
 bytes=32768
-setting() { prop "smpi/$1" | tr ';' '\n' | awk -F: -v s="$2" '$1 < s { a = $2; b = $3 } END { print a + b * s }'; }
-factor() { prop "smpi/$1" | tr ';' '\n' | awk -F: -v s="$2" '$1 < s { f = $2 } END { print f }'; }
-link=$(tr '\n' ' ' < "$tmp/tcp.xml" | grep -o '<cluster[^>]*>')
-latency=$(sed -n 's|.* lat="\([0-9.e+-]*\)s".*|\1|p' <<<"$link")
-bandwidth=$(sed -n 's|.* bw="\([0-9.e+-]*\)Bps".*|\1|p' <<<"$link")
 stream=$(awk -v s=$bytes '$1 == s && $NF == "eager" { print $6 * 1e-6 }' "$tmp/tcp.xml")
-[[ -n $stream && -n $latency && -n $bandwidth ]] || fail "no stream at $bytes B, or no link, in the platform"
-# One message of SIZE bytes sent with the sender's overhead SENDER (os or ois): that overhead, the
-# transfer over two links and or.
-message_price() {
-  local sender=$1 size=$2 payload=$(($2 + 16))
-  awk -v os="$(setting "$sender" "$size")" -v or="$(setting or "$size")" -v l="$latency" -v b="$bandwidth" \
-    -v lf="$(factor lat-factor $payload)" -v bf="$(factor bw-factor $payload)" -v s=$payload \
-    'BEGIN { print os + 2 * l * lf + s / (b * bf) + or }'
-}
-price=$(message_price os $bytes)
+[[ -n $stream ]] || fail "no stream at $bytes B in the platform"
+# One message of SIZE bytes sent with MPI_Send (os) or MPI_Isend (ois): that overhead, the transfer
+# over two links and or (collcalibrate price fails on a platform without a link).
+price=$(priced $bytes send)
 awk -v p="$price" -v m="$stream" 'BEGIN { exit !(p > 0.9 * m && p < 1.1 * m) }' ||
   fail "one $bytes B message is priced $price s, the stream measured $stream s per message"
 # A busy receiver: at 8 B MPI_Recv took longer after the measurement's pause than a stream took per
 # message, and or is at most the stream's time (its piece fitted within 5%: at most 5% over it).
-small_or=$(setting or 8)
+small_or=$(priced 8 or)
 read -r small_recv small_stream < <(awk '$1 == 8 && $NF == "eager" { print $4 * 1e-6, $6 * 1e-6 }' "$tmp/tcp.xml")
 awk -v o="$small_or" -v s="$small_stream" -v r="$small_recv" 'BEGIN { exit !(s < r && o > 0 && o <= 1.05 * s) }' ||
   fail "or at 8 B is $small_or s; MPI_Recv measured $small_recv s, the stream $small_stream s per message"
@@ -90,7 +84,7 @@ for first in $(starts or); do
 done
 # An exchange of 8 B: its price from the settings against the duplex stream, from the table.
 duplex=$(awk '$1 == 8 && $NF == "eager" { print $7 * 1e-6 }' "$tmp/tcp.xml")
-exchange=$(message_price ois 8)
+exchange=$(priced 8 isend)
 awk -v p="$exchange" -v m="$duplex" 'BEGIN { exit !(p > 0.95 * m && p < 1.05 * m) }' ||
   fail "one 8 B message of an exchange is priced $exchange s, the duplex stream measured $duplex s per message"
 echo "tcp_fit_test: eager limit 65481 B, messages from $first_streamed B start at their receive;" \
