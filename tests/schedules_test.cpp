@@ -16,6 +16,7 @@
 //   replayed and how long it took. COLLECTIVES_SCHEDULE_MATRIX=small (the sanitizer build,
 //   instrumented and unoptimised, and MPICH's, whose schedules are Open MPI's) keeps p = 1-8,
 //   16, 17, 32, 33.
+// - swing: Swing's peer map and block map (kit/swing.hpp) proven at every power of two to 1024.
 // - planted: deadlocks, a size mismatch and a lost message put in on purpose, each found and
 //   reported with the ranks and steps involved.
 
@@ -39,6 +40,7 @@
 
 #include "kit/collective_traits.hpp"
 #include "dispatch/registry.hpp"
+#include "kit/swing.hpp"
 #include "schedule/check.hpp"
 #include "schedule/schedule.hpp"
 #include "support/parallel_tasks.hpp"
@@ -307,6 +309,47 @@ BOOST_AUTO_TEST_CASE(only_the_v_trees_learn_counts_from_messages) {
         learning.push_back(fmt::format("{} {}", collectives::to_string(c), collectives::to_string(a)));
   BOOST_TEST(learning == (std::vector<std::string>{"gatherv binomial", "scatterv binomial"}),
              fmt::format("{}", fmt::join(learning, ", ")));
+}
+
+BOOST_AUTO_TEST_CASE(swing_peers_reach_every_rank_once_and_hand_over_one_run) {
+  // Swing's premise (kit/swing.hpp) at every power of two up to 1024: each step pairs the ranks
+  // (an involution at odd distance); two partners never hold the same rank's input, so after log p
+  // steps every rank has reached every other exactly once; and in the block map a partner always
+  // sits in the other half of the run being split, so every step hands over one run of positions.
+  for (int pof2 = 1; pof2 <= 1024; pof2 *= 2) {
+    const detail::swing_map map(pof2);
+    const auto n = static_cast<std::size_t>(pof2);
+    std::vector<std::vector<bool>> holds(n, std::vector<bool>(n, false));
+    std::vector<bool> placed(n, false);
+    for (int g = 0; g < pof2; ++g) {
+      holds[static_cast<std::size_t>(g)][static_cast<std::size_t>(g)] = true;
+      placed[static_cast<std::size_t>(map.position(g))] = true;
+      BOOST_TEST(map.member(map.position(g)) == g, "p = " << pof2 << ", member " << g);
+    }
+    BOOST_TEST(std::count(placed.begin(), placed.end(), true) == pof2, "p = " << pof2 << ": not a permutation");
+    int bad_pairs = 0, bad_runs = 0, twice = 0;
+    for (int s = 0; s < map.steps(); ++s) {
+      auto next = holds;
+      const int half = pof2 >> (s + 1);
+      for (int g = 0; g < pof2; ++g) {
+        const int q = map.peer(g, s);
+        if (map.peer(q, s) != g || q % 2 == g % 2) ++bad_pairs;
+        if ((map.position(g) ^ map.position(q)) / half != 1) ++bad_runs;
+        const auto &mine = holds[static_cast<std::size_t>(g)], &theirs = holds[static_cast<std::size_t>(q)];
+        for (std::size_t r = 0; r < n; ++r) {
+          if (mine[r] && theirs[r]) ++twice;
+          next[static_cast<std::size_t>(g)][r] = mine[r] || theirs[r];
+        }
+      }
+      holds = std::move(next);
+    }
+    int missing = 0;
+    for (const auto& h : holds) missing += static_cast<int>(std::count(h.begin(), h.end(), false));
+    BOOST_TEST(bad_pairs == 0, "p = " << pof2);
+    BOOST_TEST(bad_runs == 0, "p = " << pof2);
+    BOOST_TEST(twice == 0, "p = " << pof2);
+    BOOST_TEST(missing == 0, "p = " << pof2);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(exchange_halves_say_which_side_went_first) {

@@ -30,6 +30,8 @@ enum class algorithm {
   hierarchical,                ///< node-aware: steps within each host and across hosts (kit/hosts.hpp)
   pipelined_tree,              ///< segments down (or up) a binary tree: pipeline with a depth of log p
   scatter_recursive_doubling,  ///< broadcast: scatter, then a recursive-doubling all-gather
+  swing_bandwidth,             ///< allreduce: Swing's reduce-scatter, then its all-gather
+  swing,                       ///< Swing's halving (reduce_scatter) or doubling (allgather) at ρ(s)
 };
 
 enum class collective {

@@ -8,7 +8,8 @@ namespace collectives {
 /// Block form, like MPI_Reduce_scatter_block: every rank holds p blocks of n elements in `send`;
 /// rank i receives in `recv` (n elements) block i of x0 ∘ x1 ∘ … ∘ x(p−1).
 /// Algorithms: `vendor` (MPI_Reduce_scatter_block), `naive`, `ring` (commutative ops only),
-/// `recursive_halving` (commutative ops only), `pairwise` (commutative ops only).
+/// `recursive_halving` (commutative ops only), `pairwise` (commutative ops only), `swing` (commutative ops
+/// only).
 template <detail::buffer S, detail::buffer R, class Op>
 void reduce_scatter(S&& send, R&& recv, Op op, MPI_Comm comm, algorithm alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();

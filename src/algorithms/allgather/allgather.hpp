@@ -7,6 +7,7 @@
 #include "kit/block_partition.hpp"
 #include "kit/descriptor.hpp"
 #include "kit/pof2_fold.hpp"
+#include "kit/swing.hpp"
 
 namespace collectives::detail {
 
@@ -16,6 +17,7 @@ void allgather_ring(const call& c);
 void allgather_recursive_doubling(const call& c);
 void allgather_bruck(const call& c);
 void allgather_hierarchical(const call& c);
+void allgather_swing(const call& c);
 
 /// All-gather over an uneven partition of `buf` into net.size() blocks: on entry block
 /// net.rank() holds this rank's part; on exit every block is filled on every rank. The
@@ -32,6 +34,14 @@ void allgather_ring_blocks(const transport& net, std::byte* buf, const block_par
 void allgather_recursive_doubling_blocks(const transport& net, const pof2_fold& fold, halving_order order,
                                          std::byte* buf, const block_partition& blocks,
                                          std::size_t elem_size);
+
+/// Swing all-gather among the power-of-two group of `fold`, undoing reduce_scatter_swing_blocks
+/// (its steps in reverse) over the same runs: on entry run map.position(g) of `buf` holds member
+/// g's part; on exit every member holds every run. A rank that sits out takes no part (its caller
+/// folds it in and out). The core of allgather_swing and the second half of
+/// allreduce_swing_bandwidth.
+void allgather_swing_blocks(const transport& net, const pof2_fold& fold, const swing_map& map, std::byte* buf,
+                            const block_partition& runs, std::size_t elem_size);
 
 // Vendor first: it is the baseline row of the benchmark. The order is algorithms_for()'s.
 inline constexpr algorithm_descriptor allgather_algorithms[] = {
@@ -64,6 +74,12 @@ inline constexpr algorithm_descriptor allgather_algorithms[] = {
      .node_aware = true,
      .note = "across hosts, then within each",
      .cost = "(H−1)(αₙ + n/p·βₙ) + (L−1)(αₛ + n/L·βₛ) + local reordering; hosts of different sizes: flat"},
+    {.coll = collective::allgather,
+     .alg = algorithm::swing,
+     .name = "swing",
+     .run = &allgather_swing,
+     .note = "doubling with partners at distance ρ(s) = …, 5, 3, 1, 1, blocks in Swing's block map",
+     .cost = "log p·α + (p−1)/p·nβ (+ 2α + (1+1/p)nβ fold) + local reordering"},
 };
 
 }  // namespace collectives::detail

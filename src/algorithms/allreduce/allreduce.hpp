@@ -14,6 +14,7 @@ void allreduce_ring(const call& c);
 void allreduce_recursive_doubling(const call& c);
 void allreduce_rabenseifner(const call& c);
 void allreduce_hierarchical(const call& c);
+void allreduce_swing_bandwidth(const call& c);
 
 // Vendor first: it is the baseline row of the benchmark. The order is algorithms_for()'s.
 inline constexpr algorithm_descriptor allreduce_algorithms[] = {
@@ -57,6 +58,14 @@ inline constexpr algorithm_descriptor allreduce_algorithms[] = {
      .cost = "two per host: (3H−2)(αₛ + n/H·βₛ) + 2(H−1)(αₙ + n/H·βₙ) + γ terms; more: 2(L−1)αₛ + "
              "2(L−1)/L·nβₛ + 2(H−1)αₙ + 2(H−1)/H·(n/L)βₙ + γ terms; hosts of different sizes: reduce, "
              "all-reduce among hosts' first ranks, broadcast"},
+    {.coll = collective::allreduce,
+     .alg = algorithm::swing_bandwidth,
+     .name = "swing_bandwidth",
+     .run = &allreduce_swing_bandwidth,
+     .keeps_rank_order = false,
+     .cuts_vector = true,
+     .note = "Swing reduce-scatter + Swing all-gather",
+     .cost = "2 log p·α + 2(p−1)/p·nβ + (p−1)/p·nγ (+ 2α + 2nβ + nγ fold)"},
 };
 
 }  // namespace collectives::detail

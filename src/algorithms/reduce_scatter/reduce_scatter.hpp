@@ -7,6 +7,7 @@
 #include "kit/block_partition.hpp"
 #include "kit/descriptor.hpp"
 #include "kit/pof2_fold.hpp"
+#include "kit/swing.hpp"
 
 namespace collectives::detail {
 
@@ -15,6 +16,7 @@ void reduce_scatter_naive(const call& c);
 void reduce_scatter_ring(const call& c);
 void reduce_scatter_recursive_halving(const call& c);
 void reduce_scatter_pairwise(const call& c);
+void reduce_scatter_swing(const call& c);
 
 /// Ring reduce-scatter over an uneven partition of a vector into net.size() blocks, for a
 /// commutative op: `in` is this rank's whole vector (read only); on exit block net.rank() of
@@ -37,6 +39,16 @@ void reduce_scatter_recursive_halving_blocks(const transport& net, const pof2_fo
                                              const std::byte* in, std::byte* acc,
                                              const block_partition& blocks, std::size_t elem_size,
                                              const reduction& op);
+
+/// Swing reduce-scatter among the power-of-two group of `fold`, for a commutative op, over the
+/// pof2 runs of `runs` laid out in the order of `map` (run x is the part of member map.member(x)).
+/// Only group members call it, each with its whole vector `in` (read only) in that layout; on
+/// exit run map.position(g) of `acc` holds member g's part reduced over every member, the rest
+/// of `acc` being clobbered. `acc` may equal `in` (in place). Scratch: up to half the vector in
+/// place, a quarter otherwise. The first half of reduce_scatter_swing and allreduce_swing_bandwidth.
+void reduce_scatter_swing_blocks(const transport& net, const pof2_fold& fold, const swing_map& map,
+                                 const std::byte* in, std::byte* acc, const block_partition& runs,
+                                 std::size_t elem_size, const reduction& op);
 
 // Vendor first: it is the baseline row of the benchmark. The order is algorithms_for()'s.
 inline constexpr algorithm_descriptor reduce_scatter_algorithms[] = {
@@ -68,6 +80,13 @@ inline constexpr algorithm_descriptor reduce_scatter_algorithms[] = {
      .run = &reduce_scatter_pairwise,
      .keeps_rank_order = false,
      .cost = "(p−1)α + (p−1)/p·n(β + γ)"},
+    {.coll = collective::reduce_scatter,
+     .alg = algorithm::swing,
+     .name = "swing",
+     .run = &reduce_scatter_swing,
+     .keeps_rank_order = false,
+     .note = "halving with partners at distance ρ(s) = 1, −1, 3, −5, …, blocks in Swing's block map",
+     .cost = "log p·α + (p−1)/p·n(β + γ) (+ fold)"},
 };
 
 }  // namespace collectives::detail

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+
+// Swing's peers and its block map over a power-of-two group (De Sensi et al., NSDI 2024): at
+// step s member g pairs with g + ρ(s) if g is even, g − ρ(s) if odd (mod pof2), ρ(s) = 1, −1, 3,
+// −5, 11, … The sets of members each reaches in the remaining steps nest (a tree), so ordering
+// the members by that tree puts every set on a contiguous run of positions: step s splits
+// aligned runs of pof2/2^s positions in halves, and the partner's set is always the other half.
+// The halves of the Swing algorithms (reduce_scatter_swing_blocks, allgather_swing_blocks) move
+// position runs; the schedules test checks the property at every power of two up to 1024.
+//
+//   pof2 = 8:  member     0  1  2  3  4  5  6  7
+//              position   0  4  6  1  2  7  5  3
+//   step 0 (ρ = 1): 0↔1 (positions 0 and 4: the two halves), step 1 (ρ = −1): 0↔7 (0, 3), …
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <vector>
+
+#include "kit/block_partition.hpp"
+#include "kit/pof2_fold.hpp"
+
+namespace collectives::detail {
+
+/// ρ(s) = Σᵢ₌₀ˢ (−2)ⁱ.
+inline int swing_rho(int s) {
+  int sum = 0, term = 1;
+  for (int i = 0; i <= s; ++i, term *= -2) sum += term;
+  return sum;
+}
+
+/// Member g's partner at step s in a group of pof2 members.
+inline int swing_peer(int g, int s, int pof2) {
+  const int to = g % 2 == 0 ? g + swing_rho(s) : g - swing_rho(s);
+  return ((to % pof2) + pof2) % pof2;
+}
+
+class swing_map {
+ public:
+  /// The map of a group of `pof2` members, a power of two: O(pof2·log pof2) time and ints.
+  explicit swing_map(int pof2) : pof2_(pof2), steps_(std::countr_zero(static_cast<unsigned>(pof2))) {
+    // label[g]: the least member of the set g reaches in steps s … steps−1, built from the last
+    // step back; the bit of step s in g's position says whether the partner's set comes first.
+    std::vector<int> label(static_cast<std::size_t>(pof2)), next(label.size());
+    position_.assign(label.size(), 0);
+    for (int g = 0; g < pof2; ++g) label[static_cast<std::size_t>(g)] = g;
+    for (int s = steps_ - 1; s >= 0; --s) {
+      for (int g = 0; g < pof2; ++g) {
+        const int mine = label[static_cast<std::size_t>(g)], theirs = label[static_cast<std::size_t>(peer(g, s))];
+        if (mine > theirs) position_[static_cast<std::size_t>(g)] += pof2 >> (s + 1);
+        next[static_cast<std::size_t>(g)] = std::min(mine, theirs);
+      }
+      label.swap(next);
+    }
+    member_.assign(label.size(), 0);
+    for (int g = 0; g < pof2; ++g) member_[static_cast<std::size_t>(position(g))] = g;
+  }
+
+  /// Member g's partner at step s.
+  int peer(int g, int s) const { return swing_peer(g, s, pof2_); }
+  /// log₂ pof2.
+  int steps() const { return steps_; }
+  /// Where member g's part lies; g ends a Swing reduce-scatter holding it.
+  int position(int g) const { return position_[static_cast<std::size_t>(g)]; }
+  /// The member whose part lies at position x.
+  int member(int x) const { return member_[static_cast<std::size_t>(x)]; }
+
+ private:
+  int pof2_;
+  int steps_;
+  std::vector<int> position_;
+  std::vector<int> member_;
+};
+
+/// The runs of a vector of `count` elements per original rank laid out in the map's order over
+/// the group of `fold`: position x holds the blocks of member map.member(x), in rank order (two
+/// for a member that carries a partner). What reduce_scatter_swing and allgather_swing move.
+inline block_partition swing_rank_runs(const pof2_fold& fold, const swing_map& map, std::size_t count) {
+  std::vector<std::size_t> lengths(static_cast<std::size_t>(fold.pof2));
+  for (int x = 0; x < fold.pof2; ++x) {
+    const int m = map.member(x);
+    lengths[static_cast<std::size_t>(x)] =
+        count * static_cast<std::size_t>(fold.first_rank_of(m + 1) - fold.first_rank_of(m));
+  }
+  return block_partition::of_lengths(lengths);
+}
+
+}  // namespace collectives::detail
