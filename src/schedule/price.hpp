@@ -2,42 +2,11 @@
 #pragma once
 
 // The price of a recorded schedule: the p schedules of one call replayed together (the checker's
-// event loop, check.cpp) with a clock per rank, each message timed LogGP-style on a platform:
-//
-//   - wire time α + m·β by where the two ranks sit: on one host (α_host, β_host), or across the
-//     network, α = links crossed × each link's latency (a fat tree: 2 within a leaf switch, 4
-//     through its spine; a torus: the hops), β one link's seconds per byte; or, on a measured
-//     machine, a ping-pong's one-way time at m bytes, the one that moves the kind of bytes the
-//     send carries (the caller's untouched input, or bytes written during the call);
-//   - an eager send (m ≤ E, E ≠ 0) costs its sender o_s and returns; its receiver has the message
-//     α + m·β after it was sent — or, where the MPI library moves an eager message only once its
-//     receive is posted (SimGrid's SMPI), after both — and pays o_r;
-//   - a larger send waits for its receive (rendezvous): both ranks finish α + m·β after the later
-//     of the two was posted;
-//   - a rank's own link carries its messages' bytes: the eager messages it sends between two
-//     receives share it while they are in flight (a fluid network, as SimGrid's). Each takes the
-//     link once its latency has passed and the rank's earlier runs of messages have left, for a
-//     part of the bandwidth inversely proportional to its route's latency plus S bytes' time on
-//     each of its links (SimGrid's weight-S), so a message sent with k others arrives as late as
-//     k + 1 would one by one. Where eager messages move at the match, a message takes the link
-//     no earlier than its receive is posted (the replay prices the sharing again at each receive
-//     it meets; those it has not met yet count as posted), and one to a peer the run sent to
-//     before waits until that one is through and the peer has posted its next receive, as long
-//     after as the peer takes from one receive to the next (where the replay had not met the peer
-//     yet, the call is replayed again with what the first replay learned). On
-//     one node, where the sender copies each message itself, its messages leave a whole message
-//     time apart;
-//   - the ranks of one host share its one link to the network, full duplex: where a host holds
-//     several ranks, the bytes of the messages leaving it pass one message after another, and so
-//     do those entering it (a message starts when both its hosts' links are free);
-//   - a reduction costs γ per byte, a local copy δ per byte, on the rank that does it;
-//   - where the ranks on one host outnumber its cores, they share them: a message occupies a core
-//     for its time (on one node a message is a copy a processor makes), and so do reductions and
-//     copies, so the call takes at least all of that work divided by the cores.
-//
-// The network's shared links are not modelled: beyond the ranks' and the hosts' own links, every
-// message has its route to itself. The price of a call is the time from a common start to the
-// last rank's end.
+// event loop, check.cpp) with a clock per rank, each message timed LogGP-style on a platform
+// (wire time by where the two ranks sit, eager sends and rendezvous, a rank's and a host's shared
+// link, reductions and copies, ranks sharing cores). The rules, each with its reason:
+// docs/algorithms.md, "The price of a schedule". The network's shared links are not modelled;
+// the price of a call is the time from a common start to the last rank's end.
 
 #include <cmath>
 #include <cstddef>
