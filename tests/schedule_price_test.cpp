@@ -2,7 +2,8 @@
 // The price of recorded schedules (src/schedule/price.hpp), without MPI: calls whose time is known
 // by hand — a ping-pong with and without eager sends, the ring all-gather at p = 4, a message by
 // the distance between its ranks, a host's link shared by its ranks, recursive doubling across a
-// fat tree's spine, reductions and copies — and the price of a deadlock refused.
+// fat tree's spine, an exchange above E in segments, reductions and copies — and the price of a
+// deadlock refused.
 
 #define BOOST_TEST_MODULE schedule_price
 #include <boost/test/unit_test.hpp>
@@ -174,6 +175,30 @@ BOOST_AUTO_TEST_CASE(recursive_doubling_crosses_the_spine_in_its_last_steps) {
   spec.count = 2;
   const double step = 1e-6 + 8 / 12.5e9;  // o_s + o_r and the bytes
   BOOST_TEST(price(spec, net) == 4 * (step + 1e-6) + 4 * (step + 2e-6), boost::test_tools::tolerance(1e-9));
+}
+
+BOOST_AUTO_TEST_CASE(an_exchange_above_e_pays_a_latency_a_segment) {
+  // fat-tree-256's parameters again, two ranks on two hosts of one leaf (α = 1 µs): an all-gather
+  // by recursive doubling at p = 2 is one exchange of the 1 MiB block. Cut into ⌈n/E⌉ = 17
+  // segments, each moving once its receive is posted, it costs nβ + 17(α + o_s + o_r), as SMPI
+  // times it and the least blocking sends allow there (docs/algorithms.md, "The price of a
+  // schedule"); uncut, ordered: 2(α + nβ).
+  platform net;
+  net.hosts_per_switch = 16;
+  net.link_latency = 0.5e-6;
+  net.link_byte = 1 / 12.5e9;
+  net.send_overhead = net.recv_overhead = 0.5e-6;
+  net.eager_bytes = net.eager_across = 65535;
+  net.eager_moves_at_match = true;
+  call_spec spec;
+  spec.coll = collective::allgather;
+  spec.alg = algorithm::recursive_doubling;
+  spec.p = 2;
+  spec.count = 262144;
+  const double bytes = 1048576 / 12.5e9;
+  BOOST_TEST(price(spec, net) == bytes + 17 * (1e-6 + 1e-6), boost::test_tools::tolerance(1e-9));
+  net.segments_across = false;
+  BOOST_TEST(price(spec, net) == 2 * (1e-6 + bytes), boost::test_tools::tolerance(1e-9));
 }
 
 BOOST_AUTO_TEST_CASE(eager_messages_of_one_rank_share_its_link) {
