@@ -9,8 +9,8 @@
 //            step 1: 0 → 1     3 → 2  (distance 1)
 //          Not a power of two: the ranks rotated so the root is a member of pof2_fold's group,
 //          each folded-out rank receives from its partner in one extra step at the end.
-// Cost:    ⌈log p⌉·(α + nβ): log₂ q steps over the power-of-two group of q ranks, + (α + nβ) for
-//          the fold when p ≠ q.
+// Cost:    ⌈log p⌉·(α + nβ), the fold's step included: log₂ q steps over the power-of-two
+//          group of q ranks, + (α + nβ) for the fold when p ≠ q.
 // Order:   no reduction.
 // Limits:  none; any root. Latency-optimal like binomial; what differs is which ranks talk.
 // Memory:  none extra: every rank receives straight into its buffer.

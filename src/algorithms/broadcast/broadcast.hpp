@@ -69,7 +69,7 @@ inline constexpr algorithm_descriptor broadcast_algorithms[] = {
      .name = "bine",
      .run = &broadcast_bine,
      .note = "a Bine tree: partners at distances ρ(s) = …, 5, 3, 1, 1",
-     .cost = "⌈log p⌉(α + nβ) (fold included)"},
+     .cost = "⌈log p⌉(α + nβ)"},
 };
 
 }  // namespace collectives::detail

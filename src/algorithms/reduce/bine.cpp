@@ -11,14 +11,15 @@
 //            step 1: 3 → 0  x3+2                   0: x0+1+3+2
 //          Not a power of two: the ranks rotated so the root is a member of pof2_fold's group,
 //          each folded-out rank first hands its vector to its partner, which folds it in.
-// Cost:    ⌈log p⌉·(α + nβ + nγ): log₂ q steps over the power-of-two group of q ranks,
-//          + (α + nβ + nγ) for the fold when p ≠ q.
+// Cost:    ⌈log p⌉·(α + nβ + nγ), the fold's step included: log₂ q steps over the
+//          power-of-two group of q ranks, + (α + nβ + nγ) for the fold when p ≠ q.
 // Order:   a subtree is no interval of ranks, so operands meet out of rank order: commutative
 //          ops only.
 // Limits:  none; any root. Handles send == recv at the root for compositions in place.
-// Memory:  one n-byte block on ranks with children other than the root, where the partial
-//          result grows (the root's is recv), plus one where a child's result lands, unless
-//          the rank has a single child (its result lands in the first block).
+// Memory:  one n-byte block on inner ranks other than the root, where the partial result
+//          grows (the root's is recv), plus one where the later children's results land on
+//          ranks with more than one child (the first child's lands in the partial result, but
+//          at a root in place, whose input already fills recv).
 // Ref:     De Sensi et al., "Bine Trees: Enhancing Collective Operations by Optimizing
 //          Communication Locality", SC 2025 (arXiv 2508.17311), its small reduce.
 

@@ -59,7 +59,7 @@ inline constexpr algorithm_descriptor reduce_algorithms[] = {
      .run = &reduce_bine,
      .keeps_rank_order = false,
      .note = "up a Bine tree: partners at distances ρ(s) = 1, 1, 3, 5, …",
-     .cost = "⌈log p⌉(α + nβ + nγ) (fold included)"},
+     .cost = "⌈log p⌉(α + nβ + nγ)"},
 };
 
 }  // namespace collectives::detail
