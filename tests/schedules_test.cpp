@@ -17,6 +17,7 @@
 //   instrumented and unoptimised, and MPICH's, whose schedules are Open MPI's) keeps p = 1-8,
 //   16, 17, 32, 33.
 // - swing: Swing's peer map and block map (kit/swing.hpp) proven at every power of two to 1024.
+// - bine: the Bine tree (kit/bine_tree.hpp) proven at every p to 1024 and several roots.
 // - planted: deadlocks, a size mismatch and a lost message put in on purpose, each found and
 //   reported with the ranks and steps involved.
 
@@ -26,6 +27,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <boost/test/unit_test.hpp>
 #include <chrono>
 #include <collectives/algorithm.hpp>
@@ -40,6 +42,7 @@
 
 #include "kit/collective_traits.hpp"
 #include "dispatch/registry.hpp"
+#include "kit/bine_tree.hpp"
 #include "kit/swing.hpp"
 #include "schedule/check.hpp"
 #include "schedule/schedule.hpp"
@@ -349,6 +352,64 @@ BOOST_AUTO_TEST_CASE(swing_peers_reach_every_rank_once_and_hand_over_one_run) {
     BOOST_TEST(bad_runs == 0, "p = " << pof2);
     BOOST_TEST(twice == 0, "p = " << pof2);
     BOOST_TEST(missing == 0, "p = " << pof2);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(bine_tree_reaches_every_rank_once_in_ceil_log_p_steps) {
+  // The Bine tree (kit/bine_tree.hpp) at every p up to 1024 and roots 0, 1, p/3, p/2 and p − 1:
+  // every rank but the root has one parent, which lists it as a child at the step the rank
+  // receives; a rank sends only after it receives, at most once a step; every rank is reached,
+  // the last at step ⌈log₂ p⌉ − 1. At a power of two, the holders after each step are an aligned
+  // run of swing_map positions (Swing's all-gather order restricted to the root's vector).
+  for (int p = 1; p <= 1024; ++p) {
+    const int depth = static_cast<int>(std::bit_width(static_cast<unsigned>(p - 1)));
+    const bool pof2 = std::has_single_bit(static_cast<unsigned>(p));
+    const detail::swing_map map(static_cast<int>(std::bit_floor(static_cast<unsigned>(p))));
+    for (const int root : std::unordered_set<int>{0, 1 % p, p / 3, p / 2, p - 1}) {
+      std::vector<detail::bine_tree> trees;
+      trees.reserve(static_cast<std::size_t>(p));
+      for (int r = 0; r < p; ++r) trees.emplace_back(r, p, root);
+      const auto tree = [&](int r) -> const detail::bine_tree& { return trees[static_cast<std::size_t>(r)]; };
+      std::vector<int> listed(static_cast<std::size_t>(p), 0);
+      int bad_parents = 0, bad_order = 0, bad_depth = 0, last_step = -1;
+      for (int r = 0; r < p; ++r) {
+        const detail::bine_tree& t = tree(r);
+        if (t.steps != depth) ++bad_depth;
+        if ((r == root) != (t.parent < 0)) ++bad_parents;
+        int previous = t.parent_step;
+        for (const detail::bine_tree::link& child : t.children) {
+          if (child.rank < 0 || child.rank >= p) {
+            ++bad_parents;
+            continue;
+          }
+          ++listed[static_cast<std::size_t>(child.rank)];
+          if (tree(child.rank).parent != r || tree(child.rank).parent_step != child.step) ++bad_parents;
+          if (child.step <= previous || child.step >= depth) ++bad_order;
+          previous = child.step;
+        }
+        last_step = std::max(last_step, t.parent_step);
+      }
+      int unreached = 0;
+      for (int r = 0; r < p; ++r) unreached += listed[static_cast<std::size_t>(r)] != (r == root ? 0 : 1);
+      BOOST_TEST(bad_parents == 0, "p = " << p << ", root " << root);
+      BOOST_TEST(bad_order == 0, "p = " << p << ", root " << root);
+      BOOST_TEST(bad_depth == 0, "p = " << p << ", root " << root);
+      BOOST_TEST(unreached == 0, "p = " << p << ", root " << root);
+      BOOST_TEST(last_step == depth - 1, "p = " << p << ", root " << root);
+      if (!pof2) continue;
+      int bad_runs = 0;
+      for (int step = 0; step < depth; ++step) {
+        std::vector<int> positions;
+        for (int r = 0; r < p; ++r)
+          if (r == root || tree(r).parent_step <= step) positions.push_back(map.position((r - root + p) % p));
+        std::sort(positions.begin(), positions.end());
+        const int run = static_cast<int>(positions.size());
+        if (run != 2 << step || positions.front() % run != 0 ||
+            positions.back() != positions.front() + run - 1)
+          ++bad_runs;
+      }
+      BOOST_TEST(bad_runs == 0, "p = " << p << ", root " << root);
+    }
   }
 }
 

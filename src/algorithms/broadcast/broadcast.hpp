@@ -16,6 +16,7 @@ void broadcast_scatter_allgather(const call& c);
 void broadcast_hierarchical(const call& c);
 void broadcast_pipelined_tree(const call& c);
 void broadcast_scatter_recursive_doubling(const call& c);
+void broadcast_bine(const call& c);
 
 // Vendor first: it is the baseline row of the benchmark. The order is algorithms_for()'s.
 inline constexpr algorithm_descriptor broadcast_algorithms[] = {
@@ -63,6 +64,12 @@ inline constexpr algorithm_descriptor broadcast_algorithms[] = {
      .node_aware = true,
      .note = "within the root's host, among hosts, within the others",
      .cost = "2⌈log L⌉(αₛ + nβₛ) + ⌈log H⌉(αₙ + nβₙ)"},
+    {.coll = collective::broadcast,
+     .alg = algorithm::bine,
+     .name = "bine",
+     .run = &broadcast_bine,
+     .note = "a Bine tree: partners at distances ρ(s) = …, 5, 3, 1, 1",
+     .cost = "⌈log p⌉(α + nβ)"},
 };
 
 }  // namespace collectives::detail

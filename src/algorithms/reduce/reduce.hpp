@@ -14,6 +14,7 @@ void reduce_binomial(const call& c);
 void reduce_rabenseifner(const call& c);
 void reduce_hierarchical(const call& c);
 void reduce_pipelined_tree(const call& c);
+void reduce_bine(const call& c);
 
 // Vendor first: it is the baseline row of the benchmark. The order is algorithms_for()'s.
 inline constexpr algorithm_descriptor reduce_algorithms[] = {
@@ -52,6 +53,13 @@ inline constexpr algorithm_descriptor reduce_algorithms[] = {
      .note = "reduce within each host, then among hosts",
      .cost = "⌈log L⌉(αₛ + nβₛ + nγ) + ⌈log H⌉(αₙ + nβₙ + nγ) (+ αₛ + nβₛ when the root is not its host's "
              "first rank)"},
+    {.coll = collective::reduce,
+     .alg = algorithm::bine,
+     .name = "bine",
+     .run = &reduce_bine,
+     .keeps_rank_order = false,
+     .note = "up a Bine tree: partners at distances ρ(s) = 1, 1, 3, 5, …",
+     .cost = "⌈log p⌉(α + nβ + nγ)"},
 };
 
 }  // namespace collectives::detail
