@@ -17,7 +17,8 @@
 //   instrumented and unoptimised, and MPICH's, whose schedules are Open MPI's) keeps p = 1-8,
 //   16, 17, 32, 33.
 // - swing: Swing's peer map and block map (kit/swing.hpp) proven at every power of two to 1024.
-// - bine: the Bine tree (kit/bine_tree.hpp) proven at every p to 1024 and several roots.
+// - bine: the Bine trees of broadcast and reduce (kit/bine_tree.hpp) and of gather and scatter
+//   (kit/bine_interval_tree.hpp) proven at every p to 1024 and several roots.
 // - planted: deadlocks, a size mismatch and a lost message put in on purpose, each found and
 //   reported with the ranks and steps involved.
 
@@ -43,6 +44,7 @@
 #include "kit/collective_traits.hpp"
 #include "dispatch/registry.hpp"
 #include "kit/bine_tree.hpp"
+#include "kit/bine_interval_tree.hpp"
 #include "kit/swing.hpp"
 #include "schedule/check.hpp"
 #include "schedule/schedule.hpp"
@@ -411,6 +413,71 @@ BOOST_AUTO_TEST_CASE(bine_tree_reaches_every_rank_once_in_ceil_log_p_steps) {
       BOOST_TEST(bad_runs == 0, "p = " << p << ", root " << root);
     }
   }
+}
+
+BOOST_AUTO_TEST_CASE(bine_tree_reaches_every_rank_once_along_circular_runs) {
+  // gather_bine's and scatter_bine's premise (kit/bine_interval_tree.hpp) at every p up to 1024
+  // and roots 0, 1, p/3, p/2 and p − 1: the root alone has no parent and covers every rank; every
+  // other rank is its parent's child exactly once, with the interval it covers itself; a rank's
+  // interval is its own rank and its children's intervals, which lie side by side in it without
+  // wrapping (so an inner rank's scratch from its first rank on holds each child's run in one
+  // piece); and the gather along it takes ⌈log₂ p⌉ rounds.
+  int failures = 0;
+  for (int p = 1; p <= 1024; ++p) {
+    const int depth_bound = std::bit_width(static_cast<unsigned>(p - 1));
+    for (int root : {0, 1 % p, p / 3, p / 2, p - 1}) {
+      std::vector<detail::bine_interval_tree> trees;
+      trees.reserve(static_cast<std::size_t>(p));
+      for (int r = 0; r < p; ++r) trees.emplace_back(r, p, root);
+      const auto tree = [&](int r) -> const detail::bine_interval_tree& { return trees[static_cast<std::size_t>(r)]; };
+      std::vector<int> heard(static_cast<std::size_t>(p), 0);
+      int bad = 0, deepest = 0;
+      for (int r = 0; r < p; ++r) {
+        const auto& t = tree(r);
+        if ((t.parent < 0) != (r == root)) ++bad;
+        if (r == root && t.length != p) ++bad;
+        // The own rank and the children tile the interval: each at its offset, in one piece.
+        std::vector<bool> covered(static_cast<std::size_t>(t.length), false);
+        covered[static_cast<std::size_t>(t.offset_of(r))] = true;
+        for (const auto& child : t.children) {
+          ++heard[static_cast<std::size_t>(child.rank)];
+          const auto& mine = tree(child.rank);
+          if (mine.parent != r || mine.first != child.first || mine.length != child.length) ++bad;
+          const int at = t.offset_of(child.first);
+          if (at + child.length > t.length) {
+            ++bad;
+            continue;
+          }
+          for (int i = at; i < at + child.length; ++i) {
+            if (covered[static_cast<std::size_t>(i)]) ++bad;
+            covered[static_cast<std::size_t>(i)] = true;
+          }
+        }
+        if (std::count(covered.begin(), covered.end(), false) != 0) ++bad;
+        int depth = 0;
+        for (int up = r; tree(up).parent >= 0 && depth <= p; up = tree(up).parent) ++depth;
+        deepest = std::max(deepest, depth);
+      }
+      // Rounds: a rank hears its children one after the other, each once it has sent; the
+      // root's last receive ends round ⌈log₂ p⌉ (a folded-out rank's message is a round of its
+      // own, so the tree may be shallower than that in hops, never deeper).
+      std::vector<int> rounds_of(static_cast<std::size_t>(p), -1);
+      const auto rounds = [&](const auto& self, int r) -> int {
+        int& known = rounds_of[static_cast<std::size_t>(r)];
+        if (known < 0) {
+          known = 0;
+          for (const auto& child : tree(r).children) known = std::max(known, self(self, child.rank)) + 1;
+        }
+        return known;
+      };
+      if (deepest > depth_bound || rounds(rounds, root) != depth_bound) ++bad;
+      for (int r = 0; r < p; ++r)
+        if (heard[static_cast<std::size_t>(r)] != (r == root ? 0 : 1)) ++bad;
+      BOOST_TEST(bad == 0, "p = " << p << ", root " << root << ": " << bad << " faults");
+      failures += bad;
+    }
+  }
+  BOOST_TEST(failures == 0);
 }
 
 BOOST_AUTO_TEST_CASE(exchange_halves_say_which_side_went_first) {

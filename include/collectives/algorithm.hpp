@@ -32,7 +32,7 @@ enum class algorithm {
   scatter_recursive_doubling,  ///< broadcast: scatter, then a recursive-doubling all-gather
   swing_bandwidth,             ///< allreduce: Swing's reduce-scatter, then its all-gather
   swing,                       ///< Swing's halving (reduce_scatter) or doubling (allgather) at ρ(s)
-  bine,  ///< Bine trees and butterflies (negabinary distances ρ(s), De Sensi et al. SC 2025)
+  bine,                        ///< Bine trees and butterflies (negabinary distances ρ(s), De Sensi et al. SC 2025)
 };
 
 enum class collective {

@@ -13,6 +13,7 @@ namespace collectives::detail {
 void gather_vendor(const call& c);
 void gather_naive(const call& c);
 void gather_binomial(const call& c);
+void gather_bine(const call& c);
 
 /// Gather along `tree` of a vector cut into `blocks` (block r comes from rank r), the mirror of
 /// scatter_binomial_blocks. `subtree_data` holds the blocks of this rank's subtree
@@ -36,6 +37,12 @@ inline constexpr algorithm_descriptor gather_algorithms[] = {
      .name = "binomial",
      .run = &gather_binomial,
      .cost = "⌈log p⌉α + (p−1)/p·nβ"},
+    {.coll = collective::gather,
+     .alg = algorithm::bine,
+     .name = "bine",
+     .run = &gather_bine,
+     .note = "Bine tree: partners at distance ρ(s) = 1, −1, 3, −5, …, subtrees circular runs of ranks",
+     .cost = "⌈log p⌉α + (p−1)/p·nβ (+ α where a root's subtree wraps)"},
 };
 
 }  // namespace collectives::detail

@@ -13,6 +13,7 @@ namespace collectives::detail {
 void scatter_vendor(const call& c);
 void scatter_naive(const call& c);
 void scatter_binomial(const call& c);
+void scatter_bine(const call& c);
 
 /// Scatter along `tree` of a vector cut into `blocks` (block r belongs to rank r). At the root,
 /// `root_data` holds every block at its partition offset. Every other rank receives the blocks
@@ -36,6 +37,12 @@ inline constexpr algorithm_descriptor scatter_algorithms[] = {
      .name = "binomial",
      .run = &scatter_binomial,
      .cost = "⌈log p⌉α + (p−1)/p·nβ"},
+    {.coll = collective::scatter,
+     .alg = algorithm::bine,
+     .name = "bine",
+     .run = &scatter_bine,
+     .note = "Bine tree: partners at distance ρ(s) = 1, −1, 3, −5, …, subtrees circular runs of ranks",
+     .cost = "⌈log p⌉α + (p−1)/p·nβ (+ α where a root's subtree wraps)"},
 };
 
 }  // namespace collectives::detail
