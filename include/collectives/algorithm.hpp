@@ -32,6 +32,8 @@ enum class algorithm {
   scatter_recursive_doubling,  ///< broadcast: scatter, then a recursive-doubling all-gather
   swing_bandwidth,             ///< allreduce: Swing's reduce-scatter, then its all-gather
   swing,                       ///< Swing's halving (reduce_scatter) or doubling (allgather) at ρ(s)
+  swing_latency,               ///< allreduce: whole-vector exchanges with Swing's partners, far first
+  bine_bandwidth,              ///< broadcast, reduce: Swing's scatter + all-gather, reduce-scatter + gather
 };
 
 enum class collective {

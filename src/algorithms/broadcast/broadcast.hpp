@@ -16,6 +16,7 @@ void broadcast_scatter_allgather(const call& c);
 void broadcast_hierarchical(const call& c);
 void broadcast_pipelined_tree(const call& c);
 void broadcast_scatter_recursive_doubling(const call& c);
+void broadcast_bine_bandwidth(const call& c);
 
 // Vendor first: it is the baseline row of the benchmark. The order is algorithms_for()'s.
 inline constexpr algorithm_descriptor broadcast_algorithms[] = {
@@ -63,6 +64,13 @@ inline constexpr algorithm_descriptor broadcast_algorithms[] = {
      .node_aware = true,
      .note = "within the root's host, among hosts, within the others",
      .cost = "2⌈log L⌉(αₛ + nβₛ) + ⌈log H⌉(αₙ + nβₙ)"},
+    {.coll = collective::broadcast,
+     .alg = algorithm::bine_bandwidth,
+     .name = "bine_bandwidth",
+     .run = &broadcast_bine_bandwidth,
+     .cuts_vector = true,
+     .note = "scatter along Swing's halving + Swing all-gather",
+     .cost = "2 log p·α + 2(p−1)/p·nβ (+ α + nβ fold, α + nβ more when the root sits out)"},
 };
 
 }  // namespace collectives::detail

@@ -14,6 +14,7 @@ void reduce_binomial(const call& c);
 void reduce_rabenseifner(const call& c);
 void reduce_hierarchical(const call& c);
 void reduce_pipelined_tree(const call& c);
+void reduce_bine_bandwidth(const call& c);
 
 // Vendor first: it is the baseline row of the benchmark. The order is algorithms_for()'s.
 inline constexpr algorithm_descriptor reduce_algorithms[] = {
@@ -52,6 +53,14 @@ inline constexpr algorithm_descriptor reduce_algorithms[] = {
      .note = "reduce within each host, then among hosts",
      .cost = "⌈log L⌉(αₛ + nβₛ + nγ) + ⌈log H⌉(αₙ + nβₙ + nγ) (+ αₛ + nβₛ when the root is not its host's "
              "first rank)"},
+    {.coll = collective::reduce,
+     .alg = algorithm::bine_bandwidth,
+     .name = "bine_bandwidth",
+     .run = &reduce_bine_bandwidth,
+     .keeps_rank_order = false,
+     .cuts_vector = true,
+     .note = "Swing reduce-scatter + gather up the reverse of Swing's scatter",
+     .cost = "2 log p·α + 2(p−1)/p·nβ + (p−1)/p·nγ (+ α + nβ + nγ fold, α + n/2·β more when the root sits out)"},
 };
 
 }  // namespace collectives::detail
