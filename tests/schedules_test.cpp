@@ -16,7 +16,8 @@
 //   replayed and how long it took. COLLECTIVES_SCHEDULE_MATRIX=small (the sanitizer build,
 //   instrumented and unoptimised, and MPICH's, whose schedules are Open MPI's) keeps p = 1-8,
 //   16, 17, 32, 33.
-// - swing: Swing's peer map and block map (kit/swing.hpp) proven at every power of two to 1024.
+// - swing: Swing's peer map and block map (kit/swing.hpp) proven at every power of two to 1024,
+//   and the scatter tree of the bine_bandwidth algorithms from every root.
 // - bine: the Bine trees of broadcast and reduce (kit/bine_tree.hpp) and of gather and scatter
 //   (kit/bine_interval_tree.hpp) proven at every p to 1024 and several roots.
 // - planted: deadlocks, a size mismatch and a lost message put in on purpose, each found and
@@ -478,6 +479,41 @@ BOOST_AUTO_TEST_CASE(bine_tree_reaches_every_rank_once_along_circular_runs) {
     }
   }
   BOOST_TEST(failures == 0);
+}
+
+BOOST_AUTO_TEST_CASE(swing_scatter_hands_each_member_its_run_once_from_a_holder) {
+  // broadcast_bine_bandwidth's scatter (and, reversed, reduce_bine_bandwidth's gather) at every
+  // power of two up to 1024 and every root: at step s each member that holds a run (the root from
+  // the start, every other member after its swing_scatter_step) hands the other half of it to its
+  // partner, which must be a member whose scatter step is s and whose position lies in that half;
+  // so every member but the root receives exactly once, from a holder, the run around its position.
+  for (int pof2 = 1; pof2 <= 1024; pof2 *= 2) {
+    const detail::swing_map map(pof2);
+    const auto n = static_cast<std::size_t>(pof2);
+    int bad_roots = 0, not_a_receiver = 0, outside_the_run = 0, not_once = 0;
+    for (int root = 0; root < pof2; ++root) {
+      std::vector<int> step(n), received(n, 0);
+      for (int g = 0; g < pof2; ++g)
+        step[static_cast<std::size_t>(g)] = detail::swing_scatter_step(map, g, root);
+      if (step[static_cast<std::size_t>(root)] != -1) ++bad_roots;
+      received[static_cast<std::size_t>(root)] = 1;
+      for (int s = 0; s < map.steps(); ++s) {
+        const int half = pof2 >> (s + 1);
+        for (int g = 0; g < pof2; ++g) {
+          if (step[static_cast<std::size_t>(g)] >= s) continue;
+          const int q = map.peer(g, s);
+          if (step[static_cast<std::size_t>(q)] != s) ++not_a_receiver;
+          if ((map.position(g) ^ map.position(q)) / half != 1) ++outside_the_run;
+          ++received[static_cast<std::size_t>(q)];
+        }
+      }
+      not_once += static_cast<int>(pof2 - std::count(received.begin(), received.end(), 1));
+    }
+    BOOST_TEST(bad_roots == 0, "p = " << pof2);
+    BOOST_TEST(not_a_receiver == 0, "p = " << pof2);
+    BOOST_TEST(outside_the_run == 0, "p = " << pof2);
+    BOOST_TEST(not_once == 0, "p = " << pof2);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(exchange_halves_say_which_side_went_first) {

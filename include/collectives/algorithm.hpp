@@ -33,6 +33,8 @@ enum class algorithm {
   swing_bandwidth,             ///< allreduce: Swing's reduce-scatter, then its all-gather
   swing,                       ///< Swing's halving (reduce_scatter) or doubling (allgather) at ρ(s)
   bine,                        ///< Bine trees and butterflies (negabinary distances ρ(s), De Sensi et al. SC 2025)
+  swing_latency,               ///< allreduce: whole-vector exchanges with Swing's partners, far first
+  bine_bandwidth,              ///< broadcast, reduce: Swing's scatter + all-gather, reduce-scatter + gather
 };
 
 enum class collective {

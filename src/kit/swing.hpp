@@ -73,6 +73,23 @@ class swing_map {
   std::vector<int> member_;
 };
 
+/// The step at which member g receives its run in a Swing scatter from member `root` (−1 at the
+/// root): at step s = 0 … log₂ pof2 − 1 every member already holding an aligned run of pof2/2^s
+/// positions keeps the half with its own position and hands the other half to its partner, whose
+/// position lies in it (the map's property). Followed from the root along g's runs: O(log pof2).
+/// The scatter of broadcast_bine_bandwidth and, reversed, the gather of reduce_bine_bandwidth;
+/// the schedules test checks that every member receives once, from a holder.
+inline int swing_scatter_step(const swing_map& map, int g, int root) {
+  const int pof2 = 1 << map.steps();
+  int holder = root;
+  for (int s = 0; s < map.steps() && holder != g; ++s)
+    if (((map.position(g) ^ map.position(holder)) & (pof2 >> (s + 1))) != 0) {
+      holder = map.peer(holder, s);
+      if (holder == g) return s;
+    }
+  return -1;
+}
+
 /// The runs of a vector of `count` elements per original rank laid out in the map's order over
 /// the group of `fold`: position x holds the blocks of member map.member(x), in rank order (two
 /// for a member that carries a partner). What reduce_scatter_swing and allgather_swing move.

@@ -71,8 +71,8 @@ case $what in
     [ "$(grep -c '^COLLECTIVES_ALGORITHMS: ' "$work/out")" -eq 1 ] || fail "expected the help once (rank 0 only)"
     grep -E '^[a-z_]+:( [a-z_]+)+$' "$work/out" >"$work/lines"
     [ "$(wc -l <"$work/lines")" -eq 16 ] || fail "expected one line per collective (16)"
-    grep -qx 'allreduce: vendor naive ring recursive_doubling rabenseifner hierarchical swing_bandwidth' "$work/lines" ||
-      fail "no line 'allreduce: vendor naive ring recursive_doubling rabenseifner hierarchical swing_bandwidth'"
+    grep -qx 'allreduce: vendor naive ring recursive_doubling rabenseifner hierarchical swing_bandwidth swing_latency' "$work/lines" ||
+      fail "no line 'allreduce: vendor naive ring recursive_doubling rabenseifner hierarchical swing_bandwidth swing_latency'"
     grep -qx 'barrier: vendor naive binomial dissemination recursive_doubling' "$work/lines" ||
       fail "no line 'barrier: vendor naive binomial dissemination recursive_doubling'"
     grep -q 'fastest' "$work/out" && grep -q 'automatic' "$work/out" && grep -q '\*' "$work/out" ||

@@ -39,9 +39,14 @@ void allgather_recursive_doubling_blocks(const transport& net, const pof2_fold& 
 /// (its steps in reverse) over the same runs: on entry run map.position(g) of `buf` holds member
 /// g's part; on exit every member holds every run. A rank that sits out takes no part (its caller
 /// folds it in and out). The core of allgather_swing and the second half of
-/// allreduce_swing_bandwidth.
+/// allreduce_swing_bandwidth. After a Swing scatter (broadcast_bine_bandwidth), `received_at` is
+/// swing_scatter_step of this member: it then holds every run it would receive before that step,
+/// and the steps from it on pair a holder with a member that lacks the holder's half, so they
+/// send one way only (the holder sends, the other receives). Default: every step an exchange.
+inline constexpr int swing_no_scatter = 1 << 30;
 void allgather_swing_blocks(const transport& net, const pof2_fold& fold, const swing_map& map, std::byte* buf,
-                            const block_partition& runs, std::size_t elem_size);
+                            const block_partition& runs, std::size_t elem_size,
+                            int received_at = swing_no_scatter);
 
 // Vendor first: it is the baseline row of the benchmark. The order is algorithms_for()'s.
 inline constexpr algorithm_descriptor allgather_algorithms[] = {

@@ -27,7 +27,7 @@
 namespace collectives::detail {
 
 void allgather_swing_blocks(const transport& net, const pof2_fold& fold, const swing_map& map, std::byte* buf,
-                            const block_partition& runs, std::size_t elem_size) {
+                            const block_partition& runs, std::size_t elem_size, int received_at) {
   if (fold.sits_out()) return;
   const int pof2 = fold.pof2, own = map.position(fold.group_rank);
   const auto at = [&](int x) { return buf + runs.offset(x) * elem_size; };
@@ -35,9 +35,18 @@ void allgather_swing_blocks(const transport& net, const pof2_fold& fold, const s
     // This rank holds the run of `half` positions around its own; the partner the other half.
     const int half = pof2 >> (s + 1), mine = own & -half, theirs = mine ^ half;
     const int peer = fold.rank_of(map.peer(fold.group_rank, s));
-    const trace_blocks mark({mine, half}, {theirs, half}, pof2);
-    net.exchange(peer, at(mine), runs.length(mine, half) * elem_size, peer, at(theirs),
-                 runs.length(theirs, half) * elem_size);
+    const std::size_t sent = runs.length(mine, half) * elem_size,
+                      received = runs.length(theirs, half) * elem_size;
+    if (received_at < s) {
+      const trace_blocks mark({mine, half}, {}, pof2);
+      net.send(peer, at(mine), sent);
+    } else if (received_at == s) {
+      const trace_blocks mark({}, {theirs, half}, pof2);
+      net.recv(peer, at(theirs), received);
+    } else {
+      const trace_blocks mark({mine, half}, {theirs, half}, pof2);
+      net.exchange(peer, at(mine), sent, peer, at(theirs), received);
+    }
   }
 }
 

@@ -15,6 +15,7 @@ void allreduce_recursive_doubling(const call& c);
 void allreduce_rabenseifner(const call& c);
 void allreduce_hierarchical(const call& c);
 void allreduce_swing_bandwidth(const call& c);
+void allreduce_swing_latency(const call& c);
 
 // Vendor first: it is the baseline row of the benchmark. The order is algorithms_for()'s.
 inline constexpr algorithm_descriptor allreduce_algorithms[] = {
@@ -66,6 +67,13 @@ inline constexpr algorithm_descriptor allreduce_algorithms[] = {
      .cuts_vector = true,
      .note = "Swing reduce-scatter + Swing all-gather",
      .cost = "2 log p·α + 2(p−1)/p·nβ + (p−1)/p·nγ (+ 2α + 2nβ + nγ fold)"},
+    {.coll = collective::allreduce,
+     .alg = algorithm::swing_latency,
+     .name = "swing_latency",
+     .run = &allreduce_swing_latency,
+     .keeps_rank_order = false,
+     .note = "whole-vector exchanges with Swing's partners, far ones first",
+     .cost = "log p·(α + nβ + nγ) (+ 2α + 2nβ + nγ fold)"},
 };
 
 }  // namespace collectives::detail

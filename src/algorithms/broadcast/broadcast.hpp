@@ -17,6 +17,7 @@ void broadcast_hierarchical(const call& c);
 void broadcast_pipelined_tree(const call& c);
 void broadcast_scatter_recursive_doubling(const call& c);
 void broadcast_bine(const call& c);
+void broadcast_bine_bandwidth(const call& c);
 
 // Vendor first: it is the baseline row of the benchmark. The order is algorithms_for()'s.
 inline constexpr algorithm_descriptor broadcast_algorithms[] = {
@@ -70,6 +71,13 @@ inline constexpr algorithm_descriptor broadcast_algorithms[] = {
      .run = &broadcast_bine,
      .note = "a Bine tree: partners at distances ρ(s) = …, 5, 3, 1, 1",
      .cost = "⌈log p⌉(α + nβ)"},
+    {.coll = collective::broadcast,
+     .alg = algorithm::bine_bandwidth,
+     .name = "bine_bandwidth",
+     .run = &broadcast_bine_bandwidth,
+     .cuts_vector = true,
+     .note = "scatter along Swing's halving + Swing all-gather",
+     .cost = "2 log p·α + 2(p−1)/p·nβ (+ α + nβ fold, α + nβ more when the root sits out)"},
 };
 
 }  // namespace collectives::detail

@@ -15,6 +15,7 @@ void reduce_rabenseifner(const call& c);
 void reduce_hierarchical(const call& c);
 void reduce_pipelined_tree(const call& c);
 void reduce_bine(const call& c);
+void reduce_bine_bandwidth(const call& c);
 
 // Vendor first: it is the baseline row of the benchmark. The order is algorithms_for()'s.
 inline constexpr algorithm_descriptor reduce_algorithms[] = {
@@ -60,6 +61,14 @@ inline constexpr algorithm_descriptor reduce_algorithms[] = {
      .keeps_rank_order = false,
      .note = "up a Bine tree: partners at distances ρ(s) = 1, 1, 3, 5, …",
      .cost = "⌈log p⌉(α + nβ + nγ)"},
+    {.coll = collective::reduce,
+     .alg = algorithm::bine_bandwidth,
+     .name = "bine_bandwidth",
+     .run = &reduce_bine_bandwidth,
+     .keeps_rank_order = false,
+     .cuts_vector = true,
+     .note = "Swing reduce-scatter + gather up the reverse of Swing's scatter",
+     .cost = "2 log p·α + 2(p−1)/p·nβ + (p−1)/p·nγ (+ α + nβ + nγ fold, α + n/2·β more when the root sits out)"},
 };
 
 }  // namespace collectives::detail
