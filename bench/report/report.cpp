@@ -10,6 +10,7 @@
 #include <collectives/algorithm.hpp>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <span>
@@ -244,6 +245,20 @@ void write_report(const report_options& o) {
   if (paths.contains("single") && paths.contains("double")) write_paths(md, by_collective);
   write_layouts(md, plots, gp, by_collective);
   write_per_collective(md, plots, gp, by_collective);
+}
+
+void write_target_table(const report_options& o) {
+  const report_runs rr = read_runs(o.inputs, o.reprice);
+  std::set<std::string> paths;
+  for (const run_results& r : rr.runs) paths.insert(r.info.shm_copy.path);
+  const tables_by_collective by_collective = by_collective_of(rr.runs, paths.size() > 1);
+  if (o.out.empty()) {
+    write_targets(std::cout, by_collective);
+    return;
+  }
+  std::ofstream md(o.out);
+  if (!md) throw std::runtime_error(fmt::format("cannot write {}", o.out));
+  write_targets(md, by_collective);
 }
 
 }  // namespace collbench::report

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <collectives/algorithm.hpp>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -17,10 +18,9 @@
 namespace collbench::report {
 namespace {
 
-// One file; with `reprice`, every row's model_us recomputed. Its JSON goes into `merged`.
-run_results read_run(const std::string& path, bool reprice, nlohmann::json& merged) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(fmt::format("cannot read {}", path));
+// One run read from `in` (from `path`); with `reprice`, every row's model_us recomputed. Its JSON
+// goes into `merged`.
+run_results read_run_stream(std::istream& in, const std::string& path, bool reprice, nlohmann::json& merged) {
   run_results run = read_json(in);
   if (reprice) {
     for (row& r : run.rows) {
@@ -37,6 +37,35 @@ run_results read_run(const std::string& path, bool reprice, nlohmann::json& merg
     merged["runs"].push_back(nlohmann::json::parse(in));
   }
   return run;
+}
+
+run_results read_run(const std::string& path, bool reprice, nlohmann::json& merged) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(fmt::format("cannot read {}", path));
+  return read_run_stream(in, path, reprice, merged);
+}
+
+// A results directory (compare.sh's, collreport's --out): the runs of its results.json, each read as
+// its own file would be.
+std::vector<run_results> read_results_directory(const std::string& dir, bool reprice,
+                                                nlohmann::json& merged) {
+  const std::string path = (std::filesystem::path(dir) / "results.json").string();
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(fmt::format("cannot read {}", path));
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(fmt::format("{}: {}", path, e.what()));
+  }
+  if (!doc.contains("runs") || !doc.at("runs").is_array())
+    throw std::runtime_error(fmt::format("{}: no \"runs\" array (collreport's results.json)", path));
+  std::vector<run_results> out;
+  for (const nlohmann::json& run : doc.at("runs")) {
+    std::istringstream text(run.dump());
+    out.push_back(read_run_stream(text, path, reprice, merged));
+  }
+  return out;
 }
 
 // Launches that split one run (compare.sh --simulate: one per collective, and its sizes over
@@ -81,7 +110,11 @@ report_runs read_runs(const std::vector<std::string>& inputs, bool reprice) {
   report_runs r;
   std::vector<run_results>& runs = r.runs;
   r.merged = {{"runs", nlohmann::json::array()}};
-  for (const std::string& path : inputs) runs.push_back(read_run(path, reprice, r.merged));
+  for (const std::string& path : inputs)
+    if (std::filesystem::is_directory(path))
+      for (run_results& run : read_results_directory(path, reprice, r.merged)) runs.push_back(std::move(run));
+    else
+      runs.push_back(read_run(path, reprice, r.merged));
   merge_split_runs(runs);
   // By process count, the single-copy run before the two-copy one.
   std::stable_sort(runs.begin(), runs.end(), [](const auto& a, const auto& b) {

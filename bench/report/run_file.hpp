@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-// collreport's inputs: collbench's JSON files read (with --reprice, their model figures priced
-// again), the launches that split one run merged into it, in the report's order, and the runs timed
-// back to back set apart.
+// collreport's inputs: collbench's JSON files, or results directories (the runs of their
+// results.json), read (with --reprice, their model figures priced again), the launches that split
+// one run merged into it, in the report's order, and the runs timed back to back set apart.
 
 #include <nlohmann/json.hpp>
 #include <string>

@@ -29,12 +29,21 @@ void write_paths(std::ostream& md, const std::map<std::string, std::vector<table
 void write_back_to_back(std::ostream& md, const std::map<std::string, std::vector<table>>& timed_back_to_back,
                         const std::map<std::string, std::vector<table>>& synchronized);
 
-// Simulated runs: per collective, np and size, the library's fastest algorithm against the fastest
-// of the MPI libraries' selections, automatic beside it, and the transport model's time of that
-// algorithm (the floor of its schedule on the platform's α and β: simulated computation is free,
-// so the model has no γ). Then per collective and np from 64 KiB: at how many sizes the library is
-// no slower than the best selection, and where it is, how far its best algorithm is from its model.
+// Simulated runs: the target table (write_targets), then per collective, np and size, the library's
+// fastest algorithm against each of the MPI libraries' selections and the fastest of SMPI's single
+// algorithms, automatic beside it, and the transport model's time of that algorithm (the floor of
+// its schedule on the platform's α and β: simulated computation is free, so the model has no γ).
+// Then per collective and np from 64 KiB: at how many sizes the library is no slower than the best
+// selection (where it is, how far its best algorithm is from its model) and than the best anchor.
 void write_selectors(std::ostream& md, const std::map<std::string, std::vector<table>>& by_collective);
+
+// The target table of the simulated runs, one Markdown table: per collective, np and size, the
+// library's fastest algorithm (not automatic) and its µs, automatic's µs, the fastest selection
+// (vendor:ompi, vendor:mpich, vendor:mvapich2, vendor:impi, vendor:ompi41) and the fastest of SMPI's
+// single algorithms (every other vendor:<name>), each named with its µs, and the library's time ÷
+// the best selection's and ÷ the best anchor's (the faster of those two). Only the tables that
+// hold a selection.
+void write_targets(std::ostream& md, const tables_by_collective& by_collective);
 
 // The rows asked for that a run could not measure at its process count, with the reason
 // (collbench's left_out: SimGrid's algorithms that fail there).

@@ -10,9 +10,15 @@
 # process counts), vendor (the launch's choice: simulate --benchmark's), SMPI's reproductions of the
 # selection logic of Open MPI, MPICH, MVAPICH2 and Intel MPI (vendor:ompi, vendor:mpich,
 # vendor:mvapich2, vendor:impi), and SMPI's own implementations of the algorithms the library
-# also has (vendor:lr is its ring allreduce, vendor:rab_rdb its Rabenseifner, …). The report's
-# section "Against the MPI libraries' selections" sets the library's best beside the best
-# selection and the transport model, whose α and β collbench --model measures on the platform.
+# also has (vendor:lr is its ring allreduce, vendor:rab_rdb its Rabenseifner, …); with --catalogue,
+# every single algorithm SimGrid has for the collective instead (its whole smpi/<collective> list,
+# as collbench --list names them: a stricter anchor than any selection), less the ones
+# bench/vendors/smpi_colls.cpp lists as failing at that process count and those simulated-rows.sh
+# leaves out there; collbench's own vendor:ompi41 (Open MPI 4.1's decision over SMPI's algorithms)
+# is not run. The report's section "Against the MPI libraries' selections" sets the library's best
+# beside the best selection, the best of SMPI's other algorithms run (its catalogue) and the
+# transport model, whose α and β collbench --model measures on the platform; `collreport --targets`
+# prints its target table alone.
 # Launched with simulate --benchmark: buffers of 64 KiB and more are shared by all simulated ranks
 # (values do not matter here: --no-check; the smpi test label checks results; 1024 ranks' private
 # 16 MiB buffers would not fit in memory), and the plain vendor row is SMPI's binomial broadcast,
@@ -22,14 +28,18 @@
 # (sizes 1, 3, 5, … to one, 2, 4, 6, … to the other), which collreport joins again.
 # Some rows are left out where SMPI cannot simulate them in a useful time: above 256 ranks those
 # whose schedule has p − 1 steps of p messages (rings, pairwise reduce_scatter), from 256 ranks
-# all-to-all's vendor:ompi (its linear all-to-all: p² flows at once); scripts/mpirun/simulated-rows.sh
+# all-to-all's vendor:ompi and vendor:basic_linear (its linear all-to-all: p² flows at once),
+# SMPI's of either shape in its catalogue too; scripts/mpirun/simulated-rows.sh
 # has the list and the figures, and each launch says on stderr what it leaves out.
 #
-# Usage: scripts/mpirun/compare.sh --simulate PLATFORM [--np "64 256"] [--quick] [--jobs N]
-#                                  [--out DIR] [--build-dir DIR] [-- OPTIONS]
+# Usage: scripts/mpirun/compare.sh --simulate PLATFORM [--np "64 256"] [--quick] [--catalogue]
+#                                  [--jobs N] [--out DIR] [--build-dir DIR] [-- OPTIONS]
 #   PLATFORM        a name from scripts/mpirun/simulate --list, or a platform file
 #   --np "LIST"     simulated process counts (default "64 256")
 #   --quick         8 B … 64 KiB by ×8 (default: 8 B … 16 MiB by ×4, or -b/-e/--step given below)
+#   --catalogue     every SMPI algorithm of each collective, not only those the library also has:
+#                   several times the rows (allreduce: 16 of SMPI's instead of 3), so several times the wall
+#                   time; an option for that reason
 #   --jobs N        simulations at once (default: the cores, nproc)
 #   --out DIR       where to write (default results/<date>-<platform>, -<time> if taken)
 #   --build-dir DIR the SMPI build directory (default build-smpi/)
@@ -50,6 +60,7 @@ platform=${1:?compare-simulated.sh: the platform comes first}
 shift
 nps="64 256"
 quick=0
+catalogue=0
 jobs=$(nproc)
 out=
 build=$root/build-smpi
@@ -58,6 +69,7 @@ while (($#)); do
   case $1 in
     --np) nps=$2; shift ;;
     --quick) quick=1 ;;
+    --catalogue) catalogue=1 ;;
     --jobs) jobs=$2; shift ;;
     --out) out=$2; shift ;;
     --build-dir) build=$2; shift ;;
@@ -122,6 +134,19 @@ declare -A smpi_algorithms=(
   [allreduce]=lr,rdb,rab_rdb
 )
 selections=vendor:ompi,vendor:mpich,vendor:mvapich2,vendor:impi
+# --catalogue: every SMPI algorithm of each collective, from collbench --list on two ranks (those it
+# can run there, and those it leaves out there, named in its "(left out: …)" lines; --skip-left-out
+# then leaves out those that fail at each launch's process count), less the selections and
+# collbench's own ompi41.
+catalogue_of() {
+  "$root/scripts/mpirun/simulate" -n 2 "$build/bench/collbench" --list |
+    sed -n -e "s/^$1: //p" -e "s/^(left out: $1 \(vendor:[^:]*\):.*/\1/p" | tr ' ' '\n' |
+    grep '^vendor:' | grep -vx -e vendor:ompi -e vendor:mpich -e vendor:mvapich2 -e vendor:impi -e vendor:ompi41 |
+    sed 's/^vendor://' | paste -sd,
+}
+if ((catalogue)); then
+  for c in ${colls//,/ }; do smpi_algorithms[$c]=$(catalogue_of "$c"); done
+fi
 user_algorithms=0
 for arg in "${extra[@]}"; do
   [[ $arg == -a* || $arg == --algorithm* ]] && user_algorithms=1
@@ -170,12 +195,17 @@ for np in $nps; do
   for c in ${colls//,/ }; do
     left_out=$(left_out_rows "$c" "$np")
     ours=library
-    if [[ -n $left_out ]]; then
-      ours=$("$root/scripts/mpirun/simulate" -n 1 "$build/bench/collbench" --list | sed -n "s/^$c: //p")
-      ours=$(without_rows "${ours// /,}" "vendor $left_out")
-    fi
     theirs=$selections
     for a in ${smpi_algorithms[$c]:+${smpi_algorithms[$c]//,/ }}; do theirs+=,vendor:$a; done
+    if [[ -n $left_out ]]; then
+      ours=$("$root/scripts/mpirun/simulate" -n 1 "$build/bench/collbench" --list | sed -n "s/^$c: //p")
+      ours=${ours// /,}
+      # Only what this launch would have run is named as left out.
+      not_asked=$(without_rows "${left_out// /,}" "${ours//,/ } ${theirs//,/ }")
+      left_out=$(without_rows "${left_out// /,}" "${not_asked//,/ }")
+      left_out=${left_out//,/ }
+      ours=$(without_rows "$ours" "vendor $left_out")
+    fi
     theirs=$(without_rows "$theirs" "$left_out")
     algorithms=(--algorithm "$ours,automatic,$theirs")
     ((user_algorithms)) && algorithms=()

@@ -48,7 +48,8 @@
 #   -- OPTIONS       passed on to collbench (the tuner's runs too), e.g. -- -t double -c allreduce
 #   --simulate PLATFORM   at scale on a cluster modelled by SimGrid's SMPI instead of this machine
 #                    (scripts/mpirun/compare-simulated.sh, whose header says what it runs; with
-#                    --np, --quick, --out, --build-dir and -- OPTIONS), e.g. --simulate fat-tree-256
+#                    --np, --quick, --catalogue, --out, --build-dir and -- OPTIONS), e.g. --simulate
+#                    fat-tree-256; --catalogue: every SMPI algorithm of each collective
 # COLLECTIVES_SMOKE=1 measures the smallest size only (8 B, or the -b given after --), for 0.05 s
 # (--quick's time per size), in the tuner's runs and the comparison's: the tests' smoke run of the
 # documented commands (tests/docs/run.sh). Process counts, runs, collectives, algorithms, timings,
