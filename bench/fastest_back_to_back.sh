@@ -3,36 +3,34 @@
 # Is the drop-in's COLLECTIVES_ALGORITHMS='*=fastest' as fast as the faster of vendor and the
 # library when calls come back to back, as applications issue them? With the decision table TABLE
 # (scripts/mpirun/tune.sh), each round launches, per process count, collbench --timing
-# back-to-back -a automatic,pmpi through the drop-in (LD_PRELOAD=libcollectives_mpi.so,
-# COLLECTIVES_ALGORITHMS='*=fastest', the table), whose rows are then, interleaved in one launch:
-#   - vendor: MPI_<Collective> as an application calls it, so the drop-in's fastest, served or
-#     forwarded;
-#   - pmpi: PMPI_<Collective>, the MPI library's own collective;
-#   - automatic: the library's choice from TABLE, called in C++ (what fastest runs when it serves).
-# Per collective, process count and size, each round gives fastest ÷ the faster of the MPI library
-# and the library, from its medians in that round's launch (rows that ran interleaved, so the
-# machine's drift between launches cancels); the point's ratio is the median over the rounds.
-# Prints, per collective and process count, the sizes where fastest is within 5% of the faster of
-# the MPI library and the library, the geometric mean of the ratios and the worst; then per
-# collective over both process counts, and over all points; and, for comparison with checks made
-# before 2026-11-28, the same over all points with each row's least median over the rounds
-# instead (rows of different launches then meet, and one lucky round of a row decides). The raw
-# runs stay in the output directory.
-#
-# Usage: bench/fastest_back_to_back.sh TABLE [NP ...] [--rounds N] [--out DIR] [--build-dir DIR]
-#                                      [-- collbench options]
-#   NP ...           process counts (default: 2 4)
-#   --rounds N       rounds (default 3)
-#   --out DIR        where the runs and summary.txt go (default results/<date>-fastest-back-to-back)
-#   --build-dir DIR  the build with collbench and libcollectives_mpi.so (default build/)
-#   -- OPTIONS       passed on to collbench (default sizes: 8 B … 16 MiB by ×2, 0.2 s per size)
-# COLLECTIVES_SMOKE=1 measures the smallest size only (8 B, or the -b given after --), for 0.05 s
-# per size: the tests' smoke run of the documented commands (tests/docs/run.sh); the rounds and
-# process counts stay.
+# back-to-back through the drop-in with '*=fastest', its rows interleaved in one launch: MPI_*
+# (the drop-in's fastest), PMPI_* (the MPI library's own) and automatic (the library's choice, in
+# C++). It prints per collective, process count and size fastest ÷ the faster of the two, the
+# median over the rounds of each round's own ratio. How it compares and what it prints:
+# docs/drop-in.md, "The fastest of both"; COLLECTIVES_SMOKE=1: docs/benchmark.md.
 # A benchmark, not a test: run it on a quiet machine and read the ratios with the load it reports.
+# Usage: bench/fastest_back_to_back.sh TABLE [NP ...] [options] [-- collbench options]   (--help)
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+help=$(cat <<'EOF'
+Usage: bench/fastest_back_to_back.sh TABLE [NP ...] [--rounds N] [--out DIR] [--build-dir DIR]
+                                     [-- collbench options]
+  NP ...           process counts (default: 2 4)
+  --rounds N       rounds (default 3)
+  --out DIR        where the runs and summary.txt go (default results/<date>-fastest-back-to-back)
+  --build-dir DIR  the build with collbench and libcollectives_mpi.so (default build/)
+  -- OPTIONS       passed on to collbench (default sizes: 8 B … 16 MiB by ×2, 0.2 s per size)
+COLLECTIVES_SMOKE=1 measures the smallest size only (8 B, or the -b given after --), for 0.05 s
+per size: the tests' smoke run of the documented commands (tests/docs/run.sh); the rounds and
+process counts stay.
+EOF
+)
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then
+  sed -n '3,/^# Usage:/p' "$0" | sed '$d; s/^# \{0,1\}//'
+  echo "$help"
+  exit 0
+fi
 table=${1:?"usage: bench/fastest_back_to_back.sh TABLE [NP ...] [--rounds N] [--out DIR] [--build-dir DIR] [-- OPTIONS]"}
 shift
 [[ -f $table ]] || { echo "fastest_back_to_back.sh: no decision table '$table' (scripts/mpirun/tune.sh writes one)" >&2; exit 2; }
@@ -54,7 +52,7 @@ while (($#)); do
   shift
 done
 ((${#nps[@]})) || nps=(2 4)
-# COLLECTIVES_SMOKE=1 (see the usage): the largest size becomes the smallest, the time per size 0.05 s.
+# COLLECTIVES_SMOKE=1 (see --help): the largest size becomes the smallest, the time per size 0.05 s.
 if [[ ${COLLECTIVES_SMOKE:-0} != 0 ]]; then
   smallest=8 rest=()
   for ((i = 0; i < ${#extra[@]}; i++)); do

@@ -1,55 +1,43 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Does the drop-in's COLLECTIVES_ALGORITHMS='*=fastest' hold under the Intel MPI Benchmarks? Runs an
-# IMB-MPI1 binary (built outside this tree, unmodified: see docs/drop-in.md) in three modes, one
-# launch each, alternated within every round at each process count:
-#   - vendor:    IMB alone, the MPI library's collectives;
-#   - automatic: through the drop-in (LD_PRELOAD=libcollectives_mpi.so), COLLECTIVES_ALGORITHMS and
-#                COLLECTIVES_TUNING unset: automatic's built-in rule;
-#   - fastest:   through the drop-in, COLLECTIVES_ALGORITHMS='*=fastest', COLLECTIVES_TUNING=TABLE.
-# The order of the three turns by one each round (v a f, a f v, f v a, ...), so that no mode always
-# runs first after a launch of another. Per collective, process count and size, each mode's time is
-# the median over the rounds of IMB's t_avg (--column: t_min, t_max), and
-#   F = fastest ÷ the faster of vendor and automatic.
-# It prints, per collective and process count, the sizes where F ≤ 1.05, the geometric mean of F and
-# the worst F; the same over all points (and F from each round's own three launches, median over
-# the rounds, beside it); the points where fastest is slower than automatic's built-in rule by more
-# than 10%; at how many points fastest and automatic are more than 5% apart, either way; the worst
-# points with the three times; and the noise (vendor's slowest median over the rounds ÷ its fastest,
-# geometric mean over the points) with the load before and after.
-# The check's own resolution: given the built-in table as TABLE (src/dispatch/automatic-table.json;
-# installed as share/collectives/automatic-table.json), which has no "fastest" section, fastest runs
-# exactly automatic's choices, so every point where the two are more than 5% apart is the launches'
-# noise, and no table can be judged finer than that on the machine.
-# The targets of issue 35: F ≤ 1.05 at ≥ 90% of the points and a geometric mean ≤ 1.03 per
-# collective and np; no point where fastest is more than 10% slower than automatic.
-#
-# Usage: bench/imb_check.sh IMB-MPI1 (TABLE | --tune) [NP ...] [--rounds N] [--out DIR] [--build-dir DIR]
-#                           [--column t_avg|t_max|t_min] [--worst N] [-- IMB options]
-#        bench/imb_check.sh --summary DIR [--column C] [--worst N]   (the summary of a run made)
-#   IMB-MPI1         the binary (intel/mpi-benchmarks, `make IMB-MPI1`), linked with the MPI library
-#                    the drop-in was built for
-#   TABLE            the decision table `fastest` follows (scripts/mpirun/tune.sh)
-#   --tune           make it first: scripts/mpirun/tune.sh at the same process counts with its
-#                    defaults and the same build (--build-dir), into DIR/tuning.json
-#                    (IMB_CHECK_TUNE_OPTIONS="--quick ..." adds tune.sh options)
-#   NP ...           process counts (default: 2 4)
-#   --rounds N       rounds (default 3)
-#   --out DIR        where IMB's outputs and summary.txt go (default results/<date>-imb-check)
-#   --build-dir DIR  the build with libcollectives_mpi.so (default build/; built if missing)
-#   --column C       IMB's column to compare (default t_avg, what collbench --timing imb measures)
-#   --worst N        the worst points listed (default 12)
-#   --summary DIR    launch nothing: summarise the IMB outputs already in DIR (another --column)
-#   -- OPTIONS       passed on to IMB-MPI1, beside the defaults -msglog 3:20 -zero_size off (8 B …
-#                    1 MiB) where they do not set those, e.g. -- -time 1 -iter 100 for a short run
-# The collectives: Allreduce Reduce Reduce_scatter_block Allgather Alltoall Bcast Gather Scatter
-# (IMB_CHECK_BENCHMARKS="..." for others; IMB's names). The bytes are IMB's: one rank's block for
-# Allgather, Alltoall, Gather, Scatter and Reduce_scatter_block (its recvcount), the vector for
-# Allreduce, Reduce and Bcast.
+# IMB-MPI1 binary (built outside this tree, unmodified) in three modes, one launch each, in an order
+# that turns every round: vendor (IMB alone), automatic (through the drop-in, no selection and no
+# table: the built-in rule) and fastest (through the drop-in with TABLE). Per collective, process
+# count and size it prints F = fastest ÷ the faster of vendor and automatic (medians over the
+# rounds of IMB's t_avg), the worst points and the noise. What it measures, prints and can resolve,
+# the targets and how to build IMB: docs/drop-in.md, "Checked with the Intel MPI Benchmarks".
 # A benchmark, not a test: run it on a quiet machine and read the ratios with the noise it prints.
+# Usage: bench/imb_check.sh IMB-MPI1 (TABLE | --tune) [NP ...] [options] [-- IMB options]
+#        bench/imb_check.sh --summary DIR [--column C] [--worst N]   (--help: every option)
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+help=$(cat <<'EOF'
+Usage: bench/imb_check.sh IMB-MPI1 (TABLE | --tune) [NP ...] [--rounds N] [--out DIR] [--build-dir DIR]
+                          [--column t_avg|t_max|t_min] [--worst N] [-- IMB options]
+       bench/imb_check.sh --summary DIR [--column C] [--worst N]   (the summary of a run made)
+  IMB-MPI1         the binary (intel/mpi-benchmarks, `make IMB-MPI1`), linked with the MPI library
+                   the drop-in was built for
+  TABLE            the decision table `fastest` follows (scripts/mpirun/tune.sh)
+  --tune           make it first: scripts/mpirun/tune.sh at the same process counts with its
+                   defaults and the same build (--build-dir), into DIR/tuning.json
+                   (IMB_CHECK_TUNE_OPTIONS="--quick ..." adds tune.sh options)
+  NP ...           process counts (default: 2 4)
+  --rounds N       rounds (default 3)
+  --out DIR        where IMB's outputs and summary.txt go (default results/<date>-imb-check)
+  --build-dir DIR  the build with libcollectives_mpi.so (default build/; built if missing)
+  --column C       IMB's column to compare (default t_avg, what collbench --timing imb measures)
+  --worst N        the worst points listed (default 12)
+  --summary DIR    launch nothing: summarise the IMB outputs already in DIR (another --column)
+  -- OPTIONS       passed on to IMB-MPI1, beside the defaults -msglog 3:20 -zero_size off (8 B …
+                   1 MiB) where they do not set those, e.g. -- -time 1 -iter 100 for a short run
+The collectives: Allreduce Reduce Reduce_scatter_block Allgather Alltoall Bcast Gather Scatter
+(IMB_CHECK_BENCHMARKS="..." for others; IMB's names). The bytes are IMB's: one rank's block for
+Allgather, Alltoall, Gather, Scatter and Reduce_scatter_block (its recvcount), the vector for
+Allreduce, Reduce and Bcast.
+EOF
+)
 usage="usage: bench/imb_check.sh IMB-MPI1 TABLE [NP ...] [--rounds N] [--out DIR] [--build-dir DIR] [--column C] [--worst N] [-- IMB options], or --summary DIR"
 summary_only=0
 if [[ ${1:-} == --summary ]]; then
@@ -81,7 +69,7 @@ while (($#)); do
     --column) column=$2; shift ;;
     --worst) worst=$2; shift ;;
     --) shift; imb_options=("$@"); break ;;
-    -h | --help) sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '3,/^# Usage:/p' "$0" | sed '$d; s/^# \{0,1\}//'; echo "$help"; exit 0 ;;
     [1-9]*) [[ $1 =~ ^[1-9][0-9]*$ ]] || { echo "imb_check.sh: '$1' is not a process count" >&2; exit 2; }
       nps+=("$1") ;;
     *) echo "imb_check.sh: unknown option '$1' ($usage)" >&2; exit 2 ;;

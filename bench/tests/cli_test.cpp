@@ -347,14 +347,15 @@ BOOST_AUTO_TEST_CASE(identical_algorithms_measure_alike_whatever_runs_around_the
                                                       << median["binomial"] << " µs: " << o.out);
 }
 
-// --timing back-to-back: batches of calls issued one after the other. Every output says so — the
-// CSV's timing column, the JSON's run (timing_mode; no common start to describe) and rows (timing,
-// batch), the table's header — the batch is --batch's or the automatic one (2 to 100 calls), and
-// collreport puts such a run in a section of its own beside the synchronized run of the same np.
-BOOST_AUTO_TEST_CASE(back_to_back_timing_is_said_in_every_output) {
-  const std::string b2b =
-      "-c broadcast,allreduce -b 64 -e 1M --step 128 --time-per-size 0.05 --min-iterations 2 "
-      "-q --timing back-to-back";
+namespace {
+
+// collbench's options of the back-to-back case below, but the format.
+const std::string back_to_back_options =
+    "-c broadcast,allreduce -b 64 -e 1M --step 128 --time-per-size 0.05 --min-iterations 2 "
+    "-q --timing back-to-back";
+
+void check_back_to_back_csv() {
+  const std::string& b2b = back_to_back_options;
   const outcome csv = launch(2, b2b + " -f csv");
   BOOST_TEST_REQUIRE(csv.status == 0, csv.err);
   const std::vector<record> rows = parse_csv(csv.out);
@@ -367,7 +368,11 @@ BOOST_AUTO_TEST_CASE(back_to_back_timing_is_said_in_every_output) {
     BOOST_TEST(num(r, "median_us") <= num(r, "max_us"), what);
     BOOST_TEST(num(r, "wrong") == 0, what);  // the check runs as in synchronized mode
   }
+}
 
+// The JSON of a back-to-back run, checked, for collreport's check.
+std::string check_back_to_back_json() {
+  const std::string& b2b = back_to_back_options;
   const outcome json = launch(2, b2b + " -f json --batch 7 -a automatic");
   BOOST_TEST_REQUIRE(json.status == 0, json.err);
   const nlohmann::json doc = nlohmann::json::parse(json.out);
@@ -386,6 +391,10 @@ BOOST_AUTO_TEST_CASE(back_to_back_timing_is_said_in_every_output) {
   BOOST_TEST(read.info.timing_mode == "back-to-back");
   BOOST_TEST(read.rows.front().timing == "back-to-back");
 
+  return json.out;
+}
+
+void check_the_automatic_batch() {
   const outcome automatic =
       launch(2, "-c allreduce -b 16M -e 16M -n 2 -w 0 -q -f json --timing back-to-back");
   BOOST_TEST_REQUIRE(automatic.status == 0, automatic.err);
@@ -395,7 +404,9 @@ BOOST_AUTO_TEST_CASE(back_to_back_timing_is_said_in_every_output) {
   BOOST_TEST(collbench::automatic_batch(16 << 20) == 2);
   BOOST_TEST(collbench::automatic_batch(8) == 100);
   BOOST_TEST(collbench::automatic_batch(1 << 20) == 32);
+}
 
+void check_the_table_header() {
   const outcome table = launch(2, "-c allreduce -b 1K -e 1K -n 3 -w 1 -q --timing back-to-back");
   BOOST_TEST_REQUIRE(table.status == 0, table.err);
   BOOST_TEST(table.out.find("# timing back-to-back:") != std::string::npos, table.out);
@@ -403,7 +414,9 @@ BOOST_AUTO_TEST_CASE(back_to_back_timing_is_said_in_every_output) {
   const outcome sync_table = launch(2, "-c allreduce -b 1K -e 1K -n 3 -w 1 -q");
   BOOST_TEST_REQUIRE(sync_table.status == 0, sync_table.err);
   BOOST_TEST(sync_table.out.find("# timing synchronized:") != std::string::npos, sync_table.out);
+}
 
+void check_collreport_section(const std::string& back_to_back_json) {
   // collreport: the back-to-back run gets its own section, set against the synchronized run.
   const outcome sync = launch(2,
                               "-c broadcast,allreduce -b 64 -e 1M --step 128 --time-per-size 0.05 "
@@ -412,7 +425,7 @@ BOOST_AUTO_TEST_CASE(back_to_back_timing_is_said_in_every_output) {
   const fs::path dir = fs::temp_directory_path() / fmt::format("collreport_b2b_{}", ::getpid());
   fs::create_directories(dir);
   std::ofstream(dir / "np2.json") << sync.out;
-  std::ofstream(dir / "np2-back-to-back.json") << json.out;
+  std::ofstream(dir / "np2-back-to-back.json") << back_to_back_json;
   const std::string command =
       fmt::format("'{}' --out '{}' '{}' '{}' > /dev/null 2>&1", COLLREPORT_EXE, (dir / "out").string(),
                   (dir / "np2.json").string(), (dir / "np2-back-to-back.json").string());
@@ -435,6 +448,20 @@ BOOST_AUTO_TEST_CASE(back_to_back_timing_is_said_in_every_output) {
                            [](const record& r) { return r.at("timing") == "back-to-back"; }) > 0);
   BOOST_TEST(std::count_if(all.begin(), all.end(),
                            [](const record& r) { return r.at("timing") == "synchronized"; }) > 0);
+}
+
+}  // namespace
+
+// --timing back-to-back: batches of calls issued one after the other. Every output says so — the
+// CSV's timing column, the JSON's run (timing_mode; no common start to describe) and rows (timing,
+// batch), the table's header — the batch is --batch's or the automatic one (2 to 100 calls), and
+// collreport puts such a run in a section of its own beside the synchronized run of the same np.
+BOOST_AUTO_TEST_CASE(back_to_back_timing_is_said_in_every_output) {
+  check_back_to_back_csv();
+  const std::string json = check_back_to_back_json();
+  check_the_automatic_batch();
+  check_the_table_header();
+  check_collreport_section(json);
 }
 
 // --timing imb: batches of calls each timed apart with a barrier after it, as IMB-MPI1 times a

@@ -129,59 +129,56 @@ std::pair<std::string, std::string> other_and_rule(std::size_t bytes) {
   return {};
 }
 
-}  // namespace
-
-// automatic's ranges: an algorithm replaces the built-in rule's choice only where every run of every
-// timing (two synchronized, one back to back and one as IMB times, the last two through the drop-in)
-// puts it ahead by more than the noise; where one timing contradicts, a timing did not measure it,
-// the runs disagree beyond their noise, or it is ahead within the noise, the rule's choice stays. Each range says why, each point
-// carries the ratios against the rule's choice and the noise. The "fastest" verdict is the library
-// only where it is ahead of vendor in every run and timing too.
-BOOST_AUTO_TEST_CASE(automatic_keeps_an_algorithm_only_where_every_run_and_timing_agree) {
-  const scratch s;
+// The five sizes of the case below, each with an algorithm of allreduce other than the built-in
+// rule's choice at p = 2 and that choice.
+struct agreement_sizes {
   const std::size_t kept = 1024, contradicted = 16384, unmeasured = 65536, noisy = 262144, close = 4 << 20;
-  const auto [a1, r1] = other_and_rule(kept);
-  const auto [a2, r2] = other_and_rule(contradicted);
-  const auto [a5, r5] = other_and_rule(unmeasured);
-  const auto [a3, r3] = other_and_rule(noisy);
-  const auto [a4, r4] = other_and_rule(close);
+  const std::string a1 = other_and_rule(kept).first, r1 = other_and_rule(kept).second,
+                    a2 = other_and_rule(contradicted).first, r2 = other_and_rule(contradicted).second,
+                    a5 = other_and_rule(unmeasured).first, r5 = other_and_rule(unmeasured).second,
+                    a3 = other_and_rule(noisy).first, r3 = other_and_rule(noisy).second,
+                    a4 = other_and_rule(close).first, r4 = other_and_rule(close).second;
+};
+
+// The case's runs: two synchronized, one back to back and one as IMB times (the last two through
+// the drop-in).
+std::vector<std::string> agreement_runs(const fs::path& dir, const agreement_sizes& z) {
   // bytes, a, rule, a's µs, rule's µs, vendor's µs (pmpi through the drop-in), served µs
-  const std::string sync1 = write_rows(s.dir, "sync1", "synchronized",
-                                       rows_of({{kept, a1, r1, 60, 100, 100, 0},
-                                                {contradicted, a2, r2, 60, 100, 100, 0},
-                                                {unmeasured, a5, r5, 60, 100, 100, 0},
-                                                {noisy, a3, r3, 40, 100, 100, 0},
-                                                {close, a4, r4, 98, 100, 100, 0}},
+  const std::string sync1 = write_rows(dir, "sync1", "synchronized",
+                                       rows_of({{z.kept, z.a1, z.r1, 60, 100, 100, 0},
+                                                {z.contradicted, z.a2, z.r2, 60, 100, 100, 0},
+                                                {z.unmeasured, z.a5, z.r5, 60, 100, 100, 0},
+                                                {z.noisy, z.a3, z.r3, 40, 100, 100, 0},
+                                                {z.close, z.a4, z.r4, 98, 100, 100, 0}},
                                                false));
-  const std::string sync2 = write_rows(s.dir, "sync2", "synchronized",
-                                       rows_of({{kept, a1, r1, 62, 100, 100, 0},
-                                                {contradicted, a2, r2, 61, 100, 100, 0},
-                                                {unmeasured, a5, r5, 61, 100, 100, 0},
-                                                {noisy, a3, r3, 97, 100, 100, 0},
-                                                {close, a4, r4, 97, 100, 100, 0}},
+  const std::string sync2 = write_rows(dir, "sync2", "synchronized",
+                                       rows_of({{z.kept, z.a1, z.r1, 62, 100, 100, 0},
+                                                {z.contradicted, z.a2, z.r2, 61, 100, 100, 0},
+                                                {z.unmeasured, z.a5, z.r5, 61, 100, 100, 0},
+                                                {z.noisy, z.a3, z.r3, 97, 100, 100, 0},
+                                                {z.close, z.a4, z.r4, 97, 100, 100, 0}},
                                                false));
   // Through the drop-in: the first pass (synchronized runs alone) chose a1 at `kept` and a2 at
   // `contradicted`, so the drop-in served those there.
-  const std::string b2b = write_rows(s.dir, "b2b", "back-to-back",
-                                     rows_of({{kept, a1, r1, 70, 100, 100, 71},
-                                              {contradicted, a2, r2, 70, 100, 100, 71},
-                                              {unmeasured, a5, r5, 0, 100, 100, 61},
-                                              {noisy, a3, r3, 70, 100, 100, 101},
-                                              {close, a4, r4, 98, 100, 100, 101}},
+  const std::string b2b = write_rows(dir, "b2b", "back-to-back",
+                                     rows_of({{z.kept, z.a1, z.r1, 70, 100, 100, 71},
+                                              {z.contradicted, z.a2, z.r2, 70, 100, 100, 71},
+                                              {z.unmeasured, z.a5, z.r5, 0, 100, 100, 61},
+                                              {z.noisy, z.a3, z.r3, 70, 100, 100, 101},
+                                              {z.close, z.a4, z.r4, 98, 100, 100, 101}},
                                              true));
-  const std::string imb = write_rows(s.dir, "imb", "imb",
-                                     rows_of({{kept, a1, r1, 65, 100, 100, 66},
-                                              {contradicted, a2, r2, 120, 100, 100, 121},
-                                              {unmeasured, a5, r5, 0, 100, 100, 61},
-                                              {noisy, a3, r3, 65, 100, 100, 101},
-                                              {close, a4, r4, 98, 100, 100, 101}},
+  const std::string imb = write_rows(dir, "imb", "imb",
+                                     rows_of({{z.kept, z.a1, z.r1, 65, 100, 100, 66},
+                                              {z.contradicted, z.a2, z.r2, 120, 100, 100, 121},
+                                              {z.unmeasured, z.a5, z.r5, 0, 100, 100, 61},
+                                              {z.noisy, z.a3, z.r3, 65, 100, 100, 101},
+                                              {z.close, z.a4, z.r4, 98, 100, 100, 101}},
                                              true));
-  const fs::path out = s.dir / "t.json";
-  const json table = colltune({sync1, b2b, sync2, imb}, out);
-  BOOST_TEST(table.at("provenance").at("imb_runs").at("2") == 1);
-  BOOST_TEST(table.at("provenance").at("runs").at("2") == 2);
-  BOOST_TEST(table.at("provenance").at("timings").get<std::string>() == "back-to-back, imb, synchronized");
+  return {sync1, b2b, sync2, imb};
+}
 
+// automatic's ranges in the table, each with its reason, and the points' ratios and noise.
+void check_automatic_ranges(const json& table, const agreement_sizes& z) {
   std::map<std::size_t, std::pair<json, json>> seen;  // bytes → (range, point)
   for (const json& r : table.at("collectives").at("allreduce").at("2")) {
     BOOST_TEST(r.contains("why"));
@@ -192,62 +189,91 @@ BOOST_AUTO_TEST_CASE(automatic_keeps_an_algorithm_only_where_every_run_and_timin
   };
   const auto why_at = [&](std::size_t bytes) { return seen.at(bytes).first.at("why").get<std::string>(); };
   // Ahead in every run and timing (ratios 0.60, 0.62; 0.70; 0.65; noise 3%): kept.
-  BOOST_TEST(algorithm_at(kept) == a1);
-  BOOST_TEST(why_at(kept).starts_with("measured"));
-  const json& k = seen.at(kept).second;
-  BOOST_TEST(k.at("rule") == r1);
+  BOOST_TEST(algorithm_at(z.kept) == z.a1);
+  BOOST_TEST(why_at(z.kept).starts_with("measured"));
+  const json& k = seen.at(z.kept).second;
+  BOOST_TEST(k.at("rule") == z.r1);
   BOOST_TEST(k.at("by").get<std::string>().starts_with("measurement: ahead of the built-in rule's choice"));
-  BOOST_TEST(k.at("against_rule").at("contender") == a1);
+  BOOST_TEST(k.at("against_rule").at("contender") == z.a1);
   BOOST_TEST(k.at("against_rule").at("ratios").at("synchronized").size() == 2u);
   BOOST_TEST(k.at("against_rule").at("ratios").at("imb")[0].get<double>() == 0.65);
   BOOST_TEST(k.at("against_rule").at("ratios").at("back-to-back")[0].get<double>() == 0.7);
   // IMB's timing contradicts the synchronized and back-to-back runs: the rule's choice.
-  BOOST_TEST(algorithm_at(contradicted) == r2);
-  BOOST_TEST(why_at(contradicted).starts_with("rule"));
+  BOOST_TEST(algorithm_at(z.contradicted) == z.r2);
+  BOOST_TEST(why_at(z.contradicted).starts_with("rule"));
   BOOST_TEST(
-      seen.at(contradicted).second.at("by").get<std::string>().starts_with("rule: no algorithm ahead"));
-  BOOST_TEST(seen.at(contradicted).second.at("against_rule").at("contender") == a2);
+      seen.at(z.contradicted).second.at("by").get<std::string>().starts_with("rule: no algorithm ahead"));
+  BOOST_TEST(seen.at(z.contradicted).second.at("against_rule").at("contender") == z.a2);
   // Ahead in the synchronized runs, but the other timings measured the rule's choice only (and the
   // drop-in serving the first pass's choice, a5): they cannot agree, so the rule's choice.
-  BOOST_TEST(algorithm_at(unmeasured) == r5);
+  BOOST_TEST(algorithm_at(z.unmeasured) == z.r5);
   BOOST_TEST(
-      seen.at(unmeasured).second.at("by").get<std::string>().find("one side only") != std::string::npos,
-      seen.at(unmeasured).second.at("by"));
+      seen.at(z.unmeasured).second.at("by").get<std::string>().find("one side only") != std::string::npos,
+      seen.at(z.unmeasured).second.at("by"));
   // Ahead in every run, but the two synchronized runs disagree (0.40 and 0.97: the lesser 71% from
   // their median 0.685, as a factor), and the median ratio, 0.675, is not below 1 ÷ 1.71: the rule's.
-  BOOST_TEST(algorithm_at(noisy) == r3);
-  BOOST_TEST(seen.at(noisy).second.at("against_rule").at("noise").get<double>() == (0.40 + 0.97) / 2 / 0.40 - 1,
-             boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(algorithm_at(z.noisy) == z.r3);
+  BOOST_TEST(
+      seen.at(z.noisy).second.at("against_rule").at("noise").get<double>() == (0.40 + 0.97) / 2 / 0.40 - 1,
+      boost::test_tools::tolerance(1e-9));
   // Ahead everywhere, by 2–3%: within the floor, the rule's.
-  BOOST_TEST(algorithm_at(close) == r4);
+  BOOST_TEST(algorithm_at(z.close) == z.r4);
+}
 
+void check_fastest_verdicts(const json& table, const agreement_sizes& z) {
   // "fastest": at `kept` the drop-in served a1 (71 and 66 against PMPI_* 100; synchronized 100 ÷ 60):
   // the library; at `contradicted` the choice is now the rule's, whose own rows say 100 against 100:
   // neither side ahead, and a tie: the library, as automatic.
   const auto verdict = fastest_points(table);
-  BOOST_TEST(verdict.at(kept).first == "library");
-  BOOST_TEST(verdict.at(kept).second.at("library") == a1);
-  BOOST_TEST(verdict.at(kept).second.at("timing") == "imb");
-  BOOST_TEST(verdict.at(kept).second.at("library_us").get<double>() == 66.0);
-  BOOST_TEST(verdict.at(contradicted).first == "library");
-  BOOST_TEST(
-      verdict.at(contradicted).second.at("by").get<std::string>().starts_with("library: neither side ahead"));
-  BOOST_TEST(verdict.at(contradicted).second.at("library") == r2);
-  BOOST_TEST(verdict.at(contradicted).second.at("library_us").get<double>() == 100.0);
+  BOOST_TEST(verdict.at(z.kept).first == "library");
+  BOOST_TEST(verdict.at(z.kept).second.at("library") == z.a1);
+  BOOST_TEST(verdict.at(z.kept).second.at("timing") == "imb");
+  BOOST_TEST(verdict.at(z.kept).second.at("library_us").get<double>() == 66.0);
+  BOOST_TEST(verdict.at(z.contradicted).first == "library");
+  BOOST_TEST(verdict.at(z.contradicted)
+                 .second.at("by")
+                 .get<std::string>()
+                 .starts_with("library: neither side ahead"));
+  BOOST_TEST(verdict.at(z.contradicted).second.at("library") == z.r2);
+  BOOST_TEST(verdict.at(z.contradicted).second.at("library_us").get<double>() == 100.0);
+}
 
+void check_the_loaded_table(const fs::path& out, const agreement_sizes& z) {
   // The table loads; automatic and fastest_choice follow it.
   collectives::load_tuning(out.string());
   const auto shape = [](std::size_t bytes) {
     return collectives::call_shape{.coll = collective::allreduce, .p = 2, .bytes = bytes};
   };
-  BOOST_TEST(to_string(collectives::automatic_choice(shape(kept))) == a1);
-  BOOST_TEST(to_string(collectives::automatic_choice(shape(contradicted))) == r2);
-  BOOST_TEST(to_string(collectives::automatic_choice(shape(noisy))) == r3);
-  BOOST_TEST(to_string(collectives::automatic_choice(shape(unmeasured))) == r5);
-  BOOST_TEST(to_string(collectives::automatic_choice(shape(close))) == r4);
-  BOOST_TEST(collectives::fastest_choice(shape(kept)) == collectives::automatic_choice(shape(kept)));
-  BOOST_TEST(collectives::fastest_choice(shape(contradicted)) == collectives::automatic_choice(shape(contradicted)));
+  BOOST_TEST(to_string(collectives::automatic_choice(shape(z.kept))) == z.a1);
+  BOOST_TEST(to_string(collectives::automatic_choice(shape(z.contradicted))) == z.r2);
+  BOOST_TEST(to_string(collectives::automatic_choice(shape(z.noisy))) == z.r3);
+  BOOST_TEST(to_string(collectives::automatic_choice(shape(z.unmeasured))) == z.r5);
+  BOOST_TEST(to_string(collectives::automatic_choice(shape(z.close))) == z.r4);
+  BOOST_TEST(collectives::fastest_choice(shape(z.kept)) == collectives::automatic_choice(shape(z.kept)));
+  BOOST_TEST(collectives::fastest_choice(shape(z.contradicted)) ==
+             collectives::automatic_choice(shape(z.contradicted)));
   collectives::clear_tuning();
+}
+
+}  // namespace
+
+// automatic's ranges: an algorithm replaces the built-in rule's choice only where every run of every
+// timing (two synchronized, one back to back and one as IMB times, the last two through the drop-in)
+// puts it ahead by more than the noise; where one timing contradicts, a timing did not measure it,
+// the runs disagree beyond their noise, or it is ahead within the noise, the rule's choice stays. Each range says why, each point
+// carries the ratios against the rule's choice and the noise. The "fastest" verdict is the library
+// only where it is ahead of vendor in every run and timing too.
+BOOST_AUTO_TEST_CASE(automatic_keeps_an_algorithm_only_where_every_run_and_timing_agree) {
+  const scratch s;
+  const agreement_sizes z;
+  const fs::path out = s.dir / "t.json";
+  const json table = colltune(agreement_runs(s.dir, z), out);
+  BOOST_TEST(table.at("provenance").at("imb_runs").at("2") == 1);
+  BOOST_TEST(table.at("provenance").at("runs").at("2") == 2);
+  BOOST_TEST(table.at("provenance").at("timings").get<std::string>() == "back-to-back, imb, synchronized");
+  check_automatic_ranges(table, z);
+  check_fastest_verdicts(table, z);
+  check_the_loaded_table(out, z);
 }
 
 // Each timing is held to its own median and noise: the timings differ by design, so one timing's
@@ -265,33 +291,30 @@ BOOST_AUTO_TEST_CASE(each_timing_is_held_to_its_own_noise) {
   const std::size_t apart = 1 << 20, doubted = 2 << 20;
   const std::string rule = other_and_rule(apart).second;
   BOOST_REQUIRE(rule == other_and_rule(doubted).second);
-  const std::vector<std::tuple<const char*, double, double>> runs{// timing, vendor µs at apart, at doubted
-                                                                  {"synchronized", 61, 50},
-                                                                  {"synchronized", 64, 80},
-                                                                  {"synchronized", 66, 96},
-                                                                  {"back-to-back", 34, 30},
-                                                                  {"back-to-back", 36, 31},
-                                                                  {"back-to-back", 70, 32},
-                                                                  {"imb", 34, 30},
-                                                                  {"imb", 36, 31},
-                                                                  {"imb", 62, 32}};
+  const std::vector<std::tuple<const char*, double, double>> runs{
+      // timing, vendor µs at apart, at doubted
+      {"synchronized", 61, 50}, {"synchronized", 64, 80}, {"synchronized", 66, 96},
+      {"back-to-back", 34, 30}, {"back-to-back", 36, 31}, {"back-to-back", 70, 32},
+      {"imb", 34, 30},          {"imb", 36, 31},          {"imb", 62, 32}};
   std::vector<std::string> files;
   for (const auto& [timing, at_apart, at_doubted] : runs) {
     // The library's choice is the rule's, 100 µs; through the drop-in its MPI_* row serves it in 100.
     const bool dropin = std::string(timing) != "synchronized";
-    files.push_back(write_rows(s.dir, fmt::format("run{}", files.size()), timing,
-                               rows_of({{apart, "", rule, 0, 100, at_apart, 100},
-                                        {doubted, "", rule, 0, 100, at_doubted, 100}},
-                                       dropin)));
+    files.push_back(write_rows(
+        s.dir, fmt::format("run{}", files.size()), timing,
+        rows_of({{apart, "", rule, 0, 100, at_apart, 100}, {doubted, "", rule, 0, 100, at_doubted, 100}},
+                dropin)));
   }
   const json table = colltune(files, s.dir / "t.json");
   const auto verdict = fastest_points(table);
   BOOST_TEST(verdict.at(apart).first == "vendor");
-  BOOST_TEST(verdict.at(apart).second.at("noise").get<double>() == 0.70 / 0.36 - 1, boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(verdict.at(apart).second.at("noise").get<double>() == 0.70 / 0.36 - 1,
+             boost::test_tools::tolerance(1e-9));
   BOOST_TEST(verdict.at(doubted).first == "vendor");
   BOOST_TEST(
       verdict.at(doubted).second.at("by").get<std::string>().starts_with("vendor: neither side ahead"));
-  BOOST_TEST(verdict.at(doubted).second.at("by").get<std::string>().find("synchronized 0.800, 60%") != std::string::npos,
+  BOOST_TEST(verdict.at(doubted).second.at("by").get<std::string>().find("synchronized 0.800, 60%") !=
+                 std::string::npos,
              verdict.at(doubted).second.at("by"));
 }
 

@@ -272,7 +272,10 @@ BOOST_AUTO_TEST_CASE(ompi41_decision_follows_open_mpi_4_1) {
   }
 }
 
-BOOST_AUTO_TEST_CASE(csv_and_json_writers) {
+namespace {
+
+// One allreduce row and the run it belongs to, for the writers' cases below.
+cb::row sample_row() {
   cb::row r;
   r.collective = "allreduce";
   r.algorithm = "ring";
@@ -288,6 +291,28 @@ BOOST_AUTO_TEST_CASE(csv_and_json_writers) {
   r.wrong = 0;
   r.model_us = 8.5;
   r.shm_copy = "single";
+  return r;
+}
+
+cb::row sample_back_to_back_row() {
+  cb::row b2b = sample_row();
+  b2b.timing = "back-to-back";
+  b2b.batch = 16;
+  return b2b;
+}
+
+cb::run_info sample_info() {
+  cb::run_info info;
+  info.ranks = 4;
+  info.model = cb::machine{1e-6, 1e-9, 0.5e-9, 1e-10, 5e9, {{1, 1e-6}}, {{1, 0.9e-6}}};
+  info.shm_copy = {"single", "cma", "Open MPI's btl_vader_single_copy_mechanism, read through MPI_T"};
+  return info;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(csv_writer) {
+  const cb::row r = sample_row();
   std::ostringstream csv;
   cb::write_csv(csv, std::vector<cb::row>{r});
   BOOST_TEST(
@@ -296,11 +321,8 @@ BOOST_AUTO_TEST_CASE(csv_and_json_writers) {
       "wrong,shm_copy,timing\nallreduce,ring,4,1024,256,float,10.000,9.000,12.000,0.1024,0.1536,1.25,0,"
       "single,synchronized\n");
   // A back-to-back row says so.
-  cb::row b2b = r;
-  b2b.timing = "back-to-back";
-  b2b.batch = 16;
   std::ostringstream b2b_csv;
-  cb::write_csv(b2b_csv, std::vector<cb::row>{b2b}, false);
+  cb::write_csv(b2b_csv, std::vector<cb::row>{sample_back_to_back_row()}, false);
   BOOST_TEST(b2b_csv.str().ends_with(",single,back-to-back\n"), b2b_csv.str());
   // A ratio far below 1 (vendor slowed down by a loaded machine) keeps four significant digits.
   cb::row fast = r;
@@ -308,13 +330,11 @@ BOOST_AUTO_TEST_CASE(csv_and_json_writers) {
   std::ostringstream small;
   cb::write_csv(small, std::vector<cb::row>{fast}, false);
   BOOST_TEST(small.str().find(",0.00525,") != std::string::npos, small.str());
+}
 
-  cb::run_info info;
-  info.ranks = 4;
-  info.model = cb::machine{1e-6, 1e-9, 0.5e-9, 1e-10, 5e9, {{1, 1e-6}}, {{1, 0.9e-6}}};
-  info.shm_copy = {"single", "cma", "Open MPI's btl_vader_single_copy_mechanism, read through MPI_T"};
+BOOST_AUTO_TEST_CASE(json_writer_round_trip) {
   std::stringstream json;
-  cb::write_json(json, info, std::vector<cb::row>{r});
+  cb::write_json(json, sample_info(), std::vector<cb::row>{sample_row()});
   const cb::run_results back = cb::read_json(json);
   BOOST_TEST_REQUIRE(back.rows.size() == 1u);
   BOOST_TEST(back.rows[0].algorithm == "ring");
@@ -330,11 +350,14 @@ BOOST_AUTO_TEST_CASE(csv_and_json_writers) {
   BOOST_TEST(back.info.shm_copy.path == "single");
   BOOST_TEST(back.info.shm_copy.mechanism == "cma");
   BOOST_TEST(back.rows[0].shm_copy == "single");
-  // So do the timing mode and the batch, and a file without them reads as synchronized.
-  cb::run_info b2b_info = info;
+}
+
+// The timing mode and the batch travel too, and a file without them reads as synchronized.
+BOOST_AUTO_TEST_CASE(json_writer_timing_mode_and_batch) {
+  cb::run_info b2b_info = sample_info();
   b2b_info.timing_mode = "back-to-back";
   std::stringstream b2b_json;
-  cb::write_json(b2b_json, b2b_info, std::vector<cb::row>{b2b});
+  cb::write_json(b2b_json, b2b_info, std::vector<cb::row>{sample_back_to_back_row()});
   const cb::run_results b2b_back = cb::read_json(b2b_json);
   BOOST_TEST(b2b_back.info.timing_mode == "back-to-back");
   BOOST_TEST(b2b_back.rows.at(0).timing == "back-to-back");
@@ -350,7 +373,13 @@ BOOST_AUTO_TEST_CASE(csv_and_json_writers) {
   BOOST_TEST(old_back.rows.at(0).timing == "synchronized");
   BOOST_TEST(old_back.rows.at(0).batch == 1);
   BOOST_TEST(old_back.info.left_out.empty());
-  // A row left out travels with its reason, and the table says it.
+}
+
+// A row left out travels with its reason, and the table says it; the table names the
+// shared-memory path.
+BOOST_AUTO_TEST_CASE(left_out_rows_and_the_table_header) {
+  const cb::row r = sample_row();
+  const cb::run_info info = sample_info();
   cb::run_info left_info = info;
   left_info.left_out = {{"broadcast", "vendor:impi", "SimGrid's bcast impi truncates a receive"}};
   std::stringstream left_json;
@@ -366,9 +395,13 @@ BOOST_AUTO_TEST_CASE(csv_and_json_writers) {
   BOOST_TEST(
       table.str().find("# shared memory: single copy (cma); Open MPI's btl_vader_single_copy_mechanism") !=
       std::string::npos);
+}
 
-  // A file of collbench before the path was recorded reads as "unknown", rows included.
-  // (nlohmann sorts keys: "shm_copy" is never first in its object, so a comma precedes it.)
+// A file of collbench before the path was recorded reads as "unknown", rows included.
+// (nlohmann sorts keys: "shm_copy" is never first in its object, so a comma precedes it.)
+BOOST_AUTO_TEST_CASE(json_reader_of_a_file_without_the_shared_memory_path) {
+  std::stringstream json;
+  cb::write_json(json, sample_info(), std::vector<cb::row>{sample_row()});
   std::istringstream older(
       std::regex_replace(json.str(), std::regex(R"(,\s*"shm_copy":\s*(\{[^}]*\}|"[a-z]*"))"), ""));
   const cb::run_results before = cb::read_json(older);

@@ -2,25 +2,14 @@
 #pragma once
 
 // The eager size E: the largest payload whose blocking MPI_Send returns without waiting for its
-// receiver, because the MPI library sends it eagerly (copies it out and lets the receiver find it
-// later). Exchanges whose outgoing message is at most E send first on both sides, one latency
-// per step; larger ones stay ordered (one side sends, the other receives first), which needs no
-// buffering at all. One byte over the MPI library's real limit would be a hang, so E is read from
-// the MPI library itself, never guessed:
-//   - Open MPI 4 with its ob1 messaging layer: each byte-transfer layer's btl_<name>_eager_limit
-//     (MPI_T control variables), less the 56-byte ob1 header that travels in the same fragment;
-//     to ranks on this host the least over every layer loaded (shared memory, or TCP where shared
-//     memory is turned off), to other hosts the least over the network layers;
-//   - SimGrid SMPI: one byte less than smpi/send-is-detached-thresh (SMPI completes a standard
-//     send of fewer bytes at once);
-//   - anything else (Open MPI's UCX layer, MPICH, whose devices keep their eager size in their
-//     network layer where MPI_T does not show it): unknown, so E = 0, today's ordered exchange.
-// Above E, an exchange with a rank on another host goes as segments of at most E that both
-// partners send first, where that measured faster than taking turns: over Open MPI's TCP layer and
-// in SMPI; on one host (a segment costs a copy more than one message) and elsewhere, never.
-// COLLECTIVES_EAGER_BYTES=N sets E for every peer: 0 turns it off; a value above what the MPI
-// library reports is refused; where the library reports nothing, N is taken at the user's word.
-// COLLECTIVES_SYNCHRONOUS_SENDS (the test mode of MPI_Ssend) makes E = 0.
+// receiver, because the MPI library sends it eagerly. Exchanges whose outgoing message is at most
+// E send first on both sides, one latency per step; larger ones stay ordered. One byte over the
+// MPI library's real limit would be a hang, so E is read from the MPI library itself (Open MPI 4's
+// ob1 through MPI_T, per kind of peer; SimGrid SMPI's detached threshold), never guessed, and is 0
+// where it cannot be read. Above E, an exchange with a rank on another host may go as segments of
+// at most E that both partners send first. COLLECTIVES_EAGER_BYTES=N sets E (0: off; no more than
+// the library reports), COLLECTIVES_SYNCHRONOUS_SENDS makes it 0. Each library's rule, the
+// segments and the variables: docs/user-guide.md, "Exchanges and the eager size".
 
 #include <cstddef>
 #include <string>

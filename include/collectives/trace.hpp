@@ -3,20 +3,12 @@
 
 // Trace mode: a record, per rank, of every library call (collective, the algorithm that ran,
 // count) and of every event of its schedule (send, receive, local reduction, copy) with peer,
-// bytes, the blocks the algorithm says a message carries, and start/end times.
-//
-// Each rank writes <prefix>.<world rank>.json in Chrome's trace-event format (opens in Perfetto,
-// ui.perfetto.dev, or chrome://tracing): one track per rank (the process id is the rank in
-// MPI_COMM_WORLD; each call's args give its rank in the communicator), one slice per event, a
-// flow arrow from each send to its receive. The file is written when the program calls
-// MPI_Finalize (or trace_off), and whenever the buffer holds 65536 events (checked between
-// calls). Times are CLOCK_MONOTONIC (std::chrono::steady_clock) in µs, which all processes of a
-// host share; the first traced call on a communicator measures each rank's clock offset to its
-// rank 0 and records it, so that `trace_merge` (built in bench/) can align ranks on different hosts.
-//
-// The environment variable COLLECTIVES_TRACE=<prefix> starts it at start-up. Off, each hook in
-// the library costs one predictable branch (a global flag read); a build with
-// -DCOLLECTIVES_TRACE_HOOKS=OFF has no hooks at all (and these functions then record nothing).
+// bytes, the blocks the algorithm says a message carries, and start/end times. Each rank writes
+// <prefix>.<world rank>.json in Chrome's trace-event format (Perfetto, chrome://tracing) at
+// MPI_Finalize or trace_off; `trace_merge` (bench/) aligns ranks on different hosts by the clock
+// offsets the first traced call on a communicator records. COLLECTIVES_TRACE=<prefix> starts it
+// at start-up. Off, each hook costs one predictable branch; -DCOLLECTIVES_TRACE_HOOKS=OFF builds
+// none (these functions then record nothing). The file's layout, times and cost: docs/tracing.md.
 
 #include <string>
 #include <string_view>

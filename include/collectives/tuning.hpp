@@ -2,25 +2,12 @@
 #pragma once
 
 // A measured decision table for algorithm::automatic. scripts/mpirun/tune.sh measures every
-// algorithm of every collective on this machine and writes one (its schema is in docs/tuning.md);
-// once loaded, automatic follows it: per collective, per process count, size ranges → algorithm.
-// Without a table, or where the table has nothing that fits a call, automatic keeps its
-// built-in rule (src/dispatch/automatic.cpp).
-//
-// The table is looked up by what every rank passes alike, so all ranks choose the same
-// algorithm, provided they load the same table:
-//   - the collective, and the process count p: the exact p if the table measured it, else the
-//     nearest measured p of the same kind (a power of two or not; the smaller on a tie), else
-//     the rule;
-//   - the size, in bytes as collbench counts them: the vector for broadcast, reduce, allreduce,
-//     scan and exscan; the whole p-block array for scatter, gather, allgather, reduce_scatter and
-//     alltoall; the whole result of allgatherv and the whole vector of reduce_scatterv; 0 for
-//     barrier. gatherv, scatterv and alltoallv keep the rule: their counts are not known alike.
-// It never chooses vendor or hierarchical (a table naming them is refused at load), and falls
-// back to the rule where the table's algorithm cannot keep rank order for a non-commutative op,
-// where the call has fewer elements than ranks and the algorithm cuts the vector into p parts
-// (broadcast scatter_allgather, reduce rabenseifner, allreduce ring and rabenseifner), and for
-// allgatherv and reduce_scatterv with skewed blocks (the tuner measures equal ones).
+// algorithm of every collective on this machine and writes one; once loaded, automatic follows it:
+// per collective, per process count, size ranges → algorithm. Without a table, or where the table
+// has nothing that fits a call, automatic keeps its built-in rule (src/dispatch/automatic.cpp).
+// The table is looked up by what every rank passes alike (the collective, p, the size in bytes as
+// collbench counts them), so all ranks choose the same algorithm, provided they load the same
+// table. Its schema, the lookup and where the rule takes over: docs/tuning.md.
 
 #include <cstddef>
 #include <string>

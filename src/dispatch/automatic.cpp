@@ -1,39 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // How algorithm::automatic chooses: the table in force (COLLECTIVES_TUNING or load_tuning), else
-// the library's built-in table, else the fallback rule below. Both tables are data in the format
-// scripts/mpirun/tune.sh writes (docs/tuning.md); the built-in one is src/dispatch/automatic-table.json,
-// compiled in and installed as share/collectives/automatic-table.json, with rows for every process
-// count to 12 and for larger powers of two and their halfway points (other counts take the nearest
-// of the same kind). Where each of its rows comes from — which machine, commit and command, tune
-// runs up to 4 ranks and simulated fat trees above 8 — is on its page,
-// docs/measurements/2026-11-28-automatic-default-table.md. automatic chooses among the library's
-// own algorithms, never vendor, and never hierarchical (the hierarchical algorithms run their steps
-// with automatic). vendor_fastest, at the end, reads the table's "fastest" section for the
-// drop-in's `fastest` selection (and collectives::fastest_choice); automatic never asks it.
-//
-// A table speaks for a call of equal blocks whose size every rank knows alike, and only with an
-// algorithm the call allows: an order-keeping one for a non-commutative op, one that does not cut
-// the vector into p parts when there are fewer elements than ranks. The fallback rule takes the
-// rest, by what the tables cannot express:
-//   gatherv, scatterv  (counts known at the root only)  few ranks: naive;  otherwise binomial
-//   alltoallv          (counts differ between ranks)    pairwise
-//   allgatherv         skewed blocks (the largest more than twice the average, where each of the
-//                      ring's p−1 steps waits for it): recursive_doubling if p is a power of two,
-//                      else bruck
-//   reduce_scatterv    skewed, or a non-commutative op: naive if the op is not commutative, else
-//                      recursive_halving (never the ring, for the same reason)
-//   reduce_scatter     non-commutative: naive
-//   allreduce          non-commutative or fewer elements than ranks: recursive_doubling
-//   reduce             non-commutative or fewer elements than ranks: few ranks: naive; otherwise
-//                      binomial
-//   broadcast          fewer elements than ranks: binomial
-// and every other case, should a table lack a collective, by the same choices (allgather as
-// allgatherv, scatter and gather as their v-variants, alltoall pairwise, barrier dissemination, scan
-// and exscan recursive_doubling).
-//
-//   bytes: the size key, as collbench counts it (bench/measure/metrics.hpp): the vector for broadcast,
-//   reduce, allreduce, scan, exscan; the whole p-block array for scatter, gather, allgather,
-//   reduce_scatter, alltoall; the whole result or vector for allgatherv, reduce_scatterv.
+// the library's built-in table (src/dispatch/automatic-table.json, compiled in; where its rows come
+// from: docs/measurements/2026-11-28-automatic-default-table.md), else the fallback rule below for
+// what a table cannot express (counts not known alike, skewed blocks, non-commutative ops, fewer
+// elements than ranks). The lookup, the fallback's choices and their reasons: docs/tuning.md,
+// "Lookup". vendor_fastest, at the end, reads the table's "fastest" section for the drop-in's
+// `fastest`; automatic never asks it, and never chooses vendor or hierarchical.
+//   bytes: the size key, as collbench counts it (bench/measure/metrics.hpp).
 
 #include "dispatch/automatic.hpp"
 

@@ -3,20 +3,10 @@
 
 // The C boundary: argument checks that become MPI error classes, the guard that sends the
 // library's own MPI calls straight to the MPI library, the choice of algorithm, and the report's
-// bookkeeping (what a thread remembers of its last calls is in memory.hpp).
-//
-// Everything a call passes through on its way to the library or to PMPI_ is inline here and costs
-// no MPI call once the call's shape is known (bench/dropin_instructions.sh counts it):
-//   - a collective that COLLECTIVES_ALGORITHMS sends to `vendor`, with no report, goes to PMPI_
-//     at the C entry point itself: one load (straight_to_mpi);
-//   - the communicator's rank and size come from the library's record of it when this thread's
-//     previous call was on it (kit/transport.hpp), else from three MPI calls (query);
-//   - the datatype's layout and the op's kernel come from tables of the predefined ones
-//     (datatypes.hpp); derived datatypes and user ops are asked of MPI on every call, since
-//     their handles can be freed and reused;
-//   - the selection is read once per process into a plan; clocks are read and counters added
-//     only when the report is on;
-//   - a call that repeats the shape of this thread's last one skips the rest (memory.hpp).
+// bookkeeping (what a thread remembers of its last calls is in memory.hpp). Everything a call
+// passes through on its way to the library or to PMPI_ is inline here and costs no MPI call once
+// the call's shape is known (bench/dropin_instructions.sh counts it); what each step costs and
+// why: docs/design.md, "The drop-in's path".
 
 #include <mpi.h>
 

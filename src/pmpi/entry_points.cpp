@@ -1,23 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The MPI C entry points of libcollectives_mpi.so. Each collective's entry point hands its
 // arguments to the one skeleton (skeleton.hpp) with a description of its MPI function: a struct of
-// its arguments, its PMPI_ call, its shape, and its plan — its checks (bad arguments become MPI error
-// classes through the communicator's error handler) and how the library takes its buffers:
-//   - the non-reducing collectives move bytes (count · type size per block), so send and receive
-//     types may differ as MPI allows, as long as each block carries the same bytes;
-//   - the reducing ones move elements of the datatype's size with a kernel or MPI_Reduce_local;
-//   - MPI_IN_PLACE: where the input lies in the output buffer, a copy of it is the input;
-//   - the v-variants' int counts and displacements (elements, displacements in the datatype's
-//     extent) become the library's counts and displacements in bytes of the packed elements;
-//     a non-contiguous receive span is packed with what it holds, so gaps keep their bytes.
-// The skeleton forwards the call unchanged to PMPI_ when the library should not serve it
-// (intercommunicator, `vendor` selected, `fastest` selected and the decision table measured vendor
-// faster at this size, a predefined op MPI does not define on the datatype). A collective selected
-// `vendor` (with no report) is forwarded by the entry point itself, before any check: the MPI
-// library checks its arguments, as without the drop-in.
-// MPI_Init/MPI_Init_thread check COLLECTIVES_ALGORITHMS (and, for `fastest`, that the table loads);
-// MPI_Finalize prints the report. MPI_Comm_free/MPI_Comm_disconnect only count, for the memory of
-// the last call `fastest` forwarded (comms_freed, memory.hpp), and forward.
+// its arguments, its PMPI_ call, its shape, and its plan (its checks and how the library takes its
+// buffers: bytes for the non-reducing collectives, elements for the reducing ones, MPI_IN_PLACE as
+// a copy, the v-variants' counts and displacements in bytes). MPI_Init/MPI_Init_thread check the
+// selection, MPI_Finalize prints the report, MPI_Comm_free/MPI_Comm_disconnect count and forward.
+// The rules in full: docs/design.md, "The drop-in's path"; what is served and forwarded, for the
+// user: docs/drop-in.md.
 
 #include <mpi.h>
 

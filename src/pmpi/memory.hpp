@@ -3,21 +3,12 @@
 
 // What each thread remembers of its last calls of each MPI function, so that a call with the shape
 // of an earlier one (the same arguments but the buffers, on the same communicator) skips what it
-// would only find again (skeleton.hpp, steps 1 and 2). One record per function (memory):
-//   - fastest:   `fastest`'s last verdict, with the sizes it was asked about (the decision
-//                table's lookup costs more than the forwarded call itself);
-//   - forwarded: the shape of the last call `fastest` sent to the MPI library: the next call of
-//                that shape goes to PMPI_ from the entry point, with no check and no lookup;
-//   - served:    the shape of the last call the library served, with its request: the next call
-//                of that shape runs that request with its own buffers, with no check and no lookup.
-// A record holds only while nothing behind the handles it names can have changed, which three
-// counters tell, each read before the decision it guards:
-//   - tuning_generation (dispatch/tuning.hpp): a decision table was loaded;
-//   - comm_generation (kit/transport.hpp): a communicator the library has a record of was freed;
-//   - comms_freed (here): any communicator was freed (MPI_Comm_free and MPI_Comm_disconnect are the
-//     drop-in's own), so a handle may now name another communicator.
-// Nothing is remembered with the report on: a call from memory counts nothing. What each shortcut
-// saves per call: docs/measurements/2026-11-28-dropin-one-skeleton.md.
+// would only find again (skeleton.hpp, steps 1 and 2): per function, `fastest`'s last verdict, the
+// shape of the last call `fastest` forwarded and of the last call the library served (with its
+// request). A record holds only while tuning_generation, comm_generation and comms_freed (here)
+// say nothing behind its handles has changed; nothing is remembered with the report on. Each
+// record and counter, and why: docs/design.md, "The drop-in's path"; what each shortcut saves:
+// docs/measurements/2026-11-28-dropin-one-skeleton.md.
 
 #include <mpi.h>
 

@@ -1,32 +1,16 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-// The one path of every collective entry point, parameterised by a description of its MPI
-// function (entry_points.cpp). A description is a struct that holds the function's C arguments
-// and says
-//   f                  which MPI function it is (functions.hpp);
-//   comm               its communicator;
-//   forward()          the same call to PMPI_;
-//   shape()            its arguments but the communicator and the buffers (call_shape);
-//   buffers()          its send and receive buffers, which a call served from memory takes
-//                      (every function without count arrays);
-//   decision_counts()  the p counts `fastest` decides by, where it reads them (allgatherv,
-//                      MPI_Reduce_scatter);
-//   op                 its op, when it reduces;
-//   plan(a)            its checks, in the order MPI states its arguments, and what serving it
-//                      takes: the sizes the report and the decisions read, and how the library
-//                      reaches each of its buffers (served_plan).
-// A call, in order:
-//   1. goes to PMPI_ from the entry point, with no stack frame and no check, when its collective
-//      is selected `vendor` without a report, when it comes from inside the library, or when
-//      `fastest` forwarded this shape last time (forward_at_once, forwarded_last_time);
-//   2. is served with the request of this thread's last served call when it has that call's shape
-//      (served_as_last_time);
-//   3. else is checked and forwarded (an intercommunicator, `vendor`, `fastest`'s table, an op MPI
-//      must decide) or served: the algorithm chosen, the input's bytes found or packed, the
-//      request run, the output unpacked, the call remembered for 2.
-// The description's members are plain data and inline functions, so each entry point compiles to
-// what a hand-written one would: the skeleton adds no call and no indirection.
+// The one path of every collective entry point (entry_points.cpp), parameterised by a description
+// of its MPI function: a struct of its C arguments with f, comm, forward() (its PMPI_ call),
+// shape(), buffers(), decision_counts() where `fastest` decides by counts, op, and plan(a) (its
+// checks, in MPI's order, and how the library reaches each buffer: served_plan). A call, in order:
+//   1. goes to PMPI_ from the entry point, unchecked, when its collective is `vendor` without a
+//      report, when it comes from inside the library, or when `fastest` forwarded its shape last;
+//   2. is served with this thread's last served request when it has that call's shape;
+//   3. else is checked, then forwarded or served (chosen, packed, run, unpacked, remembered).
+// The members in full, the steps, and why the skeleton adds no call and no indirection:
+// docs/design.md, "The drop-in's path".
 
 #include <mpi.h>
 

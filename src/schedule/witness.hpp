@@ -3,20 +3,14 @@
 
 // What the data-carrying replay (carry.hpp) carries, and what every rank must hold at the end: the
 // serial oracle of each collective, element by element, for two witnesses.
-//
-// - tags (exact): an element is (index, first rank, last rank): rank q's input element j is
-//   (j, q, q), and the reduction joins (j, a, b) ∘ (j, b + 1, c) into (j, a, c) — anything else (two
-//   indices, ranges that overlap, come in the wrong order or leave a gap) breaks the element for
-//   good. A range only ever grows by its neighbour, so an element is (j, 0, p − 1) exactly when it
-//   is x0 ∘ x1 ∘ … ∘ x(p−1) of index j under some bracketing, each rank once and in rank order: the
-//   free monoid's answer, which any associative op folded in rank order gives. Non-commutative;
-//   for the data-moving collectives a tag names where an element came from.
+// - tags (exact, non-commutative): rank q's input element j is (j, q, q), and the reduction joins
+//   (j, a, b) ∘ (j, b + 1, c) into (j, a, c); anything else breaks the element for good, so
+//   (j, 0, p − 1) is the rank-order answer of any associative op. For the data-moving collectives a
+//   tag names where an element came from.
 // - sums (commutative, for the algorithms that reorder): rank q's element j is h(j) + g(q) for
-//   random 64-bit tables h and g, reduced by the library's own unsigned 64-bit sum (mod 2⁶⁴). An
-//   element that holds any other multiset of contributions than {(q, j) : q} differs from the
-//   expected one by a non-zero combination of table entries with small integer coefficients —
-//   contributions are only ever added, never removed — so it is found with probability at least
-//   1 − 2⁻⁶⁰ (over the tables; the schedules do not depend on the values).
+//   random 64-bit tables h and g, reduced by the library's own unsigned 64-bit sum; a wrong
+//   multiset of contributions shows with probability at least 1 − 2⁻⁶⁰.
+// Why each witness catches what it does: docs/algorithms.md, "Results: proven at every p".
 
 #include <cstdint>
 #include <span>
