@@ -430,7 +430,9 @@ BOOST_AUTO_TEST_CASE(bine_tree_reaches_every_rank_once_along_circular_runs) {
       std::vector<detail::bine_interval_tree> trees;
       trees.reserve(static_cast<std::size_t>(p));
       for (int r = 0; r < p; ++r) trees.emplace_back(r, p, root);
-      const auto tree = [&](int r) -> const detail::bine_interval_tree& { return trees[static_cast<std::size_t>(r)]; };
+      const auto tree = [&](int r) -> const detail::bine_interval_tree& {
+        return trees[static_cast<std::size_t>(r)];
+      };
       std::vector<int> heard(static_cast<std::size_t>(p), 0);
       int bad = 0, deepest = 0;
       for (int r = 0; r < p; ++r) {

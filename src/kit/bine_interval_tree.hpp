@@ -77,7 +77,9 @@ inline bine_interval_tree::bine_interval_tree(int rank, int p, int root) : ranks
   const auto low = static_cast<std::uint32_t>(pof2 - 1);
   // Member w (g = w − 1) ↔ its fold pair's ranks; a circular interval of members ↔ of ranks.
   const auto member_rank = [&](int w) { return rank_of_u(fold.rank_of((w + pof2 - 1) % pof2)); };
-  const auto first_u = [&](int g) { return g < pof2 ? fold.first_rank_of(g) : p + fold.first_rank_of(g - pof2); };
+  const auto first_u = [&](int g) {
+    return g < pof2 ? fold.first_rank_of(g) : p + fold.first_rank_of(g - pof2);
+  };
   const auto ranks_of = [&](int w_first, int w_length, int& out_first, int& out_length) {
     const int g = (w_first + pof2 - 1) % pof2;
     out_first = rank_of_u(first_u(g));
@@ -94,8 +96,7 @@ inline bine_interval_tree::bine_interval_tree(int rank, int p, int root) : ranks
   for (int s = 0; s < steps; ++s) {
     const int size = 1 << s;
     const std::uint32_t flip = (2u << s) - 1;
-    const int partner =
-        static_cast<int>(bine_detail::from_negabinary(digits ^ flip) & low);
+    const int partner = static_cast<int>(bine_detail::from_negabinary(digits ^ flip) & low);
     const std::uint32_t stay = (4u << s) - 1, kept = digits & stay;
     const bool leaves = s == steps - 1 ? w != 0 : kept != 0 && kept != stay;
     if (leaves) {

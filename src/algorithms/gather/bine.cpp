@@ -8,10 +8,11 @@
 //          (bR = rank R's block):
 //            step 0: 1 → 0  b1     2 → 3  b2
 //            step 1: 3 → 0  b2 b3
-// Cost:    ⌈log p⌉α + (p−1)/p·nβ, n the whole array at the root: it receives every block but its
-//          own once, in ⌈log₂ p⌉ rounds for any p (a folded-out rank's message is a round of its
-//          own). + α when one of the root's subtrees wraps from rank p−1 to 0: that child
-//          sends its run as two messages, one per piece of the root's buffer.
+// Cost:    ⌈log p⌉α + (p−1)/p·nβ (+ α where a root's subtree wraps), n the whole array at the
+//          root: it receives every block but its own once, in ⌈log₂ p⌉ rounds for any p (a
+//          folded-out rank's message is a round of its own). The + α: when one of the root's
+//          subtrees wraps from rank p−1 to 0, that child sends its run as two messages, one
+//          per piece of the root's buffer.
 // Order:   no reduction.
 // Limits:  none. Any p, any root.
 // Memory:  root and leaves none (the root receives straight into recv, leaves send straight from
@@ -66,7 +67,8 @@ void gather_bine(const call& c) {
   const bool to_root = tree.parent == c.root;
   const int head = to_root ? tree.before_wrap(tree.first, tree.length) : tree.length;
   c.net.send(tree.parent, subtree.get(), run_bytes(head));
-  if (head < tree.length) c.net.send(tree.parent, subtree.get() + run_bytes(head), run_bytes(tree.length - head));
+  if (head < tree.length)
+    c.net.send(tree.parent, subtree.get() + run_bytes(head), run_bytes(tree.length - head));
 }
 
 }  // namespace collectives::detail

@@ -8,10 +8,11 @@
 //          (bR = rank R's block):
 //            step 0: 0 → 3  b2 b3
 //            step 1: 0 → 1  b1     3 → 2  b2
-// Cost:    ⌈log p⌉α + (p−1)/p·nβ, n the whole array at the root: it sends every block but its
-//          own once, in ⌈log₂ p⌉ rounds for any p (a folded-out rank's message is a round of its
-//          own). + α when one of the root's subtrees wraps from rank p−1 to 0: the root
-//          sends that run as two messages, one per piece of its buffer.
+// Cost:    ⌈log p⌉α + (p−1)/p·nβ (+ α where a root's subtree wraps), n the whole array at the
+//          root: it sends every block but its own once, in ⌈log₂ p⌉ rounds for any p (a
+//          folded-out rank's message is a round of its own). The + α: when one of the root's
+//          subtrees wraps from rank p−1 to 0, the root sends that run as two messages, one per
+//          piece of its buffer.
 // Order:   no reduction.
 // Limits:  none. Any p, any root.
 // Memory:  root and leaves none (the root sends straight from send, leaves receive straight into
@@ -61,10 +62,12 @@ void scatter_bine(const call& c) {
   const bool from_root = tree.parent == c.root;
   const int head = from_root ? tree.before_wrap(tree.first, tree.length) : tree.length;
   c.net.recv(tree.parent, subtree.get(), run_bytes(head));
-  if (head < tree.length) c.net.recv(tree.parent, subtree.get() + run_bytes(head), run_bytes(tree.length - head));
+  if (head < tree.length)
+    c.net.recv(tree.parent, subtree.get() + run_bytes(head), run_bytes(tree.length - head));
   for (auto child = tree.children.rbegin(); child != tree.children.rend(); ++child) {
     const trace_blocks mark({child->first, child->length}, {}, p);
-    c.net.send(child->rank, subtree.get() + run_bytes(tree.offset_of(child->first)), run_bytes(child->length));
+    c.net.send(child->rank, subtree.get() + run_bytes(tree.offset_of(child->first)),
+               run_bytes(child->length));
   }
   copy_bytes(c.recv, subtree.get() + run_bytes(tree.offset_of(c.rank())), bytes);
 }
