@@ -17,7 +17,7 @@
 //          Non-power-of-two p = pof2 + rem (pof2_fold): a root that sits out hands its vector to
 //          its odd partner first, which scatters from its member; each odd rank of the first rem
 //          pairs hands the whole vector to its even partner last (unless that is the root).
-// Cost:    2 log p·α + 2(p−1)/p·nβ (+ α + nβ fold, and α + nβ more when the root sits out), as
+// Cost:    2 log p·α + 2(p−1)/p·nβ (+ α + nβ fold, α + nβ more when the root sits out), as
 //          scatter_recursive_doubling's with partners about 2^(s+1)/3 ranks away at step s.
 //          Building the map takes O(p log p) integer steps.
 // Order:   no reduction.

@@ -16,8 +16,8 @@
 //          pairs hands its vector to its odd partner first; if the root is such a rank, the parts
 //          gather at its partner's member, except that the two halves of the last step go
 //          straight to the root.
-// Cost:    2 log p·α + 2(p−1)/p·nβ + (p−1)/p·nγ (+ α + nβ + nγ fold, and α + n/2·β more when
-//          the root sits out), as Rabenseifner's with partners about 2^(s+1)/3 ranks away at step
+// Cost:    2 log p·α + 2(p−1)/p·nβ + (p−1)/p·nγ (+ α + nβ + nγ fold, α + n/2·β more when the
+//          root sits out), as Rabenseifner's with partners about 2^(s+1)/3 ranks away at step
 //          s. Building the map takes O(p log p) integer steps.
 // Order:   the halves are combined by distance, not rank order: commutative ops only.
 // Limits:  any root. The vector is cut into pof2 parts (block_partition); with fewer elements
