@@ -209,7 +209,10 @@ BOOST_AUTO_TEST_CASE(random_cases_match_vendor) {
 // Scratch freed after every call comes back as fresh pages, each a page fault on first touch (on a
 // virtual machine that cost 40× the time of scan_recursive_doubling at 16 MiB): the library keeps
 // its blocks between calls. scan_recursive_doubling receives its partner's vector in a block of
-// scratch, 1024 pages here, so a call that got new memory would fault at least 1024 times.
+// scratch, 1024 pages here, so a call that got new memory would fault at least 1024 times. The
+// count also holds the faults of the MPI library and the rest of the process, hundreds in 4 calls
+// when eight ranks share two cores, so the bound is one call's fresh scratch, which any call that
+// missed the kept block reaches alone.
 BOOST_AUTO_TEST_CASE(repeated_large_calls_reuse_their_scratch) {
   const MPI_Comm comm = MPI_COMM_WORLD;
   if (size_of(comm) == 1) return;  // no scratch at one rank
@@ -225,8 +228,8 @@ BOOST_AUTO_TEST_CASE(repeated_large_calls_reuse_their_scratch) {
   constexpr int calls = 4;
   for (int i = 0; i < calls; ++i) scan(input, out, ops::sum{}, comm, algorithm::recursive_doubling);
   const long faults = minor_faults() - before;
-  BOOST_TEST(faults < 100, faults << " page faults in " << calls << " calls (fresh scratch: at least "
-                                  << 1024 * calls << ")");
+  BOOST_TEST(faults < 1024, faults << " page faults in " << calls << " calls (fresh scratch: at least "
+                                   << 1024 * calls << ")");
   BOOST_TEST(out.back() == static_cast<float>(rank_of(comm) + 1));
 }
 #endif

@@ -322,8 +322,10 @@ BOOST_AUTO_TEST_CASE(swing_peers_reach_every_rank_once_and_hand_over_one_run) {
   // (an involution at odd distance); two partners never hold the same rank's input, so after log p
   // steps every rank has reached every other exactly once; and in the block map a partner always
   // sits in the other half of the run being split, so every step hands over one run of positions.
+  // The map checked is the one the algorithms use: built once per size, then kept.
   for (int pof2 = 1; pof2 <= 1024; pof2 *= 2) {
-    const detail::swing_map map(pof2);
+    const detail::swing_map& map = detail::swing_map_of(pof2);
+    BOOST_TEST(&detail::swing_map_of(pof2) == &map, "p = " << pof2 << ": the map was built again");
     const auto n = static_cast<std::size_t>(pof2);
     std::vector<std::vector<bool>> holds(n, std::vector<bool>(n, false));
     std::vector<bool> placed(n, false);

@@ -105,22 +105,28 @@ double si_value(const std::string& text, bool rate, const std::string& path) {
       fmt::format("platform {}: '{}' is not a {} SimGrid reads", path, text, rate ? "bandwidth" : "latency"));
 }
 
-double smpi_value(const std::string& setting, double s, bool factor) {
-  if (setting.empty()) return factor ? 1 : 0;
-  std::vector<std::vector<double>> sections;
+smpi_piecewise::smpi_piecewise(const std::string& setting, bool factor) : factor_(factor) {
   for (const auto& section : fields_of(setting, ';')) {
     std::vector<double> values;
     for (const auto& v : fields_of(section, ':')) values.push_back(std::stod(v));
-    sections.push_back(values);
+    sections_.push_back(values);
   }
-  std::sort(sections.begin(), sections.end());
-  auto of = [&](const std::vector<double>& v) { return factor ? v.at(1) : v.at(1) + v.at(2) * s; };
-  double current = factor ? 1 : of(sections.front());
-  for (const auto& v : sections) {
+  std::sort(sections_.begin(), sections_.end());
+}
+
+double smpi_piecewise::at(double s) const {
+  if (sections_.empty()) return factor_ ? 1 : 0;
+  auto of = [&](const std::vector<double>& v) { return factor_ ? v.at(1) : v.at(1) + v.at(2) * s; };
+  double current = factor_ ? 1 : of(sections_.front());
+  for (const auto& v : sections_) {
     if (s <= v[0]) return current;
     current = of(v);
   }
   return current;
+}
+
+double smpi_value(const std::string& setting, double s, bool factor) {
+  return smpi_piecewise(setting, factor).at(s);
 }
 
 }  // namespace collbench

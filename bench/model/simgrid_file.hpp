@@ -39,6 +39,18 @@ double si_value(const std::string& text, bool rate, const std::string& path);
 /// (an overhead) or 1 (a factor).
 double smpi_value(const std::string& setting, double s, bool factor);
 
+/// The same setting parsed once, for a value asked at every message (the model's factors).
+class smpi_piecewise {
+ public:
+  smpi_piecewise(const std::string& setting, bool factor);
+  /// The value at size s, as smpi_value.
+  double at(double s) const;
+
+ private:
+  std::vector<std::vector<double>> sections_;
+  bool factor_;
+};
+
 /// The payload SMPI prices for a message: its bytes and a 16-byte envelope.
 constexpr double smpi_envelope = 16;
 

@@ -33,9 +33,10 @@ std::function<std::pair<double, double>(std::uint64_t)> factors_of(const simgrid
                     bandwidth = file.prop("smpi/bw-factor").value_or("");
   auto is_one = [](const std::string& setting) { return setting.empty() || setting == "0:1"; };
   if (is_one(latency) && is_one(bandwidth)) return {};
-  return [latency, bandwidth](std::uint64_t bytes) {
+  return [latency = smpi_piecewise(latency, true),
+          bandwidth = smpi_piecewise(bandwidth, true)](std::uint64_t bytes) {
     const double payload = static_cast<double>(bytes) + smpi_envelope;
-    return std::pair(smpi_value(latency, payload, true), smpi_value(bandwidth, payload, true));
+    return std::pair(latency.at(payload), bandwidth.at(payload));
   };
 }
 

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstddef>
+#include <map>
 #include <vector>
 
 #include "kit/block_partition.hpp"
@@ -47,7 +48,8 @@ class swing_map {
     for (int g = 0; g < pof2; ++g) label[static_cast<std::size_t>(g)] = g;
     for (int s = steps_ - 1; s >= 0; --s) {
       for (int g = 0; g < pof2; ++g) {
-        const int mine = label[static_cast<std::size_t>(g)], theirs = label[static_cast<std::size_t>(peer(g, s))];
+        const int mine = label[static_cast<std::size_t>(g)],
+                  theirs = label[static_cast<std::size_t>(peer(g, s))];
         if (mine > theirs) position_[static_cast<std::size_t>(g)] += pof2 >> (s + 1);
         next[static_cast<std::size_t>(g)] = std::min(mine, theirs);
       }
@@ -72,6 +74,17 @@ class swing_map {
   std::vector<int> position_;
   std::vector<int> member_;
 };
+
+/// The map of a group of `pof2` members, built the first time this thread asks for that size and
+/// kept: every call of a Swing or Bine algorithm needs it, and building it takes O(pof2·log pof2)
+/// steps per call (at 1024 members, longer than a small message's latency). At most one map per
+/// power of two, 2·pof2 ints each, per thread.
+inline const swing_map& swing_map_of(int pof2) {
+  thread_local std::map<int, swing_map> maps;
+  auto found = maps.find(pof2);
+  if (found == maps.end()) found = maps.emplace(pof2, swing_map(pof2)).first;
+  return found->second;
+}
 
 /// The step at which member g receives its run in a Swing scatter from member `root` (−1 at the
 /// root): at step s = 0 … log₂ pof2 − 1 every member already holding an aligned run of pof2/2^s

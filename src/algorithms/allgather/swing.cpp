@@ -13,7 +13,7 @@
 //          pairs gives its block to its odd partner first, which then stands for both blocks,
 //          and receives the whole result from it last.
 // Cost:    log p·α + (p−1)/p·nβ (+ 2α + (1+1/p)nβ fold) + local reordering, n the whole result:
-//          the block map costs one local copy of it (and O(p log p) integer steps to build).
+//          the block map costs one local copy of it (built once per thread and p).
 // Order:   no reduction.
 // Limits:  none; allgather_swing_blocks also takes uneven, even empty, runs.
 // Memory:  the whole result once more, gathered in the block map's order.
@@ -66,7 +66,7 @@ void allgather_swing(const call& c) {
     c.net.recv(fold.partner, c.recv, c.bytes(total));
     return;
   }
-  const swing_map map(fold.pof2);
+  const swing_map& map = swing_map_of(fold.pof2);
   const block_partition runs = swing_rank_runs(fold, map, c.count);
   const scratch gathered = make_scratch(c.bytes(total));
   // Fold in: a member's run is its own block, preceded by its partner's if it carries one.

@@ -15,7 +15,7 @@
 //          pairs hands its vector to its odd partner first and receives the result from it last.
 // Cost:    2 log p·α + 2(p−1)/p·nβ + (p−1)/p·nγ (+ 2α + 2nβ + nγ fold), as Rabenseifner's, with
 //          partners about 2^(s+1)/3 ranks away at step s; the fold sends the vector whole both
-//          ways. Building the map takes O(p log p) integer steps.
+//          ways. The map is built once per thread and p (O(p log p)).
 // Order:   the halves are combined by distance, not rank order: commutative ops only. Every part
 //          is reduced by one rank and then copied, so every rank holds identical bits.
 // Limits:  none. The vector is cut into pof2 parts (block_partition); with fewer elements than
@@ -46,7 +46,7 @@ void allreduce_swing_bandwidth(const call& c) {
     c.net.recv(fold.partner, c.recv, bytes);
     return;
   }
-  const swing_map map(fold.pof2);
+  const swing_map& map = swing_map_of(fold.pof2);
   const block_partition parts(c.count, fold.pof2);
   const std::byte* mine = c.send;
   if (fold.carries_partner()) {

@@ -16,7 +16,7 @@
 //          Non-power-of-two p = pof2 + rem (pof2_fold): the even rank of each of the first rem
 //          pairs hands its vector to its odd partner first and receives the result from it last.
 // Cost:    log p·(α + nβ + nγ) (+ 2α + 2nβ + nγ fold), as recursive doubling's, with partners
-//          about 2^(s+1)/3 ranks away at step s. Building the map takes O(p log p) integer steps.
+//          about 2^(s+1)/3 ranks away at step s. The map is built once per thread and p (O(p log p)).
 // Order:   runs of positions, not of ranks: commutative ops only.
 // Limits:  none.
 // Memory:  one vector, where the partner's result lands; the result alternates between it and
@@ -49,7 +49,7 @@ void allreduce_swing_latency(const call& c) {
     c.net.recv(fold.partner, c.recv, bytes);
     return;
   }
-  const swing_map map(fold.pof2);
+  const swing_map& map = swing_map_of(fold.pof2);
   const int own = map.position(fold.group_rank);
   // The result moves to the other buffer at every step whose partner's run lies above (one per
   // zero bit of the position): with an odd number of moves it starts in scratch, so it ends in recv.

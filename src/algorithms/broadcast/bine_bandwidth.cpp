@@ -19,7 +19,7 @@
 //          pairs hands the whole vector to its even partner last (unless that is the root).
 // Cost:    2 log p·α + 2(p−1)/p·nβ (+ α + nβ fold, α + nβ more when the root sits out), as
 //          scatter_recursive_doubling's with partners about 2^(s+1)/3 ranks away at step s.
-//          Building the map takes O(p log p) integer steps.
+//          The map is built once per thread and p (O(p log p)).
 // Order:   no reduction.
 // Limits:  any root. The vector is cut into pof2 parts (block_partition); with fewer elements
 //          than that some are empty and travel as empty messages.
@@ -52,7 +52,7 @@ void broadcast_bine_bandwidth(const call& c) {
   if (fold.partner == c.root) c.net.recv(c.root, c.recv, bytes);
   // The member the scatter starts at: the root's own, or that of the partner it handed the vector.
   const int top = at_root.sits_out() ? pof2_fold(at_root.partner, p).group_rank : at_root.group_rank;
-  const swing_map map(fold.pof2);
+  const swing_map& map = swing_map_of(fold.pof2);
   const block_partition parts(c.count, fold.pof2);
   const int me = fold.group_rank, own = map.position(me);
   const int received_at = swing_scatter_step(map, me, top);

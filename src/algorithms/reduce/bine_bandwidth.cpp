@@ -18,7 +18,7 @@
 //          straight to the root.
 // Cost:    2 log p·α + 2(p−1)/p·nβ + (p−1)/p·nγ (+ α + nβ + nγ fold, α + n/2·β more when the
 //          root sits out), as Rabenseifner's with partners about 2^(s+1)/3 ranks away at step
-//          s. Building the map takes O(p log p) integer steps.
+//          s. The map is built once per thread and p (O(p log p)).
 // Order:   the halves are combined by distance, not rank order: commutative ops only.
 // Limits:  any root. The vector is cut into pof2 parts (block_partition); with fewer elements
 //          than that some are empty and travel as empty messages.
@@ -53,7 +53,7 @@ void reduce_bine_bandwidth(const call& c) {
     c.net.send(fold.partner, c.send, bytes);
     return;
   }
-  const swing_map map(fold.pof2);
+  const swing_map& map = swing_map_of(fold.pof2);
   const block_partition parts(c.count, fold.pof2);
   // The member the parts gather at: the root's own, or that of the partner carrying it.
   const int top = at_root.sits_out() ? pof2_fold(at_root.partner, p).group_rank : at_root.group_rank;

@@ -13,7 +13,7 @@
 //          end; the partner, standing for both ranks, reduces both their blocks.
 // Cost:    log p·α + (p−1)/p·n(β + γ) (+ fold), n the whole vector; the fold costs
 //          2α + n(β + γ) + n/p·β. The block map costs one local copy of the vector into the
-//          accumulator (and O(p log p) integer steps to build).
+//          accumulator (built once per thread and p).
 // Order:   the halves are combined by distance, not rank order: commutative ops only.
 // Limits:  none; counts are whole blocks per rank, so no part is empty unless count is 0.
 // Memory:  a p·n accumulator in the block map's order, plus the landing of each incoming run
@@ -74,7 +74,7 @@ void reduce_scatter_swing(const call& c) {
     c.net.recv(fold.partner, c.recv, bytes);
     return;
   }
-  const swing_map map(fold.pof2);
+  const swing_map& map = swing_map_of(fold.pof2);
   const block_partition runs = swing_rank_runs(fold, map, c.count);
   scratch acc = make_scratch(c.bytes(total));
   {
