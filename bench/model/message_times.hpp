@@ -2,24 +2,12 @@
 #pragma once
 
 // The measured times of one message, a copy and a reduction, with which the recorded schedules
-// are priced on the machine collbench --model measured (price.hpp: measured_platform).
-//
-// The transport moves every message with a blocking send matched by a blocking receive, and on
-// one node a message above the eager size completes when its receiver has copied it. How fast
-// that copy runs depends on where the bytes sit: Open MPI's single copy (CMA) has the receiver
-// read the sender's memory, faster for bytes the sender left untouched than for bytes it has just
-// written and still holds dirty in its own core's cache, and both slow down once a call's buffers
-// no longer fit in the caches. So there are two messages, each priced by the ping-pong that moves
-// its kind of bytes (model.hpp), one way:
-//   t(m)  a message forwarding bytes the sender just received, reduced or copied (the ping-pong
-//         that bounces one buffer);
-//   u(m)  a message of bytes the sender did not write in the call: its caller's input, a root's
-//         buffer (the ping-pong that sends from a buffer it never writes);
-// each the ping-pong's time measured at m, interpolated linearly between the measured sizes.
-// Footprint rule: where the bytes sit depends on the whole call, so a message moves at the time
-// per byte of the ping-pong that touches as many bytes as the call (call_footprint; the clean
-// ping-pong touches 4m, the forward one 2m), never faster than its own ping-pong when the call
-// touches more. With no points (the tests, a file from before), t(m) = α + mβ, u(m) = α + mβ_u.
+// are priced on the machine collbench --model measured (price.hpp: measured_platform). Two
+// messages, one way, each its ping-pong's time interpolated between the measured sizes: t(m) for
+// bytes the sender just received, reduced or copied; u(m) for bytes it did not write in the call.
+// A message moves at the time per byte of the ping-pong that touches as many bytes as its call
+// (the footprint rule, call_footprint); with no points, t(m) = α + mβ and u(m) = α + mβ_u.
+// Why two, and the rule: docs/benchmark.md, "The model (--model)".
 
 #include <collectives/algorithm.hpp>
 #include <vector>

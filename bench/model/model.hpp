@@ -1,26 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-// --model: the machine parameters of the α-β-γ cost model, measured in the same run.
-//   α  latency of one message, and β  seconds per byte: a least-squares fit of the one-way
-//      time t(m) = α + m·β of a ping-pong between ranks 0 and 1 over sizes 1 B … the run's
-//      largest message (at least 4 MiB), weighted by 1/t² so small and large messages count
-//      alike (relative error). Two ping-pongs, since on one node a message's time depends on
-//      where its bytes sit (the receiver copies them out of the sender's memory):
-//        forward  one buffer bounced: every message sends what the sender just received, so its
-//                 bytes are dirty in the other core's cache (β);
-//        clean    a send buffer per rank, never written while timed, and a separate receive
-//                 buffer: every message sends bytes the sender did not just write (β_clean);
-//   γ  seconds per byte reduced: the library's own reduction kernel for the run's type and op,
-//      over 8 MiB, on rank 0;
-//   memcpy bandwidth: std::memcpy of 16 MiB on rank 0, bytes copied per second;
-//   and the time of a reduction and of a memcpy of 4 KiB, 8 KiB, … ×2 up to the run's largest
-//   message (at least 4 MiB), on rank 0: within the caches both run several times faster than
-//   from memory, and the model prices a call's copies and reductions at its size;
-//   an eager exchange: ranks 0 and 1 both send m bytes, then both receive the other's (what
-//   transport::exchange does up to the eager size E), 1 B … E by ×2: the time of one exchange,
-//   which is not the ping-pong's one way (both ranks copy in and out of the same queues at once).
-// Rank 0 measures alone while the others wait, so these are the figures of one core.
+// --model: the machine parameters of the α-β-γ cost model, measured in the same run, on ranks 0
+// and 1 while the others wait (the figures of one core): two ping-pongs (forward: bytes the sender
+// just received; clean: bytes it never wrote), α and β their least-squares line; γ the library's
+// own reduction kernel and the memcpy bandwidth, and both per size from 4 KiB up; an eager
+// exchange, 1 B … E. What each measures and why: docs/benchmark.md, "The model (--model)".
 
 #include <mpi.h>
 
