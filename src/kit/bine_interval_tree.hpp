@@ -2,27 +2,15 @@
 #pragma once
 
 // The Bine tree of gather_bine and scatter_bine (De Sensi et al., "Bine Trees", SC 2025), for
-// any p and root, in which every subtree covers one circular interval of ranks.
-//
-// Over a power-of-two group with the root at w = 0, member w's partner at step s is the member
-// whose negabinary number (digits weighted (−2)^i) differs from w's in the low s + 1 digits:
-// |w − partner| = |ρ(s)|, ρ(s) = 1, −1, 3, −5, 11, …, near partners in alternating directions
-// instead of the binomial tree's 2^s. At step s the members whose low s + 2 digits are all equal
-// stay and receive, the others hand their subtree over and leave (at the last step all but the
-// root leave). A staying member's interval of members grows by 2^s alternately above and below
-// it (an even w first above, an odd w first below), and the partner's subtree is exactly what it
-// grows by: one circular run of members, the schedules test proves it at every p to 1024.
-//
-//   pof2 = 8, root 0:   step 0: 1 → 0 [1]      2 → 3 [2]     5 → 4 [5]    6 → 7 [6]
-//                       step 1: 7 → 0 [6,7]    4 → 3 [4,5]
-//                       step 2: 3 → 0 [2,5]          (0 holds [6, 7, 0, 1] before it)
-//
-// Any p: ranks are numbered u = rank − root − 1 (mod p) and folded with pof2_fold over u, so
-// the root (u = p − 1) is always in the group and the group member g, carrying the one or two
-// ranks of its fold pair, is w = g + 1 (mod pof2). A folded-out rank is a leaf its partner hears
-// first, in a round of its own: ⌊log₂ p⌋ + 1 = ⌈log₂ p⌉ rounds, so the fold costs no round
-// beyond ⌈log₂ p⌉ and no block beyond the p − 1 that reach the root.
-// Intervals of members are circular intervals of u, hence of ranks. O(log p) time and space.
+// any p and root, in which every subtree covers one circular interval of ranks. Over a
+// power-of-two group with the root at w = 0, member w's partner at step s is the member whose
+// negabinary number differs from w's in the low s + 1 digits (|w − partner| = |ρ(s)|); at step s
+// the members whose low s + 2 digits are all equal stay and receive, the others hand their
+// subtree over and leave, and a staying member's interval grows by exactly the partner's
+// subtree. Any p: ranks numbered u = rank − root − 1 (mod p), folded with pof2_fold, so the root
+// is always in the group and the fold costs no round beyond ⌈log₂ p⌉. O(log p) time and space.
+// The derivation and an example: docs/algorithms.md, "How the Bine trees are built"; the
+// schedules test proves the intervals at every p up to 1024.
 
 #include <algorithm>
 #include <bit>

@@ -6,27 +6,12 @@
 // p ≥ 1 and any root. Over a power-of-two group of q = 2^L members numbered from the root's
 // (member v), the broadcast's step t sends from every member that holds the vector to
 // swing_peer(v, s), s = L − 1 − t (kit/swing.hpp): Swing's all-gather restricted to the root's
-// data, partners at distances |ρ(s)| = …, 11, 5, 3, 1, 1 in turn. A binomial tree's last steps
-// cross q/2, q/4, … ranks; here they cross about two thirds of that, in alternating directions,
-// so more of the traffic stays between nearby ranks (one host, one switch).
-//
-// Who receives when, with no simulation: write v in negabinary (base −2) with L digits, mod q
-// (the root is 0…0). A member whose lowest k digits are equal (all 0 or all 1) and whose
-// (k+1)-th differs (k = L for the root and for 1…1) receives at Swing step s = k − 1 from
-// swing_peer(v, s), then sends at steps s = k − 2, …, 0: the partner's digits are v's with the
-// lowest s + 1 flipped (ρ(s) is 1…1 in negabinary), so a holder's partner never holds yet.
-// The holders after each step are an aligned run of swing_map positions (the schedules test
-// checks the tree at every p up to 1024 and several roots).
-//
-// Not a power of two (p = q + rem): ranks are rotated so that the root sits at position 1 of
-// pof2_fold's pairs (2i, 2i+1), a member; each pair's even rank is its odd partner's child at
-// one extra step, after the tree (broadcast), or before it (reduce). It costs one more step of
-// α + nβ (+ nγ for reduce): ⌈log₂ p⌉ steps in all, as the binomial tree.
-//
-//   p = 4, root 0 (member = rank):   step 0: 0 → 3          (s = 1, ρ = −1)
-//                                    step 1: 0 → 1, 3 → 2   (s = 0, ρ = 1)
-//   p = 5, root 0: position u = rank + 1 mod 5; rank 4 (u = 0) pairs with the root (u = 1):
-//                                    step 0: 0 → 3, step 1: 0 → 1, 3 → 2, step 2: 0 → 4
+// data, partners at distances |ρ(s)| = …, 11, 5, 3, 1, 1 in turn, so more of the traffic stays
+// between nearby ranks than in a binomial tree. Who receives when follows from v in negabinary;
+// not a power of two, the ranks are rotated so that the root is a member of pof2_fold's group,
+// and each folded-out rank is its partner's child at one extra step: ⌈log₂ p⌉ steps in all.
+// The derivation and examples: docs/algorithms.md, "How the Bine trees are built"; the
+// schedules test checks the tree at every p up to 1024 and several roots.
 
 #include <bit>
 #include <vector>
