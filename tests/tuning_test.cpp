@@ -539,8 +539,9 @@ BOOST_AUTO_TEST_CASE(loading_while_other_threads_choose) {
 }
 
 // Above 8 ranks the built-in rule follows the simulated fat trees (src/dispatch/automatic-table.json):
-// broadcast's scatter + recursive doubling from 512 KiB when p is a power of two, the pipelined
-// tree when it is not (the fold would send the whole vector once more), binomial in between.
+// broadcast's scatter + recursive doubling from 512 KiB when p is a power of two (bine_bandwidth
+// from 256 KiB at 256 and 512 ranks), the pipelined tree when it is not (the fold would send the
+// whole vector once more), binomial in between.
 // Without a table of yours, automatic follows the library's own, automatic-table.json, at every
 // process count it has a row for, inside every range (where the call allows the range's algorithm:
 // a commutative op, at least p elements), and the file is a table load_tuning accepts.
@@ -581,10 +582,13 @@ BOOST_AUTO_TEST_CASE(builtin_rule_at_many_ranks_broadcast) {
     return collectives::automatic_choice({.coll = collective::broadcast, .p = p, .bytes = bytes});
   };
   constexpr std::size_t KiB = 1024, MiB = 1024 * KiB;
-  BOOST_TEST(at(256, 512 * KiB) == algorithm::scatter_recursive_doubling);
+  BOOST_TEST(at(256, 512 * KiB) == algorithm::bine_bandwidth);
+  BOOST_TEST(at(512, 256 * KiB) == algorithm::bine_bandwidth);
+  BOOST_TEST(at(256, 200 * KiB) == algorithm::pipelined_tree);
+  BOOST_TEST(at(128, 512 * KiB) == algorithm::scatter_recursive_doubling);
   BOOST_TEST(at(1024, 16 * MiB) == algorithm::scatter_recursive_doubling);
   BOOST_TEST(at(64, 8 * MiB) == algorithm::scatter_recursive_doubling);
-  BOOST_TEST(at(256, 256 * KiB) == algorithm::pipelined_tree);
+  BOOST_TEST(at(128, 256 * KiB) == algorithm::pipelined_tree);
   BOOST_TEST(at(255, 1 * MiB) == algorithm::pipelined_tree);
   BOOST_TEST(at(255, 16 * MiB) == algorithm::scatter_allgather);
   BOOST_TEST(at(256, 100 * KiB) == algorithm::binomial);
