@@ -91,6 +91,9 @@ if [[ -z ${CMAKE_CXX_COMPILER_LAUNCHER:-} ]] && command -v ccache > /dev/null; t
   export CCACHE_DIR=${CCACHE_DIR:-$PWD/.deps/ccache}
   export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-pch_defines,time_macros}
 fi
+# Paths under the build tree as relative ones: the nested builds' unity files then hash the same as
+# the main build's (their contents name the same sources), and the nested compiles become lookups.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD/$build}
 cmake -S . -B "$build" "${configure[@]}"
 cmake --build "$build" -j "$(nproc)"
 
