@@ -11,7 +11,7 @@
 #                                                  matrix, contract, PMPI, finalize) and the
 #                                                  drop-in's (automatic and vendor, report,
 #                                                  errors…) at np 1 2 3 with standard sends;
-#                                                  collbench's unit test and vendor forcing (np 4).
+#                                                  collbench's vendor forcing (np 4).
 #                                                  MPICH's idle ranks spin, so more ranks than
 #                                                  cores crawl: nothing else above np 3.
 #   COLLECTIVES_MPI=smpi bash scripts/test.sh      SimGrid's SMPI (build-smpi/): every algorithm of
@@ -48,8 +48,8 @@ build=build
 build_type=Release
 ranks="1;2;3;4;5;7;8"
 bench=ON
-# collbench, collreport, trace_merge, trace_overhead and dropin_overhead: only tests the MPICH run
-# leaves out (labels serial, shm, np4; see below) launch them, so its build leaves them out too.
+# collbench and its tools, and their tests (MPI-independent, or labelled serial, shm or np4): the
+# MPICH run leaves them out, all but the vendor forcing (bench/CMakeLists.txt).
 programs=ON
 extra_configure=()
 if [[ $mpi == mpich ]]; then
