@@ -20,6 +20,8 @@
 //   and the scatter tree of the bine_bandwidth algorithms from every root.
 // - bine: the Bine trees of broadcast and reduce (kit/bine_tree.hpp) and of gather and scatter
 //   (kit/bine_interval_tree.hpp) proven at every p to 1024 and several roots.
+// - knomial: the binomial tree of every radix (kit/binomial_tree.hpp) proven at every p to 1024
+//   and several roots: intervals that tile, in the order reduce's rank order needs.
 // - planted: deadlocks, a size mismatch and a lost message put in on purpose, each found and
 //   reported with the ranks and steps involved.
 
@@ -46,6 +48,7 @@
 #include "dispatch/registry.hpp"
 #include "kit/bine_tree.hpp"
 #include "kit/bine_interval_tree.hpp"
+#include "kit/binomial_tree.hpp"
 #include "kit/swing.hpp"
 #include "schedule/check.hpp"
 #include "schedule/schedule.hpp"
@@ -480,6 +483,71 @@ BOOST_AUTO_TEST_CASE(bine_tree_reaches_every_rank_once_along_circular_runs) {
         if (heard[static_cast<std::size_t>(r)] != (r == root ? 0 : 1)) ++bad;
       BOOST_TEST(bad == 0, "p = " << p << ", root " << root << ": " << bad << " faults");
       failures += bad;
+    }
+  }
+  BOOST_TEST(failures == 0);
+}
+
+BOOST_AUTO_TEST_CASE(knomial_tree_tiles_intervals_in_rank_order) {
+  // The tree of every tree algorithm (kit/binomial_tree.hpp) at radix 2, 3, 4 and 7, every p up to
+  // 1024 and roots 0, 1, p/3, p/2 and p − 1: the root alone has no parent and its subtree is every
+  // rank; every other rank is its parent's child exactly once, with the interval it heads itself;
+  // read in reverse (as reduce and gather hear them), each child's interval lies next to what the
+  // rank holds so far, growing from its own rank to its whole interval (reduce's rank order); and
+  // the root hears its last child after at most (k − 1)·⌈log_k p⌉ rounds, exactly ⌈log₂ p⌉ at k = 2.
+  int failures = 0;
+  for (const int radix : {2, 3, 4, 7}) {
+    for (int p = 1; p <= 1024; ++p) {
+      int levels = 0;
+      for (long long reach = 1; reach < p; reach *= radix) ++levels;
+      const int round_bound = radix == 2 ? levels : (radix - 1) * levels;
+      for (const int root : std::unordered_set<int>{0, 1 % p, p / 3, p / 2, p - 1}) {
+        std::vector<detail::binomial_tree> trees;
+        trees.reserve(static_cast<std::size_t>(p));
+        for (int r = 0; r < p; ++r) trees.emplace_back(r, p, root, radix);
+        const auto tree = [&](int r) -> const detail::binomial_tree& {
+          return trees[static_cast<std::size_t>(r)];
+        };
+        std::vector<int> heard(static_cast<std::size_t>(p), 0);
+        int bad = 0;
+        for (int r = 0; r < p; ++r) {
+          const detail::binomial_tree& t = tree(r);
+          if ((t.parent < 0) != (r == root)) ++bad;
+          if (r == root ? t.first != 0 || t.end != p : t.first != r) ++bad;
+          int lo = r, hi = r + 1;
+          for (auto child = t.children.rbegin(); child != t.children.rend(); ++child) {
+            ++heard[static_cast<std::size_t>(child->rank)];
+            const detail::binomial_tree& mine = tree(child->rank);
+            if (mine.parent != r || mine.first != child->first || mine.end != child->end) ++bad;
+            if (child->first == hi)
+              hi = child->end;
+            else if (child->end == lo)
+              lo = child->first;
+            else
+              ++bad;
+          }
+          if (lo != t.first || hi != t.end) ++bad;
+        }
+        for (int r = 0; r < p; ++r)
+          if (heard[static_cast<std::size_t>(r)] != (r == root ? 0 : 1)) ++bad;
+        // Rounds as a reduce runs them: a rank hears its children one after the other, each once
+        // it has heard its own.
+        std::vector<int> rounds_of(static_cast<std::size_t>(p), -1);
+        const auto rounds = [&](const auto& self, int r) -> int {
+          int& known = rounds_of[static_cast<std::size_t>(r)];
+          if (known < 0) {
+            known = 0;
+            for (auto child = tree(r).children.rbegin(); child != tree(r).children.rend(); ++child)
+              known = std::max(known, self(self, child->rank)) + 1;
+          }
+          return known;
+        };
+        const int root_rounds = rounds(rounds, root);
+        if (root_rounds > round_bound || (radix == 2 && root_rounds != levels)) ++bad;
+        BOOST_TEST(bad == 0,
+                   "radix " << radix << ", p = " << p << ", root " << root << ": " << bad << " faults");
+        failures += bad;
+      }
     }
   }
   BOOST_TEST(failures == 0);

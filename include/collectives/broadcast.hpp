@@ -8,7 +8,8 @@ namespace collectives {
 /// Copies `buf` of rank `root` into `buf` of every rank. Every rank passes the same number of
 /// elements.
 /// Algorithms: `vendor` (MPI_Bcast), `naive`, `binomial`, `pipeline`, `scatter_allgather`,
-/// `scatter_recursive_doubling`, `pipelined_tree`, `hierarchical` (node-aware), `bine`, `bine_bandwidth`.
+/// `scatter_recursive_doubling`, `pipelined_tree`, `hierarchical` (node-aware), `bine`, `bine_bandwidth`,
+/// `knomial`.
 template <detail::writable_buffer B>
 void broadcast(B&& buf, int root, MPI_Comm comm, algorithm alg = algorithm::automatic) {
   using T = detail::element_of<B>;

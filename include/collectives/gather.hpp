@@ -7,7 +7,7 @@ namespace collectives {
 
 /// Every rank contributes `send` (n elements); rank `root` receives them in rank order in
 /// `recv` (p·n elements). `recv` is written at the root only and may be empty elsewhere.
-/// Algorithms: `vendor` (MPI_Gather), `naive`, `binomial`, `bine`.
+/// Algorithms: `vendor` (MPI_Gather), `naive`, `binomial`, `bine`, `knomial`.
 template <detail::buffer S, detail::buffer R>
 void gather(S&& send, R&& recv, int root, MPI_Comm comm, algorithm alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();

@@ -9,7 +9,7 @@ namespace collectives {
 /// rank's `send` (n elements), in rank order. `recv` may be empty on the other ranks.
 /// Algorithms: `vendor` (MPI_Reduce), `naive`, `binomial`, `rabenseifner` (commutative ops only),
 /// `pipelined_tree` (commutative ops only), `hierarchical` (node-aware; commutative ops only), `bine`
-/// (commutative ops only), `bine_bandwidth` (commutative ops only).
+/// (commutative ops only), `bine_bandwidth` (commutative ops only), `knomial`.
 template <detail::buffer S, detail::buffer R, class Op>
 void reduce(S&& send, R&& recv, Op op, int root, MPI_Comm comm, algorithm alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();

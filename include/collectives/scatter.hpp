@@ -7,7 +7,7 @@ namespace collectives {
 
 /// Rank `root` holds p blocks of n elements in `send`; block i lands in `recv` (n elements) of
 /// rank i. `send` is read at the root only and may be empty elsewhere.
-/// Algorithms: `vendor` (MPI_Scatter), `naive`, `binomial`, `bine`.
+/// Algorithms: `vendor` (MPI_Scatter), `naive`, `binomial`, `bine`, `knomial`.
 template <detail::buffer S, detail::buffer R>
 void scatter(S&& send, R&& recv, int root, MPI_Comm comm, algorithm alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();

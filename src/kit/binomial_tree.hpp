@@ -2,24 +2,32 @@
 #pragma once
 
 // The binomial tree shared by every tree algorithm (broadcast, scatter, gather, reduce), for
-// any root. It is built by halving: the holder of an interval of ranks splits it where the
-// lower part is the largest power of two below its length, keeps the half it sits in and hands
-// the other half to that half's first rank; both halves recurse. ⌈log2 p⌉ steps, each rank
-// receives once. With root 0 it is the classic binomial tree (rank r's children r + 2^k).
+// any root, and its radix-k form, the k-nomial tree. It is built by cutting: the holder of an
+// interval of ranks cuts it into pieces of the largest power of k below its length (the last
+// piece may be shorter), keeps the piece it sits in and hands every other piece to that piece's
+// first rank; every piece recurses. Each rank receives once. At k = 2 the cut is a halving and
+// the tree has ⌈log2 p⌉ steps; with root 0 it is the classic binomial tree (rank r's children
+// r + 2^j). At radix k a holder hands out up to k − 1 pieces per level, over ⌈log_k p⌉ levels.
 //
 // Every subtree is a contiguous interval of ranks whatever the root, so scatter and gather move
 // a subtree's blocks as one contiguous range of the user's buffer (no rotation at the root),
-// and reduce keeps rank order with no extra message (a child's result lies wholly above or
-// wholly below what its parent holds).
+// and reduce keeps rank order with no extra message. Within a level the pieces below the
+// holder's are listed going up, then those above it going down; read in reverse, as reduce
+// reads them, each child's interval lies next to what the rank has folded so far.
 //
-//   p = 6, root = 4:   step 0: 4 keeps [4,6), hands [0,4) to 0
-//                      step 1: 4 hands [5,6) to 5;  0 hands [2,4) to 2
-//                      step 2: 0 hands [1,2) to 1;  2 hands [3,4) to 3
+//   p = 6, root = 4, k = 2:   step 0: 4 keeps [4,6), hands [0,4) to 0
+//                             step 1: 4 hands [5,6) to 5;  0 hands [2,4) to 2
+//                             step 2: 0 hands [1,2) to 1;  2 hands [3,4) to 3
+//   p = 6, root = 4, k = 4:   level 0: 4 keeps [4,6), hands [0,4) to 0
+//                             level 1: 4 hands [5,6) to 5;  0 hands [3,4), [2,3), [1,2) to 3, 2, 1
 
-#include <bit>
+#include <algorithm>
 #include <vector>
 
 namespace collectives::detail {
+
+/// The radix of the k-nomial algorithms (the default of Open MPI's knomial trees).
+inline constexpr int knomial_radix = 4;
 
 struct binomial_tree {
   /// A child of this rank and the ranks [first, end) of its subtree; `rank == first`.
@@ -29,37 +37,39 @@ struct binomial_tree {
     int end;
   };
 
-  binomial_tree(int rank, int p, int root);
+  /// `radix` ≥ 2: 2 is the binomial tree, k the k-nomial tree.
+  binomial_tree(int rank, int p, int root, int radix = 2);
 
   int parent = -1;  ///< −1 at the root
   int first = 0;    ///< this rank's subtree is the ranks [first, end)
   int end = 0;
-  /// In the order a broadcast or scatter sends to them (largest subtree first); gather and
+  /// In the order a broadcast or scatter sends to them (the widest cut first); gather and
   /// reduce receive from them in reverse.
   std::vector<child> children;
 };
 
-inline binomial_tree::binomial_tree(int rank, int p, int root) : end(p) {
-  // [lo, hi): the interval that contains `rank` at this step, and the rank that holds it.
+inline binomial_tree::binomial_tree(int rank, int p, int root, int radix) : end(p) {
+  // [lo, hi): the interval that contains `rank` at this level, and the rank that holds it.
   int lo = 0, hi = p, holder = root;
   while (hi - lo > 1) {
-    const int mid = lo + static_cast<int>(std::bit_ceil(static_cast<unsigned>(hi - lo)) / 2);
-    const bool holder_below = holder < mid;
-    const int other_lo = holder_below ? mid : lo, other_hi = holder_below ? hi : mid;
-    if (rank == holder) children.push_back({other_lo, other_lo, other_hi});
-    if (rank >= other_lo && rank < other_hi) {
-      if (rank == other_lo) {
+    int piece = 1;  // the largest power of the radix below hi − lo, without overflow
+    while (piece <= (hi - lo - 1) / radix) piece *= radix;
+    const int pieces = (hi - lo + piece - 1) / piece;
+    const int holder_piece = (holder - lo) / piece, rank_piece = (rank - lo) / piece;
+    const auto hand_out = [&](int j) {
+      const int piece_lo = lo + j * piece, piece_hi = std::min(piece_lo + piece, hi);
+      if (rank == holder) children.push_back({piece_lo, piece_lo, piece_hi});
+      if (rank == piece_lo) {
         parent = holder;
-        first = other_lo;
-        end = other_hi;
+        first = piece_lo;
+        end = piece_hi;
       }
-      lo = other_lo;
-      hi = other_hi;
-      holder = other_lo;
-    } else {
-      lo = holder_below ? lo : mid;
-      hi = holder_below ? mid : hi;
-    }
+    };
+    for (int j = 0; j < holder_piece; ++j) hand_out(j);
+    for (int j = pieces - 1; j > holder_piece; --j) hand_out(j);
+    if (rank_piece != holder_piece) holder = lo + rank_piece * piece;
+    lo += rank_piece * piece;
+    hi = std::min(lo + piece, hi);
   }
 }
 

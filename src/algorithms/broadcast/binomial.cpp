@@ -19,12 +19,14 @@
 
 namespace collectives::detail {
 
-void broadcast_binomial(const call& c) {
+void broadcast_tree(const call& c, int radix) {
   if (c.count == 0 || c.size() == 1) return;
-  const binomial_tree tree(c.rank(), c.size(), c.root);
+  const binomial_tree tree(c.rank(), c.size(), c.root, radix);
   const std::size_t bytes = c.bytes(c.count);
   if (tree.parent >= 0) c.net.recv(tree.parent, c.recv, bytes);
   for (const binomial_tree::child& child : tree.children) c.net.send(child.rank, c.recv, bytes);
 }
+
+void broadcast_binomial(const call& c) { broadcast_tree(c, 2); }
 
 }  // namespace collectives::detail

@@ -18,6 +18,11 @@ void broadcast_pipelined_tree(const call& c);
 void broadcast_scatter_recursive_doubling(const call& c);
 void broadcast_bine(const call& c);
 void broadcast_bine_bandwidth(const call& c);
+void broadcast_knomial(const call& c);
+
+/// Broadcast down the tree of kit/binomial_tree.hpp of radix `radix` (≥ 2): the body of
+/// broadcast_binomial (radix 2) and broadcast_knomial.
+void broadcast_tree(const call& c, int radix);
 
 // Vendor first: it is the baseline row of the benchmark. The order is algorithms_for()'s.
 inline constexpr algorithm_descriptor broadcast_algorithms[] = {
@@ -78,6 +83,12 @@ inline constexpr algorithm_descriptor broadcast_algorithms[] = {
      .cuts_vector = true,
      .note = "scatter along Swing's halving + Swing all-gather",
      .cost = "2 log p·α + 2(p−1)/p·nβ (+ α + nβ fold, α + nβ more when the root sits out)"},
+    {.coll = collective::broadcast,
+     .alg = algorithm::knomial,
+     .name = "knomial",
+     .run = &broadcast_knomial,
+     .note = "a tree of radix k = 4: up to k − 1 children per level",
+     .cost = "(k−1)⌈log_k p⌉(α + nβ); below E ⌈log_k p⌉(α + (k−1)nβ)"},
 };
 
 }  // namespace collectives::detail

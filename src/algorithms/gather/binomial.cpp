@@ -38,14 +38,14 @@ void gather_binomial_blocks(const transport& net, const binomial_tree& tree, con
   if (tree.parent >= 0 && held > 0) net.send(tree.parent, subtree_data, held);
 }
 
-void gather_binomial(const call& c) {
+void gather_tree(const call& c, int radix) {
   if (c.count == 0) return;
   const std::size_t bytes = c.bytes(c.count);
   if (c.size() == 1) {
     copy_bytes(c.recv, c.send, bytes);
     return;
   }
-  const binomial_tree tree(c.rank(), c.size(), c.root);
+  const binomial_tree tree(c.rank(), c.size(), c.root, radix);
   const block_partition blocks(c.count * static_cast<std::size_t>(c.size()), c.size());
   if (tree.parent < 0) {
     copy_bytes(c.block(c.recv, c.rank()), c.send, bytes);
@@ -61,5 +61,7 @@ void gather_binomial(const call& c) {
     gather_binomial_blocks(c.net, tree, blocks, c.elem.size, subtree.get());
   }
 }
+
+void gather_binomial(const call& c) { gather_tree(c, 2); }
 
 }  // namespace collectives::detail

@@ -14,6 +14,11 @@ void gather_vendor(const call& c);
 void gather_naive(const call& c);
 void gather_binomial(const call& c);
 void gather_bine(const call& c);
+void gather_knomial(const call& c);
+
+/// Gather up the tree of kit/binomial_tree.hpp of radix `radix` (≥ 2): the body of
+/// gather_binomial (radix 2) and gather_knomial.
+void gather_tree(const call& c, int radix);
 
 /// Gather along `tree` of a vector cut into `blocks` (block r comes from rank r), the mirror of
 /// scatter_binomial_blocks. `subtree_data` holds the blocks of this rank's subtree
@@ -43,6 +48,12 @@ inline constexpr algorithm_descriptor gather_algorithms[] = {
      .run = &gather_bine,
      .note = "Bine tree: partners at distance ρ(s) = 1, −1, 3, −5, …, subtrees circular runs of ranks",
      .cost = "⌈log p⌉α + (p−1)/p·nβ (+ α where a root's subtree wraps)"},
+    {.coll = collective::gather,
+     .alg = algorithm::knomial,
+     .name = "knomial",
+     .run = &gather_knomial,
+     .note = "a tree of radix k = 4: up to k − 1 children per level",
+     .cost = "(k−1)⌈log_k p⌉α + (p−1)/p·nβ; below E ⌈log_k p⌉α + (p−1)/p·nβ"},
 };
 
 }  // namespace collectives::detail

@@ -31,14 +31,14 @@
 
 namespace collectives::detail {
 
-void reduce_binomial(const call& c) {
+void reduce_tree(const call& c, int radix) {
   const std::size_t bytes = c.bytes(c.count);
   if (c.count == 0) return;
   if (c.size() == 1) {
     copy_bytes(c.recv, c.send, bytes);
     return;
   }
-  const binomial_tree tree(c.rank(), c.size(), c.root);
+  const binomial_tree tree(c.rank(), c.size(), c.root, radix);
   if (tree.children.empty()) {
     c.net.send(tree.parent, c.send, bytes);
     return;
@@ -80,5 +80,7 @@ void reduce_binomial(const call& c) {
   else
     copy_bytes(c.recv, acc, bytes);  // only in place with an odd number of moves
 }
+
+void reduce_binomial(const call& c) { reduce_tree(c, 2); }
 
 }  // namespace collectives::detail

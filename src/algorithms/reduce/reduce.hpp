@@ -16,6 +16,11 @@ void reduce_hierarchical(const call& c);
 void reduce_pipelined_tree(const call& c);
 void reduce_bine(const call& c);
 void reduce_bine_bandwidth(const call& c);
+void reduce_knomial(const call& c);
+
+/// Reduce in rank order up the tree of kit/binomial_tree.hpp of radix `radix` (≥ 2): the body
+/// of reduce_binomial (radix 2) and reduce_knomial.
+void reduce_tree(const call& c, int radix);
 
 // Vendor first: it is the baseline row of the benchmark. The order is algorithms_for()'s.
 inline constexpr algorithm_descriptor reduce_algorithms[] = {
@@ -69,6 +74,12 @@ inline constexpr algorithm_descriptor reduce_algorithms[] = {
      .cuts_vector = true,
      .note = "Swing reduce-scatter + gather up the reverse of Swing's scatter",
      .cost = "2 log p·α + 2(p−1)/p·nβ + (p−1)/p·nγ (+ α + nβ + nγ fold, α + n/2·β more when the root sits out)"},
+    {.coll = collective::reduce,
+     .alg = algorithm::knomial,
+     .name = "knomial",
+     .run = &reduce_knomial,
+     .note = "up a tree of radix k = 4: up to k − 1 children per level",
+     .cost = "(k−1)⌈log_k p⌉(α + nβ + nγ); below E ⌈log_k p⌉(α + (k−1)n(β + γ))"},
 };
 
 }  // namespace collectives::detail

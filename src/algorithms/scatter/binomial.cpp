@@ -42,14 +42,14 @@ void scatter_binomial_blocks(const transport& net, const binomial_tree& tree, co
   }
 }
 
-void scatter_binomial(const call& c) {
+void scatter_tree(const call& c, int radix) {
   if (c.count == 0) return;
   const std::size_t bytes = c.bytes(c.count);
   if (c.size() == 1) {
     copy_bytes(c.recv, c.send, bytes);
     return;
   }
-  const binomial_tree tree(c.rank(), c.size(), c.root);
+  const binomial_tree tree(c.rank(), c.size(), c.root, radix);
   const block_partition blocks(c.count * static_cast<std::size_t>(c.size()), c.size());
   if (tree.parent < 0) {
     scatter_binomial_blocks(c.net, tree, blocks, c.elem.size, c.send, nullptr);
@@ -65,5 +65,7 @@ void scatter_binomial(const call& c) {
     copy_bytes(c.recv, subtree.get(), bytes);
   }
 }
+
+void scatter_binomial(const call& c) { scatter_tree(c, 2); }
 
 }  // namespace collectives::detail

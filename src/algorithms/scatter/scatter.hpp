@@ -14,6 +14,11 @@ void scatter_vendor(const call& c);
 void scatter_naive(const call& c);
 void scatter_binomial(const call& c);
 void scatter_bine(const call& c);
+void scatter_knomial(const call& c);
+
+/// Scatter down the tree of kit/binomial_tree.hpp of radix `radix` (≥ 2): the body of
+/// scatter_binomial (radix 2) and scatter_knomial.
+void scatter_tree(const call& c, int radix);
 
 /// Scatter along `tree` of a vector cut into `blocks` (block r belongs to rank r). At the root,
 /// `root_data` holds every block at its partition offset. Every other rank receives the blocks
@@ -43,6 +48,12 @@ inline constexpr algorithm_descriptor scatter_algorithms[] = {
      .run = &scatter_bine,
      .note = "Bine tree: partners at distance ρ(s) = 1, −1, 3, −5, …, subtrees circular runs of ranks",
      .cost = "⌈log p⌉α + (p−1)/p·nβ (+ α where a root's subtree wraps)"},
+    {.coll = collective::scatter,
+     .alg = algorithm::knomial,
+     .name = "knomial",
+     .run = &scatter_knomial,
+     .note = "a tree of radix k = 4: up to k − 1 children per level",
+     .cost = "(k−1)⌈log_k p⌉α + (p−1)/p·nβ; below E ⌈log_k p⌉α + (p−1)/p·nβ"},
 };
 
 }  // namespace collectives::detail
