@@ -94,7 +94,8 @@ BOOST_AUTO_TEST_CASE(reported_size_is_the_mpi_library_own) {
              "a send of E + 1 = " << e.same_host + 1 << " B completed without its receiver: E is too small");
 }
 
-// Exchanges on both sides of E, and far above it, all complete with the right results.
+// Exchanges on both sides of E, and far above it, all complete with the right results; also
+// the radix-k steps, whose sends all go first only when every one of them is at most E.
 BOOST_AUTO_TEST_CASE(exchanges_around_the_eager_size_complete) {
   const MPI_Comm comm = MPI_COMM_WORLD;
   const int p = size_of(comm);
@@ -103,7 +104,7 @@ BOOST_AUTO_TEST_CASE(exchanges_around_the_eager_size_complete) {
     const std::size_t n = std::max<std::size_t>(bytes / sizeof(int), 1);
     std::vector<int> mine(n), sum(n), all(n * static_cast<std::size_t>(p)), blocks(n * static_cast<std::size_t>(p));
     for (std::size_t i = 0; i < n; ++i) mine[i] = rank_of(comm) + static_cast<int>(i);
-    for (algorithm a : {algorithm::recursive_doubling, algorithm::ring}) {
+    for (algorithm a : {algorithm::recursive_doubling, algorithm::ring, algorithm::recursive_multiplying}) {
       allreduce(mine, sum, ops::sum{}, comm, a);
       for (std::size_t i = 0; i < n; ++i)
         BOOST_TEST_REQUIRE(sum[i] == p * (p - 1) / 2 + p * static_cast<int>(i), to_string(a) << " " << bytes << " B");

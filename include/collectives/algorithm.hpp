@@ -35,7 +35,9 @@ enum class algorithm {
   bine,                        ///< Bine trees and butterflies (negabinary distances ρ(s), De Sensi et al. SC 2025)
   swing_latency,               ///< allreduce: whole-vector exchanges with Swing's partners, far first
   bine_bandwidth,              ///< broadcast, reduce: Swing's scatter + all-gather, reduce-scatter + gather
-  knomial,                     ///< the tree of radix k = 4: up to k − 1 children per level, ⌈log_k p⌉ levels
+  knomial,                     ///< the tree of radix k = 4: up to k − 1 children per level
+  recursive_multiplying,       ///< recursive doubling of radix k = 4: groups of k swap their data
+  k_dissemination,             ///< barrier: dissemination of radix k = 4, k − 1 shifts a round
 };
 
 enum class collective {

@@ -10,7 +10,7 @@ namespace collectives {
 /// as `send` and `recv` reduces in place.
 /// Algorithms: `vendor` (MPI_Allreduce), `naive`, `ring` (commutative ops only), `recursive_doubling`,
 /// `rabenseifner` (commutative ops only), `hierarchical` (node-aware; commutative ops only),
-/// `swing_bandwidth` (commutative ops only), `swing_latency` (commutative ops only).
+/// `swing_bandwidth` (commutative ops only), `swing_latency` (commutative ops only), `recursive_multiplying`.
 template <detail::buffer S, detail::buffer R, class Op>
 void allreduce(S&& send, R&& recv, Op op, MPI_Comm comm, algorithm alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();

@@ -61,4 +61,29 @@ void recv_reduce(const transport& net, int source, std::byte* inout, std::byte* 
   }
 }
 
+void exchange_with_peers(const transport& net, std::span<const step_peer> peers, const void* out,
+                         std::size_t out_bytes, int parts) {
+  // Every message of the step both ways at most E (E is the same both ways between two ranks):
+  // then no send waits, and no peer cuts its message into segments (transport::exchange cuts
+  // only above E), so plain sends and receives meet whatever path each peer takes.
+  const bool all_eager = std::all_of(peers.begin(), peers.end(), [&](const step_peer& peer) {
+    return net.sends_eagerly(peer.to, out_bytes) && net.sends_eagerly(peer.from, peer.in_bytes);
+  });
+  if (!all_eager) {
+    for (const step_peer& peer : peers) {
+      const trace_blocks mark(peer.sent, peer.received, parts);
+      net.exchange(peer.to, out, out_bytes, peer.from, peer.in, peer.in_bytes);
+    }
+    return;
+  }
+  for (const step_peer& peer : peers) {
+    const trace_blocks mark(peer.sent, {}, parts);
+    net.send(peer.to, out, out_bytes);
+  }
+  for (const step_peer& peer : peers) {
+    const trace_blocks mark({}, peer.received, parts);
+    net.recv(peer.from, peer.in, peer.in_bytes);
+  }
+}
+
 }  // namespace collectives::detail

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <span>
 
 #include "collectives/detail/request.hpp"
 #include "kit/scratch.hpp"
@@ -81,5 +82,25 @@ enum class peer_side {
 /// given side. `scratch` holds at least `count` elements.
 void recv_reduce(const transport& net, int source, std::byte* inout, std::byte* scratch, std::size_t count,
                  std::size_t elem_size, const reduction& op, peer_side side);
+
+/// A peer of one step of a radix-k exchange: the rank this rank sends to and the one it hears
+/// from (the same rank in a pairing), where its message lands, and the blocks of the partition
+/// into `parts` that each way carries (trace_blocks; empty where unknown).
+struct step_peer {
+  int to, from;
+  std::byte* in;
+  std::size_t in_bytes;
+  block_range sent = {}, received = {};
+};
+
+/// One step of a radix-k exchange: `out` to every peer of `peers`, each peer's message into its
+/// `in`. The peers come in the same order of patterns on every rank, each a pairing or a shift
+/// (transport::exchange; for example rank XOR j·d, or rank ± j·d, for j = 1 … k − 1), so that one
+/// exchange after another is deadlock-free whatever the sizes. When every message of the step,
+/// sent or received, is at most E, every send leaves before any receive and the step pays one
+/// latency instead of k − 1; otherwise the exchanges go one after the other (transport::exchange).
+/// Peers may take either path in one step: a plain send meets an exchange's receive and back.
+void exchange_with_peers(const transport& net, std::span<const step_peer> peers, const void* out,
+                         std::size_t out_bytes, int parts);
 
 }  // namespace collectives::detail

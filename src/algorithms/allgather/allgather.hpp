@@ -18,12 +18,19 @@ void allgather_recursive_doubling(const call& c);
 void allgather_bruck(const call& c);
 void allgather_hierarchical(const call& c);
 void allgather_swing(const call& c);
+void allgather_recursive_multiplying(const call& c);
 
 /// All-gather over an uneven partition of `buf` into net.size() blocks: on entry block
 /// net.rank() holds this rank's part; on exit every block is filled on every rank. The
 /// building block of allreduce_ring and broadcast_scatter_allgather.
 void allgather_ring_blocks(const transport& net, std::byte* buf, const block_partition& blocks,
                            std::size_t elem_size);
+
+/// An allgather over the power-of-two group of pof2_fold, around `core`: a folded-out rank hands
+/// its block to its partner and gets the whole result back from it; every member has its own
+/// block, and its partner's, in place in recv when it runs `core`, which gathers the rest among
+/// the members. The fold of allgather_recursive_doubling and allgather_recursive_multiplying.
+void allgather_folded(const call& c, void (*core)(const call& c, const pof2_fold& fold));
 
 /// Recursive-doubling all-gather among the power-of-two group of `fold`, over the parts that
 /// pof2_fold::first_block_of cuts from `blocks`, undoing a recursive halving of `order` (its
@@ -85,6 +92,12 @@ inline constexpr algorithm_descriptor allgather_algorithms[] = {
      .run = &allgather_swing,
      .note = "doubling with partners at distance ρ(s) = …, 5, 3, 1, 1, blocks in Swing's block map",
      .cost = "log p·α + (p−1)/p·nβ (+ 2α + (1+1/p)nβ fold) + local reordering"},
+    {.coll = collective::allgather,
+     .alg = algorithm::recursive_multiplying,
+     .name = "recursive_multiplying",
+     .run = &allgather_recursive_multiplying,
+     .note = "groups of k = 4 swap their runs",
+     .cost = "below E ⌈log_k p⌉α + (p−1)/p·nβ, above (k−1)⌈log_k p⌉α + (p−1)/p·nβ (+ 2α + (1+1/p)nβ fold)"},
 };
 
 }  // namespace collectives::detail

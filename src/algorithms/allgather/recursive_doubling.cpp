@@ -45,7 +45,7 @@ void allgather_recursive_doubling_blocks(const transport& net, const pof2_fold& 
   }
 }
 
-void allgather_recursive_doubling(const call& c) {
+void allgather_folded(const call& c, void (*core)(const call& c, const pof2_fold& fold)) {
   if (c.count == 0) return;
   if (c.size() == 1) {
     copy_bytes(c.recv, c.send, c.bytes(c.count));
@@ -66,10 +66,17 @@ void allgather_recursive_doubling(const call& c) {
     const trace_blocks mark({}, {fold.partner, 1}, p);
     c.net.recv(fold.partner, c.block(c.recv, fold.partner), c.bytes(c.count));
   }
-  allgather_recursive_doubling_blocks(c.net, fold, halving_order::far_first, c.recv,
-                                      block_partition(total, c.size()), c.elem.size);
+  core(c, fold);
   const trace_blocks mark({0, p}, {}, p);
   if (fold.carries_partner()) c.net.send(fold.partner, c.recv, c.bytes(total));
+}
+
+void allgather_recursive_doubling(const call& c) {
+  allgather_folded(c, [](const call& c, const pof2_fold& fold) {
+    allgather_recursive_doubling_blocks(
+        c.net, fold, halving_order::far_first, c.recv,
+        block_partition(c.count * static_cast<std::size_t>(c.size()), c.size()), c.elem.size);
+  });
 }
 
 }  // namespace collectives::detail

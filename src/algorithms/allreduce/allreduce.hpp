@@ -16,6 +16,7 @@ void allreduce_rabenseifner(const call& c);
 void allreduce_hierarchical(const call& c);
 void allreduce_swing_bandwidth(const call& c);
 void allreduce_swing_latency(const call& c);
+void allreduce_recursive_multiplying(const call& c);
 
 // Vendor first: it is the baseline row of the benchmark. The order is algorithms_for()'s.
 inline constexpr algorithm_descriptor allreduce_algorithms[] = {
@@ -74,6 +75,13 @@ inline constexpr algorithm_descriptor allreduce_algorithms[] = {
      .keeps_rank_order = false,
      .note = "whole-vector exchanges with Swing's partners, far ones first",
      .cost = "log p·(α + nβ + nγ) (+ 2α + 2nβ + nγ fold)"},
+    {.coll = collective::allreduce,
+     .alg = algorithm::recursive_multiplying,
+     .name = "recursive_multiplying",
+     .run = &allreduce_recursive_multiplying,
+     .note = "groups of k = 4 swap whole vectors",
+     .cost =
+         "below E ⌈log_k p⌉(α + (k−1)n(β + γ)), above (k−1)⌈log_k p⌉(α + nβ + nγ) (+ 2α + 2nβ + nγ fold)"},
 };
 
 }  // namespace collectives::detail

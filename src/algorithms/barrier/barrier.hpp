@@ -14,6 +14,7 @@ void barrier_naive(const call& c);
 void barrier_binomial(const call& c);
 void barrier_dissemination(const call& c);
 void barrier_recursive_doubling(const call& c);
+void barrier_k_dissemination(const call& c);
 
 // Vendor first: it is the baseline row of the benchmark. The order is algorithms_for()'s.
 inline constexpr algorithm_descriptor barrier_algorithms[] = {
@@ -42,6 +43,12 @@ inline constexpr algorithm_descriptor barrier_algorithms[] = {
      .run = &barrier_recursive_doubling,
      .note = "pairings",
      .cost = "log p·α (+ 2α fold)"},
+    {.coll = collective::barrier,
+     .alg = algorithm::k_dissemination,
+     .name = "k_dissemination",
+     .run = &barrier_k_dissemination,
+     .note = "shifts by j·d, j = 1 … k − 1, d = 1, k, k², … (k = 4)",
+     .cost = "⌈log_k p⌉α below E; (k−1)⌈log_k p⌉α with synchronous sends"},
 };
 
 }  // namespace collectives::detail

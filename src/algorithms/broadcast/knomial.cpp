@@ -6,9 +6,10 @@
 //          its parent, then sends it to its children, level by level. 16 ranks, root 0:
 //            level 0: 0 → 12, 8, 4
 //            level 1: r → r + 3, r + 2, r + 1   for r = 0, 4, 8, 12
-// Cost:    (k−1)⌈log_k p⌉(α + nβ) when every send waits for its receiver; below E
-//          ⌈log_k p⌉(α + (k−1)nβ): a level's k − 1 sends leave at once and their latencies
-//          overlap, which is where the radix pays: half binomial's ⌈log₂ p⌉ latencies at k = 4.
+// Cost:    (k−1)⌈log_k p⌉(α + nβ); below E ⌈log_k p⌉(α + (k−1)nβ). Above E every send waits
+//          for its receiver and a level takes k − 1 turns; below E a level's k − 1 sends leave
+//          at once and their latencies overlap, which is where the radix pays: half
+//          binomial's ⌈log₂ p⌉ latencies at k = 4.
 // Transport: blocking sends, one child after the other. Above E a send returns only once its
 //          child has the vector, so the k − 1 sends of a level take k − 1 turns (binomial's
 //          ⌈log₂ p⌉ steps do less); the row is for small vectors.

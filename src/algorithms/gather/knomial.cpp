@@ -9,8 +9,8 @@
 //          block):
 //            level 1: r + 1, r + 2, r + 3 → r  b(r+1) … b(r+3)   for r = 0, 4, 8, 12
 //            level 0: 4, 8, 12 → 0             b4…b7, b8…b11, b12…b15
-// Cost:    (k−1)⌈log_k p⌉α + (p−1)/p·nβ, n the whole array at the root; below E
-//          ⌈log_k p⌉α + (p−1)/p·nβ: the children's sends of a level leave at once.
+// Cost:    (k−1)⌈log_k p⌉α + (p−1)/p·nβ; below E ⌈log_k p⌉α + (p−1)/p·nβ, n the whole array
+//          at the root: below E the children's sends of a level leave at once.
 // Transport: blocking sends; a rank receives its children one after the other. Above E each
 //          child's send waits for that receive, so a level takes k − 1 turns.
 // Order:   no reduction.

@@ -9,9 +9,10 @@
 //          sends its result to its parent. 16 ranks, root 0:
 //            level 1: r + 1, r + 2, r + 3 → r     for r = 0, 4, 8, 12   (r: x(r..r+3))
 //            level 0: 4, 8, 12 → 0                                       (0: x0..15)
-// Cost:    (k−1)⌈log_k p⌉(α + nβ + nγ) when every send waits for its receiver; below E
-//          ⌈log_k p⌉(α + (k−1)n(β + γ)): the children's sends of a level leave at once and
-//          their latencies overlap, half binomial's ⌈log₂ p⌉ latencies at k = 4.
+// Cost:    (k−1)⌈log_k p⌉(α + nβ + nγ); below E ⌈log_k p⌉(α + (k−1)n(β + γ)). Above E each
+//          child's send waits for its receive and a level takes k − 1 turns; below E the
+//          children's sends of a level leave at once and their latencies overlap, half
+//          binomial's ⌈log₂ p⌉ latencies at k = 4.
 // Transport: blocking sends; a rank receives its children one after the other, in the order its
 //          result grows. Above E each child's send waits for that receive, so a level takes
 //          k − 1 turns; the row is for small vectors.

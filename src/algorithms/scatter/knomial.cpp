@@ -8,8 +8,8 @@
 //          range of the root's buffer for any root. 16 ranks, root 0 (bR = rank R's block):
 //            level 0: 0 → 12, 8, 4             b12…b15, b8…b11, b4…b7
 //            level 1: r → r + 3, r + 2, r + 1  b(r+3), b(r+2), b(r+1)   for r = 0, 4, 8, 12
-// Cost:    (k−1)⌈log_k p⌉α + (p−1)/p·nβ, n the whole array at the root; below E
-//          ⌈log_k p⌉α + (p−1)/p·nβ: a level's sends leave at once.
+// Cost:    (k−1)⌈log_k p⌉α + (p−1)/p·nβ; below E ⌈log_k p⌉α + (p−1)/p·nβ, n the whole array
+//          at the root: below E a level's sends leave at once.
 // Transport: blocking sends, one child after the other. Above E a send returns only once its
 //          child has the blocks, so a level takes k − 1 turns.
 // Order:   no reduction.
