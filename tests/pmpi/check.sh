@@ -71,10 +71,10 @@ case $what in
     [ "$(grep -c '^COLLECTIVES_ALGORITHMS: ' "$work/out")" -eq 1 ] || fail "expected the help once (rank 0 only)"
     grep -E '^[a-z_]+:( [a-z_]+)+$' "$work/out" >"$work/lines"
     [ "$(wc -l <"$work/lines")" -eq 16 ] || fail "expected one line per collective (16)"
-    grep -qx 'allreduce: vendor naive ring recursive_doubling rabenseifner hierarchical swing_bandwidth swing_latency' "$work/lines" ||
-      fail "no line 'allreduce: vendor naive ring recursive_doubling rabenseifner hierarchical swing_bandwidth swing_latency'"
-    grep -qx 'barrier: vendor naive binomial dissemination recursive_doubling' "$work/lines" ||
-      fail "no line 'barrier: vendor naive binomial dissemination recursive_doubling'"
+    grep -qx 'allreduce: vendor naive ring recursive_doubling rabenseifner hierarchical swing_bandwidth swing_latency recursive_multiplying' "$work/lines" ||
+      fail "no line 'allreduce: vendor naive ring recursive_doubling rabenseifner hierarchical swing_bandwidth swing_latency recursive_multiplying'"
+    grep -qx 'barrier: vendor naive binomial dissemination recursive_doubling k_dissemination' "$work/lines" ||
+      fail "no line 'barrier: vendor naive binomial dissemination recursive_doubling k_dissemination'"
     grep -q 'fastest' "$work/out" && grep -q 'automatic' "$work/out" && grep -q '\*' "$work/out" ||
       fail "the help does not explain automatic, fastest and *"
     # collbench --list prints the same lines, plus the MPI library's internal algorithms (vendor:<name>).
