@@ -32,7 +32,6 @@
 //          recursive_multiplying); MPICH's recexch, the same exchange of radix k.
 
 #include <array>
-#include <utility>
 
 #include "algorithms/allreduce/allreduce.hpp"
 #include "kit/pof2_fold.hpp"
