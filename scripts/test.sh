@@ -71,9 +71,9 @@ if [[ $sanitize == ON ]]; then
   [[ $mpi == mpich ]] || ranks="1;2;3;4"
   bench=OFF
 fi
-# A unity build (CMake merges up to 8 source files of a target into one compile): the library's
-# 70 files each parse the same headers, and merged they compile in 18 s instead of 65 on 2 cores,
-# which CI's four builds need. Each file still compiles alone in a plain build (cmake -S . -B build).
+# A unity build (CMake merges up to 8 source files of a target into one compile), as a build of
+# the project on its own is by default (CMakeLists.txt): CI's four builds need it
+# (docs/measurements/2026-11-27-ci-timings.md). -DCMAKE_UNITY_BUILD=OFF compiles each file alone.
 configure=(-DCMAKE_BUILD_TYPE=$build_type -DCOLLECTIVES_MPI=$mpi -DCOLLECTIVES_SANITIZE=$sanitize
   -DCMAKE_UNITY_BUILD=ON
   "-DCOLLECTIVES_TEST_RANKS=$ranks" -DCOLLECTIVES_BUILD_BENCH=$bench -DCOLLECTIVES_BENCH_PROGRAMS=$programs

@@ -15,7 +15,7 @@
 //   per kind of peer as the library learns it). Every send must meet a receive of its size and every rank finish. Prints how many calls it
 //   replayed and how long it took. COLLECTIVES_SCHEDULE_MATRIX=small (the sanitizer build,
 //   instrumented and unoptimised, and MPICH's, whose schedules are Open MPI's) keeps p = 1-8,
-//   16, 17, 32, 33.
+//   16, 17, 32, 33, and runs the proofs below to p = 64.
 // - swing: Swing's peer map and block map (kit/swing.hpp) proven at every power of two to 1024,
 //   and the scatter tree of the bine_bandwidth algorithms from every root.
 // - bine: the Bine trees of broadcast and reduce (kit/bine_tree.hpp) and of gather and scatter
@@ -160,6 +160,10 @@ std::vector<int> matrix_ps() {
   for (int p : {100, 127, 128, 255, 256, 257, 1000, 1024}) ps.push_back(p);
   return ps;
 }
+
+// The largest p the proofs of the swing, bine and knomial maps run to (every p, or every power of
+// two, up to it): 64 in the small matrix.
+int proofs_max_p() { return small_matrix() ? 64 : 1024; }
 
 std::vector<int> premise_ps() {
   if (small_matrix()) return {1, 2, 3, 5, 8};
@@ -326,7 +330,7 @@ BOOST_AUTO_TEST_CASE(swing_peers_reach_every_rank_once_and_hand_over_one_run) {
   // steps every rank has reached every other exactly once; and in the block map a partner always
   // sits in the other half of the run being split, so every step hands over one run of positions.
   // The map checked is the one the algorithms use: built once per size, then kept.
-  for (int pof2 = 1; pof2 <= 1024; pof2 *= 2) {
+  for (int pof2 = 1; pof2 <= proofs_max_p(); pof2 *= 2) {
     const detail::swing_map& map = detail::swing_map_of(pof2);
     BOOST_TEST(&detail::swing_map_of(pof2) == &map, "p = " << pof2 << ": the map was built again");
     const auto n = static_cast<std::size_t>(pof2);
@@ -369,7 +373,7 @@ BOOST_AUTO_TEST_CASE(bine_tree_reaches_every_rank_once_in_ceil_log_p_steps) {
   // receives; a rank sends only after it receives, at most once a step; every rank is reached,
   // the last at step ⌈log₂ p⌉ − 1. At a power of two, the holders after each step are an aligned
   // run of swing_map positions (Swing's all-gather order restricted to the root's vector).
-  for (int p = 1; p <= 1024; ++p) {
+  for (int p = 1; p <= proofs_max_p(); ++p) {
     const int depth = static_cast<int>(std::bit_width(static_cast<unsigned>(p - 1)));
     const bool pof2 = std::has_single_bit(static_cast<unsigned>(p));
     const detail::swing_map map(static_cast<int>(std::bit_floor(static_cast<unsigned>(p))));
@@ -429,7 +433,7 @@ BOOST_AUTO_TEST_CASE(bine_tree_reaches_every_rank_once_along_circular_runs) {
   // wrapping (so an inner rank's scratch from its first rank on holds each child's run in one
   // piece); and the gather along it takes ⌈log₂ p⌉ rounds.
   int failures = 0;
-  for (int p = 1; p <= 1024; ++p) {
+  for (int p = 1; p <= proofs_max_p(); ++p) {
     const int depth_bound = std::bit_width(static_cast<unsigned>(p - 1));
     for (int root : {0, 1 % p, p / 3, p / 2, p - 1}) {
       std::vector<detail::bine_interval_tree> trees;
@@ -497,7 +501,7 @@ BOOST_AUTO_TEST_CASE(knomial_tree_tiles_intervals_in_rank_order) {
   // the root hears its last child after at most (k − 1)·⌈log_k p⌉ rounds, exactly ⌈log₂ p⌉ at k = 2.
   int failures = 0;
   for (const int radix : {2, 3, 4, 7}) {
-    for (int p = 1; p <= 1024; ++p) {
+    for (int p = 1; p <= proofs_max_p(); ++p) {
       int levels = 0;
       for (long long reach = 1; reach < p; reach *= radix) ++levels;
       const int round_bound = radix == 2 ? levels : (radix - 1) * levels;
@@ -559,7 +563,7 @@ BOOST_AUTO_TEST_CASE(swing_scatter_hands_each_member_its_run_once_from_a_holder)
   // the start, every other member after its swing_scatter_step) hands the other half of it to its
   // partner, which must be a member whose scatter step is s and whose position lies in that half;
   // so every member but the root receives exactly once, from a holder, the run around its position.
-  for (int pof2 = 1; pof2 <= 1024; pof2 *= 2) {
+  for (int pof2 = 1; pof2 <= proofs_max_p(); pof2 *= 2) {
     const detail::swing_map map(pof2);
     const auto n = static_cast<std::size_t>(pof2);
     int bad_roots = 0, not_a_receiver = 0, outside_the_run = 0, not_once = 0;
