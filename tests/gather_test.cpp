@@ -9,16 +9,6 @@ using namespace collectives;
 using namespace testing;
 
 template <class T>
-std::vector<T> concatenation(int p, std::size_t count) {
-  std::vector<T> all;
-  for (int r = 0; r < p; ++r) {
-    const std::vector<T> block = values<T>(r, count);
-    all.insert(all.end(), block.begin(), block.end());
-  }
-  return all;
-}
-
-template <class T>
 void check_gather(const test_comm& tc, std::size_t count, int root) {
   const int rank = rank_of(tc.comm), p = size_of(tc.comm);
   const bool at_root = rank == root;

@@ -4,8 +4,8 @@
 // data carried between them, and every rank's output compared with the collective's serial
 // oracle, element by element.
 //
-// - matrix: every algorithm of every collective (vendor aside), from its descriptor row alone, at
-//   p = 1…64, 100, 127, 128, 255, 256, 257, 1000, 1024; counts 0, 1, p−1, p, p+1 (the block
+// - matrix: every algorithm of every collective (vendor aside), from its descriptor row alone (the
+//   radix-k ones also at radixes 2, 3, 8 and p ≤ 64 up to p = 257: support/radixes.hpp), at p = 1…64, 100, 127, 128, 255, 256, 257, 1000, 1024; counts 0, 1, p−1, p, p+1 (the block
 //   collectives, whose buffers hold p blocks per rank, down to what fits a bound on the elements
 //   of one call: see counts_for) and the v-variants' uneven and empty blocks; roots 0, p−1 and
 //   p/2 in turn; the node-aware algorithms on several host layouts; E = 0 and E = 1 KiB; each
@@ -46,6 +46,7 @@
 #include "schedule/fiber.hpp"
 #include "schedule/witness.hpp"
 #include "support/parallel_tasks.hpp"
+#include "support/radixes.hpp"
 
 namespace {
 
@@ -57,6 +58,9 @@ namespace detail = collectives::detail;
 constexpr std::size_t eager_bytes = 1024;
 constexpr std::size_t eager_across = 4096;  // 512 elements: the larger blocks to other hosts are cut
 constexpr int across_up_to = 257;
+// The radix-k algorithms at radixes other than their default run up to this p: above it they
+// would add a third to the test's time (the schedule checker runs them to 1024).
+constexpr int radixes_up_to = 257;
 // The elements of one call, all ranks' buffers together: the block collectives' p·n-element
 // buffers on every rank grow as p²·n, so at large p their counts stop where the call would exceed
 // this (counts_for).
@@ -282,8 +286,12 @@ BOOST_AUTO_TEST_CASE(matrix_every_algorithm_every_p_every_rank_against_the_oracl
   const auto start = std::chrono::steady_clock::now();
   const unsigned threads = run_on_two_threads(tasks.size(), [&](std::size_t i) {
     const auto [p, c, a] = tasks[i];
-    for (const call_spec& spec : calls_for(c, a, p))
-      for (const witness w : witnesses_for(c, a)) prove_every_model(spec, w, t);
+    for (int k : testing::radixes_to_check(c, a, p))
+      for (call_spec spec : calls_for(c, a, p)) {
+        if (k != 0 && p > radixes_up_to) continue;
+        spec.radix = k;
+        for (const witness w : witnesses_for(c, a)) prove_every_model(spec, w, t);
+      }
   });
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 

@@ -5,7 +5,8 @@
 // - premise: recording a rank twice, with different inputs and different received values, and
 //   once without data, gives the same schedule — so a schedule recorded alone is the one the rank
 //   follows in a real call.
-// - matrix: every algorithm of every collective (vendor aside) at every p from 1 to 64 and at
+// - matrix: every algorithm of every collective (vendor aside; the radix-k ones also at radixes 2,
+//   3, 8 and p ≤ 64: support/radixes.hpp) at every p from 1 to 64 and at
 //   100, 127, 128, 255, 256, 257, 1000 and 1024; counts 0, 1, p−1, p, p+1 and a large one (the
 //   v-variants: blocks uneven, empty, all empty, one rank holding all, random, large); roots
 //   0, p−1 and p/2 in turn; the node-aware algorithms on several host layouts; each call under
@@ -53,6 +54,7 @@
 #include "schedule/check.hpp"
 #include "schedule/schedule.hpp"
 #include "support/parallel_tasks.hpp"
+#include "support/radixes.hpp"
 
 namespace {
 
@@ -735,7 +737,11 @@ BOOST_AUTO_TEST_CASE(matrix_every_algorithm_every_p_both_models) {
   const auto start = std::chrono::steady_clock::now();
   const unsigned threads = run_on_two_threads(tasks.size(), [&](std::size_t i) {
     const auto [p, c, a] = tasks[i];
-    for (const call_spec& spec : calls_for(c, a, p)) check_models(spec, t);
+    for (int k : testing::radixes_to_check(c, a, p))
+      for (call_spec spec : calls_for(c, a, p)) {
+        spec.radix = k;
+        check_models(spec, t);
+      }
   });
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 

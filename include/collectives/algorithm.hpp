@@ -4,6 +4,7 @@
 #include <iosfwd>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "collectives/export.hpp"
@@ -35,9 +36,9 @@ enum class algorithm {
   bine,                        ///< Bine trees and butterflies (negabinary distances ρ(s), De Sensi et al. SC 2025)
   swing_latency,               ///< allreduce: whole-vector exchanges with Swing's partners, far first
   bine_bandwidth,              ///< broadcast, reduce: Swing's scatter + all-gather, reduce-scatter + gather
-  knomial,                     ///< the tree of radix k = 4: up to k − 1 children per level
-  recursive_multiplying,       ///< recursive doubling of radix k = 4: groups of k swap their data
-  k_dissemination,             ///< barrier: dissemination of radix k = 4, k − 1 shifts a round
+  knomial,                     ///< the tree of radix k (default 4): up to k − 1 children per level
+  recursive_multiplying,       ///< recursive doubling of radix k (default 4): groups of k swap their data
+  k_dissemination,             ///< barrier: dissemination of radix k (default 4), k − 1 shifts a round
 };
 
 enum class collective {
@@ -59,6 +60,20 @@ enum class collective {
   reduce_scatterv,
 };
 
+/// What a call runs: an algorithm and, for the radix-k algorithms (`knomial`,
+/// `recursive_multiplying`, `k_dissemination`), the radix k: up to k − 1 peers a step, ⌈log_k p⌉
+/// steps. 0 takes the algorithm's default_radix(); otherwise 2 ≤ k ≤ p (p = 1: any k ≥ 2), a power
+/// of two for recursive_multiplying; a radix given to another algorithm is an error. Made from an
+/// algorithm, so `algorithm::ring` and `{algorithm::knomial, 8}` both name one.
+struct selection {
+  algorithm alg = algorithm::automatic;
+  int radix = 0;
+
+  constexpr selection() = default;
+  constexpr selection(algorithm a, int k = 0) noexcept : alg(a), radix(k) {}  // implicit, on purpose
+  friend constexpr bool operator==(const selection&, const selection&) = default;
+};
+
 /// The algorithms `c` supports, vendor included and automatic excluded, in a fixed order.
 COLLECTIVES_EXPORT std::span<const algorithm> algorithms_for(collective c);
 
@@ -73,14 +88,23 @@ COLLECTIVES_EXPORT bool supports(collective c, algorithm a);
 /// algorithms of the last two all keep it); true for the other collectives.
 COLLECTIVES_EXPORT bool keeps_rank_order(collective c, algorithm a);
 
+/// The radix `a` runs at in `c` when a call names none; 0 when `a` takes no radix there.
+COLLECTIVES_EXPORT int default_radix(collective c, algorithm a);
+
 COLLECTIVES_EXPORT std::string_view to_string(algorithm a);
 COLLECTIVES_EXPORT std::string_view to_string(collective c);
+/// "knomial:8" for a radix, the algorithm's name alone for radix 0.
+COLLECTIVES_EXPORT std::string to_string(const selection& s);
 
 /// Parses the `to_string` spelling; std::nullopt for anything else.
 COLLECTIVES_EXPORT std::optional<algorithm> parse_algorithm(std::string_view name);
 COLLECTIVES_EXPORT std::optional<collective> parse_collective(std::string_view name);
+/// Parses "name" or "name:k" (k a whole number of at least 2); std::nullopt for anything else.
+/// Whether the collective takes that radix is checked where it runs.
+COLLECTIVES_EXPORT std::optional<selection> parse_selection(std::string_view text);
 
 COLLECTIVES_EXPORT std::ostream& operator<<(std::ostream& os, algorithm a);
 COLLECTIVES_EXPORT std::ostream& operator<<(std::ostream& os, collective c);
+COLLECTIVES_EXPORT std::ostream& operator<<(std::ostream& os, const selection& s);
 
 }  // namespace collectives

@@ -10,7 +10,7 @@ namespace collectives {
 /// Algorithms: `vendor` (MPI_Allgather), `naive`, `ring`, `recursive_doubling`, `bruck`, `hierarchical`
 /// (node-aware), `swing`, `recursive_multiplying`.
 template <detail::buffer S, detail::buffer R>
-void allgather(S&& send, R&& recv, MPI_Comm comm, algorithm alg = algorithm::automatic) {
+void allgather(S&& send, R&& recv, MPI_Comm comm, selection alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
   detail::run({collective::allgather, std::ranges::data(send), std::ranges::size(send),

@@ -11,7 +11,7 @@ namespace collectives {
 /// Counts and displacements: any contiguous range of an integral type, in elements.
 /// Algorithms: `vendor` (MPI_Allgatherv), `naive`, `ring`, `recursive_doubling`, `bruck`.
 template <detail::buffer S, detail::buffer R, detail::index_range C>
-void allgatherv(S&& send, R&& recv, C&& recv_counts, MPI_Comm comm, algorithm alg = algorithm::automatic) {
+void allgatherv(S&& send, R&& recv, C&& recv_counts, MPI_Comm comm, selection alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
   const detail::block_arguments blocks{.recv_counts = detail::make_index_array(recv_counts)};
@@ -23,7 +23,7 @@ void allgatherv(S&& send, R&& recv, C&& recv_counts, MPI_Comm comm, algorithm al
 /// allgatherv with rank r's block placed at element recv_displs[r] of `recv`.
 template <detail::buffer S, detail::buffer R, detail::index_range C, detail::index_range D>
 void allgatherv(S&& send, R&& recv, C&& recv_counts, D&& recv_displs, MPI_Comm comm,
-                algorithm alg = algorithm::automatic) {
+                selection alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
   const detail::block_arguments blocks{.recv_counts = detail::make_index_array(recv_counts),

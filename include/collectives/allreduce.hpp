@@ -12,7 +12,7 @@ namespace collectives {
 /// `rabenseifner` (commutative ops only), `hierarchical` (node-aware; commutative ops only),
 /// `swing_bandwidth` (commutative ops only), `swing_latency` (commutative ops only), `recursive_multiplying`.
 template <detail::buffer S, detail::buffer R, class Op>
-void allreduce(S&& send, R&& recv, Op op, MPI_Comm comm, algorithm alg = algorithm::automatic) {
+void allreduce(S&& send, R&& recv, Op op, MPI_Comm comm, selection alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
   const detail::reduction red = detail::make_reduction<T>(op);

@@ -9,7 +9,7 @@ namespace collectives {
 /// rank j's `recv` (p·n elements).
 /// Algorithms: `vendor` (MPI_Alltoall), `naive`, `pairwise`, `bruck`.
 template <detail::buffer S, detail::buffer R>
-void alltoall(S&& send, R&& recv, MPI_Comm comm, algorithm alg = algorithm::automatic) {
+void alltoall(S&& send, R&& recv, MPI_Comm comm, selection alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
   detail::run({collective::alltoall, std::ranges::data(send), std::ranges::size(send),

@@ -13,7 +13,7 @@ namespace collectives {
 /// Algorithms: `vendor` (MPI_Alltoallv), `naive`, `pairwise`.
 template <detail::buffer S, detail::index_range SC, detail::buffer R, detail::index_range RC>
 void alltoallv(S&& send, SC&& send_counts, R&& recv, RC&& recv_counts, MPI_Comm comm,
-               algorithm alg = algorithm::automatic) {
+               selection alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
   const detail::block_arguments blocks{.send_counts = detail::make_index_array(send_counts),
@@ -28,7 +28,7 @@ void alltoallv(S&& send, SC&& send_counts, R&& recv, RC&& recv_counts, MPI_Comm 
 template <detail::buffer S, detail::index_range SC, detail::index_range SD, detail::buffer R,
           detail::index_range RC, detail::index_range RD>
 void alltoallv(S&& send, SC&& send_counts, SD&& send_displs, R&& recv, RC&& recv_counts, RD&& recv_displs,
-               MPI_Comm comm, algorithm alg = algorithm::automatic) {
+               MPI_Comm comm, selection alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
   const detail::block_arguments blocks{.send_counts = detail::make_index_array(send_counts),

@@ -9,7 +9,7 @@ namespace collectives {
 /// library's messages are empty.
 /// Algorithms: `vendor` (MPI_Barrier), `naive`, `binomial`, `dissemination`, `recursive_doubling`,
 /// `k_dissemination`.
-inline void barrier(MPI_Comm comm, algorithm alg = algorithm::automatic) {
+inline void barrier(MPI_Comm comm, selection alg = algorithm::automatic) {
   detail::run({collective::barrier, nullptr, 0, nullptr, 0, detail::element_type_of<unsigned char>(), nullptr,
                0, comm, alg});
 }

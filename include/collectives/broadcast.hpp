@@ -11,7 +11,7 @@ namespace collectives {
 /// `scatter_recursive_doubling`, `pipelined_tree`, `hierarchical` (node-aware), `bine`, `bine_bandwidth`,
 /// `knomial`.
 template <detail::writable_buffer B>
-void broadcast(B&& buf, int root, MPI_Comm comm, algorithm alg = algorithm::automatic) {
+void broadcast(B&& buf, int root, MPI_Comm comm, selection alg = algorithm::automatic) {
   using T = detail::element_of<B>;
   detail::run({collective::broadcast, std::ranges::data(buf), std::ranges::size(buf), std::ranges::data(buf),
                std::ranges::size(buf), detail::element_type_of<T>(), nullptr, root, comm, alg});

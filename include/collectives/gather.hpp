@@ -9,7 +9,7 @@ namespace collectives {
 /// `recv` (p·n elements). `recv` is written at the root only and may be empty elsewhere.
 /// Algorithms: `vendor` (MPI_Gather), `naive`, `binomial`, `bine`, `knomial`.
 template <detail::buffer S, detail::buffer R>
-void gather(S&& send, R&& recv, int root, MPI_Comm comm, algorithm alg = algorithm::automatic) {
+void gather(S&& send, R&& recv, int root, MPI_Comm comm, selection alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
   detail::run({collective::gather, std::ranges::data(send), std::ranges::size(send), std::ranges::data(recv),

@@ -13,7 +13,7 @@ namespace collectives {
 /// Algorithms: `vendor` (MPI_Gatherv), `naive`, `binomial`.
 template <detail::buffer S, detail::buffer R, detail::index_range C>
 void gatherv(S&& send, R&& recv, C&& recv_counts, int root, MPI_Comm comm,
-             algorithm alg = algorithm::automatic) {
+             selection alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
   const detail::block_arguments blocks{.recv_counts = detail::make_index_array(recv_counts)};
@@ -24,7 +24,7 @@ void gatherv(S&& send, R&& recv, C&& recv_counts, int root, MPI_Comm comm,
 /// gatherv with rank r's block placed at element recv_displs[r] of the root's `recv`.
 template <detail::buffer S, detail::buffer R, detail::index_range C, detail::index_range D>
 void gatherv(S&& send, R&& recv, C&& recv_counts, D&& recv_displs, int root, MPI_Comm comm,
-             algorithm alg = algorithm::automatic) {
+             selection alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
   const detail::block_arguments blocks{.recv_counts = detail::make_index_array(recv_counts),

@@ -11,7 +11,7 @@ namespace collectives {
 /// `pipelined_tree` (commutative ops only), `hierarchical` (node-aware; commutative ops only), `bine`
 /// (commutative ops only), `bine_bandwidth` (commutative ops only), `knomial`.
 template <detail::buffer S, detail::buffer R, class Op>
-void reduce(S&& send, R&& recv, Op op, int root, MPI_Comm comm, algorithm alg = algorithm::automatic) {
+void reduce(S&& send, R&& recv, Op op, int root, MPI_Comm comm, selection alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
   const detail::reduction red = detail::make_reduction<T>(op);

@@ -11,7 +11,7 @@ namespace collectives {
 /// `recursive_halving` (commutative ops only), `pairwise` (commutative ops only), `swing` (commutative ops
 /// only).
 template <detail::buffer S, detail::buffer R, class Op>
-void reduce_scatter(S&& send, R&& recv, Op op, MPI_Comm comm, algorithm alg = algorithm::automatic) {
+void reduce_scatter(S&& send, R&& recv, Op op, MPI_Comm comm, selection alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
   const detail::reduction red = detail::make_reduction<T>(op);

@@ -13,7 +13,7 @@ namespace collectives {
 /// (commutative ops only), `pairwise` (commutative ops only).
 template <detail::buffer S, detail::buffer R, detail::index_range C, class Op>
 void reduce_scatterv(S&& send, R&& recv, C&& recv_counts, Op op, MPI_Comm comm,
-                     algorithm alg = algorithm::automatic) {
+                     selection alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
   const detail::reduction red = detail::make_reduction<T>(op);

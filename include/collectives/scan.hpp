@@ -11,7 +11,7 @@ namespace collectives {
 /// so non-commutative ops are fine.
 /// Algorithms: `vendor` (MPI_Scan), `naive`, `recursive_doubling`.
 template <detail::buffer S, detail::buffer R, class Op>
-void scan(S&& send, R&& recv, Op op, MPI_Comm comm, algorithm alg = algorithm::automatic) {
+void scan(S&& send, R&& recv, Op op, MPI_Comm comm, selection alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
   const detail::reduction red = detail::make_reduction<T>(op);
@@ -26,7 +26,7 @@ void scan(S&& send, R&& recv, Op op, MPI_Comm comm, algorithm alg = algorithm::a
 /// keeps its input). Every algorithm keeps rank order.
 /// Algorithms: `vendor` (MPI_Exscan), `naive`, `recursive_doubling`.
 template <detail::buffer S, detail::buffer R, class Op>
-void exscan(S&& send, R&& recv, Op op, MPI_Comm comm, algorithm alg = algorithm::automatic) {
+void exscan(S&& send, R&& recv, Op op, MPI_Comm comm, selection alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
   const detail::reduction red = detail::make_reduction<T>(op);

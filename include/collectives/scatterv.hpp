@@ -13,7 +13,7 @@ namespace collectives {
 /// Algorithms: `vendor` (MPI_Scatterv), `naive`, `binomial`.
 template <detail::buffer S, detail::index_range C, detail::buffer R>
 void scatterv(S&& send, C&& send_counts, R&& recv, int root, MPI_Comm comm,
-              algorithm alg = algorithm::automatic) {
+              selection alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
   const detail::block_arguments blocks{.send_counts = detail::make_index_array(send_counts)};
@@ -25,7 +25,7 @@ void scatterv(S&& send, C&& send_counts, R&& recv, int root, MPI_Comm comm,
 /// scatterv with rank r's block taken from element send_displs[r] of the root's `send`.
 template <detail::buffer S, detail::index_range C, detail::index_range D, detail::buffer R>
 void scatterv(S&& send, C&& send_counts, D&& send_displs, R&& recv, int root, MPI_Comm comm,
-              algorithm alg = algorithm::automatic) {
+              selection alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();
   using T = detail::element_of<R>;
   const detail::block_arguments blocks{.send_counts = detail::make_index_array(send_counts),

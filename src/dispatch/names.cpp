@@ -6,7 +6,10 @@
 // algorithms_for() all read them, built by the compiler; no size is written by hand. A name missing,
 // doubled, out of order or spelt two ways fails to compile.
 
+#include <fmt/format.h>
+
 #include <array>
+#include <charconv>
 #include <iterator>
 #include <ostream>
 
@@ -136,7 +139,30 @@ std::optional<collective> parse_collective(std::string_view name) {
   return parse_in<collective>(collective_table, name);
 }
 
+int default_radix(collective c, algorithm a) {
+  const detail::algorithm_descriptor* d = detail::find_algorithm(c, a);
+  return d == nullptr ? 0 : d->default_radix;
+}
+
+std::string to_string(const selection& s) {
+  if (s.radix == 0) return std::string(to_string(s.alg));
+  return fmt::format("{}:{}", to_string(s.alg), s.radix);
+}
+
+std::optional<selection> parse_selection(std::string_view text) {
+  const std::size_t colon = text.find(':');
+  const std::optional<algorithm> a = parse_algorithm(text.substr(0, colon));
+  if (!a || colon == std::string_view::npos) return a ? std::optional<selection>(*a) : std::nullopt;
+  const std::string_view digits = text.substr(colon + 1);
+  int radix = 0;
+  const auto [end, problem] = std::from_chars(digits.data(), digits.data() + digits.size(), radix);
+  if (problem != std::errc() || end != digits.data() + digits.size() || digits.empty() || radix < 2)
+    return std::nullopt;
+  return selection(*a, radix);
+}
+
 std::ostream& operator<<(std::ostream& os, algorithm a) { return os << to_string(a); }
 std::ostream& operator<<(std::ostream& os, collective c) { return os << to_string(c); }
+std::ostream& operator<<(std::ostream& os, const selection& s) { return os << to_string(s); }
 
 }  // namespace collectives

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <climits>
 #include <cstdint>
 #include <cstdlib>
@@ -241,10 +242,10 @@ class validator {
   /// for automatic), the root, the op's order.
   [[gnu::always_inline]] const algorithm_descriptor* check_algorithm_root_and_op() const {
     const algorithm_descriptor* entry = nullptr;
-    if (r_.alg != algorithm::automatic) {
-      entry = find_algorithm(coll_, r_.alg);
+    if (r_.chosen.alg != algorithm::automatic) {
+      entry = find_algorithm(coll_, r_.chosen.alg);
       if (entry == nullptr) [[unlikely]]
-        fail_algorithm(here(), r_.alg);
+        fail_algorithm(here(), r_.chosen.alg);
     }
     if (has_root(coll_) && (r_.root < 0 || r_.root >= size_)) [[unlikely]]
       fail("root", fmt::format("expected a rank in [0, {}), given {}", size_, r_.root));
@@ -253,15 +254,23 @@ class validator {
            fmt::format("the op is not commutative (declare `static constexpr bool commutative = true` if it "
                        "is), and '{}' cannot keep rank order; use naive, automatic or an order-keeping "
                        "algorithm",
-                       to_string(r_.alg)));
+                       to_string(r_.chosen.alg)));
     return entry;
+  }
+
+  /// A radix named with the call (run_general's calls only: run() sends them there): the
+  /// algorithm takes one, and it fits the communicator.
+  void check_radix(const algorithm_descriptor* entry) const {
+    if (r_.chosen.radix != 0 && !radix_fits(r_.chosen, size_, entry)) [[unlikely]]
+      fail_radix(here(), r_.chosen, size_, entry);
   }
 
   /// vendor hands MPI an int count.
   [[gnu::always_inline]] void check_vendor_count(std::size_t count) const {
     const collective_descriptor& d = descriptor_of(coll_);
     const bool per_block = shape_of(d, d.n_from).at_root != buffer_extent::blocks;  // alltoallv: a total
-    if (r_.alg == algorithm::vendor && per_block && count > static_cast<std::size_t>(INT_MAX)) [[unlikely]]
+    if (r_.chosen.alg == algorithm::vendor && per_block && count > static_cast<std::size_t>(INT_MAX))
+        [[unlikely]]
       fail("alg",
            fmt::format("vendor takes at most INT_MAX elements per block (MPI's int count), given {}", count));
   }
@@ -270,6 +279,38 @@ class validator {
   site here() const { return {coll_, rank_}; }
   static std::string_view name_of(data_buffer b) { return b == data_buffer::send ? "send" : "recv"; }
   std::size_t count_of(data_buffer b) const { return b == data_buffer::send ? r_.send_count : r_.recv_count; }
+
+  // A radix named with the call: the algorithm takes one, and it fits the communicator's `size`
+  // ranks.
+  static bool radix_fits(selection chosen, int size, const algorithm_descriptor* entry) {
+    const int k = chosen.radix;
+    return entry != nullptr && entry->default_radix != 0 && k >= 2 && (size <= 1 || k <= size) &&
+           (!entry->radix_power_of_two || std::has_single_bit(static_cast<unsigned>(k)));
+  }
+
+  // What radix_fits found wrong.
+  [[noreturn, gnu::cold, gnu::noinline]] static void fail_radix(site at, selection chosen, int size,
+                                                                const algorithm_descriptor* entry) {
+    const int k = chosen.radix;
+    if (entry == nullptr || entry->default_radix == 0)
+      fail_at(at, "alg",
+              fmt::format("'{}' takes no radix (given {}); the radix-k algorithms of {}: {}",
+                          to_string(chosen.alg), k, to_string(at.coll), radix_algorithms(at.coll)));
+    if (entry->radix_power_of_two && k >= 2 && k <= std::max(size, 2) &&
+        !std::has_single_bit(static_cast<unsigned>(k)))
+      fail_at(at, "alg",
+              fmt::format("'{}' takes a power of two as its radix, given {}", to_string(chosen), k));
+    fail_at(at, "alg",
+            fmt::format("'{}' takes a radix from 2 to the {} ranks, given {}", to_string(chosen),
+                        std::max(size, 2), k));
+  }
+
+  static std::string radix_algorithms(collective c) {
+    std::string names;
+    for (algorithm a : algorithms_for(c))
+      if (default_radix(c, a) != 0) names += fmt::format("{}{}", names.empty() ? "" : ", ", to_string(a));
+    return names.empty() ? "none" : names;
+  }
 
   [[noreturn, gnu::cold, gnu::noinline]] static void fail_algorithm(site at, algorithm alg) {
     std::string known;
@@ -304,11 +345,11 @@ void check_fits_int(const validator& v, const block_layout& l, std::string_view 
 // or throws. The general path (run_general); check_fixed is the same for the other collectives.
 checked_call validate(const request& r, int rank, int size) {
   const validator v(r, r.coll, rank, size);
-  v.check_algorithm_root_and_op();
+  v.check_radix(v.check_algorithm_root_and_op());
   checked_call out;
   out.count = is_v_variant(r.coll) ? v.check_blocks(out) : v.check_sizes();
   v.check_no_overlap();
-  if (r.alg == algorithm::vendor && is_v_variant(r.coll)) {
+  if (r.chosen.alg == algorithm::vendor && is_v_variant(r.coll)) {
     check_fits_int(v, out.send_blocks, "send");
     check_fits_int(v, out.recv_blocks, "recv");
   }
@@ -376,7 +417,9 @@ void agree_on_arguments(const transport& net, const request& r, const std::optio
                         const std::string& local_problem) {
   // The v-variants' own blocks differ between ranks: their counts are compared below instead.
   const long long n = !checked ? -1 : is_v_variant(r.coll) ? 0 : static_cast<long long>(checked->count);
-  const long long root = r.root, alg = static_cast<long long>(r.alg);
+  // The algorithm and its radix as one number (a radix is below 2^31).
+  const long long root = r.root,
+                  alg = static_cast<long long>(r.chosen.alg) << 32 | static_cast<unsigned>(r.chosen.radix);
   const auto elem = static_cast<long long>(r.elem.size);
   const bool same_counts = is_v_variant(r.coll) && descriptor_of(r.coll).size_known_alike;
   const long long counts = checked && same_counts ? fingerprint(checked->recv_blocks.counts) : 0;
@@ -446,16 +489,18 @@ std::atomic<argument_checks> checks_level{initial_argument_checks()};
 
 // The call traced (kit/trace.hpp): one call record around the algorithm.
 [[gnu::noinline]] void run_traced(const request& r, const call& c, const algorithm_descriptor& entry) {
-  const trace::call_scope traced(c.net.comm(), r.coll, r.alg, entry.alg, c.count, r.elem.size,
+  const trace::call_scope traced(c.net.comm(), r.coll, r.chosen.alg, entry.alg, c.count, r.elem.size,
                                  has_root(r.coll) ? r.root : -1);
   entry.run(c);
 }
 
 // Runs the checked call: `entry` is the algorithm's (null for automatic, resolved here); `coll` is
-// r.coll (known at compile time on run()'s fast path). Inline there.
+// r.coll (known at compile time on run()'s fast path). Inline there. `radix`: the call's (0 on the
+// fast path, which takes no call that names one), else the algorithm's default.
 [[gnu::always_inline]] inline void execute(const request& r, collective coll, const transport& net,
                                            const algorithm_descriptor* entry, std::size_t count,
-                                           const block_layout* send_blocks, const block_layout* recv_blocks) {
+                                           const block_layout* send_blocks, const block_layout* recv_blocks,
+                                           int radix) {
   if (entry == nullptr)
     entry = find_algorithm(coll, is_v_variant(coll) ? resolve_automatic_v(r, net.size(), recv_blocks)
                                                     : resolve_automatic(r, net.size(), count));
@@ -468,7 +513,8 @@ std::atomic<argument_checks> checks_level{initial_argument_checks()};
                r.op,
                has_root(coll) ? r.root : 0,
                send_blocks,
-               recv_blocks};
+               recv_blocks,
+               radix != 0 ? radix : entry->default_radix};
   if (trace::on()) [[unlikely]] {
     run_traced(r, c, *entry);
     return;
@@ -512,9 +558,10 @@ std::atomic<argument_checks> checks_level{initial_argument_checks()};
   const transport net = cached ? transport(*cached) : transport(r.comm);
   if (collective_checks) agree_on_arguments(net, r, checked, local_problem);
   const bool v = is_v_variant(r.coll);
-  execute(r, r.coll, net, r.alg == algorithm::automatic ? nullptr : find_algorithm(r.coll, r.alg),
+  execute(r, r.coll, net,
+          r.chosen.alg == algorithm::automatic ? nullptr : find_algorithm(r.coll, r.chosen.alg),
           checked->count, v && !checked->send_blocks.counts.empty() ? &checked->send_blocks : nullptr,
-          v && !checked->recv_blocks.counts.empty() ? &checked->recv_blocks : nullptr);
+          v && !checked->recv_blocks.counts.empty() ? &checked->recv_blocks : nullptr, r.chosen.radix);
 }
 
 [[noreturn, gnu::cold, gnu::noinline]] void fail_null_comm(const request& r) {
@@ -530,7 +577,7 @@ void run_fixed(const request& r, const comm_info& info) {
     run_general(r, &info);  // their checks build layouts
   } else {
     const fixed_checks k = check_fixed<C>(r, info.rank, info.size);
-    execute(r, C, transport(info), k.entry, k.count, nullptr, nullptr);
+    execute(r, C, transport(info), k.entry, k.count, nullptr, nullptr, 0);
   }
 }
 
@@ -550,7 +597,7 @@ constexpr auto fast_path_of = fast_paths(std::make_index_sequence<collective_cou
   const comm_info* cached = last != nullptr ? last : cached_comm_info(r.comm);
   const auto c = static_cast<std::size_t>(r.coll);
   if (cached != nullptr && checks_level.load(std::memory_order_relaxed) != argument_checks::collective &&
-      c < collective_count)
+      c < collective_count && r.chosen.radix == 0)
     return fast_path_of[c](r, *cached);
   run_general(r, cached);
 }
@@ -558,7 +605,8 @@ constexpr auto fast_path_of = fast_paths(std::make_index_sequence<collective_cou
 }  // namespace
 
 // The fast path, taken by every call of a collective without counts and displacements on a
-// communicator the library has used before, with local checks (the default): the record of the
+// communicator the library has used before, with local checks (the default), that names no radix:
+// the record of the
 // communicator (no MPI call when this thread's previous call was on it), one jump to the
 // collective's own straight-line checks, the algorithm's entry, and the algorithm; nothing on the
 // heap, no MPI call before the algorithm's first message.
@@ -566,7 +614,7 @@ void run(const request& r) {
   const comm_info* last = last_comm_info(r.comm);  // null for MPI_COMM_NULL, which has no record
   const auto c = static_cast<std::size_t>(r.coll);
   if (last == nullptr || checks_level.load(std::memory_order_relaxed) == argument_checks::collective ||
-      c >= collective_count) [[unlikely]]
+      c >= collective_count || r.chosen.radix != 0) [[unlikely]]
     return run_looked_up(r, last);
   fast_path_of[c](r, *last);
 }

@@ -26,9 +26,6 @@
 
 namespace collectives::detail {
 
-/// The radix of the k-nomial algorithms (the default of Open MPI's knomial trees).
-inline constexpr int knomial_radix = 4;
-
 struct binomial_tree {
   /// A child of this rank and the ranks [first, end) of its subtree; `rank == first`.
   struct child {

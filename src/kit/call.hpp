@@ -35,6 +35,9 @@ struct call {
   /// (alltoallv: unused). reduce_scatterv's `send` is packed as `recv_blocks` says.
   const block_layout* send_blocks = nullptr;
   const block_layout* recv_blocks = nullptr;
+  /// The radix-k algorithms' radix k (≥ 2): the call's, or the descriptor's default_radix; 0 for
+  /// the algorithms that take none.
+  int radix = 0;
 
   int rank() const { return net.rank(); }
   int size() const { return net.size(); }

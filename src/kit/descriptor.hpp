@@ -29,6 +29,11 @@ struct algorithm_descriptor {
   /// Steps within each host and across hosts (kit/hosts.hpp): never automatic's choice, and the
   /// schedule checks run it on several host layouts.
   bool node_aware = false;
+  /// The radix-k algorithms: the radix a call runs at when it names none (kit/call.hpp's radix);
+  /// 0 for the algorithms that take no radix.
+  int default_radix = 0;
+  /// The radix must be a power of two (the exchanges that pair ranks by XOR).
+  bool radix_power_of_two = false;
   /// What it is, in a few words, where the name does not say it (docs/algorithms.md's table).
   std::string_view note = {};
   /// The textbook cost (a concurrent send-receive per exchange step) in α, β, γ, n bytes as

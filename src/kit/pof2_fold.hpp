@@ -28,10 +28,6 @@ enum class halving_order {
   near_first,
 };
 
-/// The radix of the recursive multiplying algorithms over the power-of-two group: groups of 4,
-/// and a last group of 2 where log₂ pof2 is odd.
-inline constexpr int multiplying_radix = 4;
-
 struct pof2_fold {
   pof2_fold(int rank, int p)
       : pof2(static_cast<int>(std::bit_floor(static_cast<unsigned>(p)))),

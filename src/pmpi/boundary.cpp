@@ -3,9 +3,11 @@
 
 #include <fmt/format.h>
 
+#include <bit>
 #include <cstdio>
 #include <cstdlib>
 
+#include "dispatch/registry.hpp"
 #include "pmpi/memory.hpp"
 #include "pmpi/settings.hpp"
 
@@ -17,13 +19,23 @@ constinit std::atomic<std::uint64_t> comms_freed{0};
 constinit thread_local std::array<memory, functions.size()> memories{};
 thread_local std::array<std::vector<int>, functions.size()> forwarded_counts;
 
+selection radix_within(collective c, selection a, int p) {
+  if (p < 2) return {a.alg};
+  const detail::algorithm_descriptor* d = detail::find_algorithm(c, a.alg);
+  const bool power_of_two = d != nullptr && d->radix_power_of_two;
+  return {a.alg, power_of_two ? static_cast<int>(std::bit_floor(static_cast<unsigned>(p))) : p};
+}
+
 // A selection that MPI_Init did not see (a program whose MPI_Init bypassed ours) still stops
 // the job on its first collective rather than running with a selection the user did not mean.
 const plan& make_plan() {
   static const plan p = [] {
     const settings& s = current_settings();
-    if (!s.problem.empty()) {
-      std::fprintf(stderr, "%s\n", s.problem.c_str());
+    int world = 0;
+    detail::check_mpi(PMPI_Comm_size(MPI_COMM_WORLD, &world), "MPI_Comm_size");
+    const std::string problem = s.problem.empty() ? radix_above_world(s, world) : s.problem;
+    if (!problem.empty()) {
+      std::fprintf(stderr, "%s\n", problem.c_str());
       std::fflush(stderr);
       PMPI_Abort(MPI_COMM_WORLD, 1);
     }
@@ -35,7 +47,7 @@ const plan& make_plan() {
     made.report = s.report_to.has_value();
     for (const function_info& f : functions)
       straight_to_mpi[static_cast<std::size_t>(f.id)].store(
-          !made.report && made.chosen[static_cast<std::size_t>(f.coll)] == algorithm::vendor,
+          !made.report && made.chosen[static_cast<std::size_t>(f.coll)].alg == algorithm::vendor,
           std::memory_order_relaxed);
     return made;
   }();

@@ -56,7 +56,7 @@ using detail::collective_count;
 /// The settings as each call reads them: made once per process from current_settings() (which
 /// stops the job, as MPI_Init would have, when the selection is invalid).
 struct plan {
-  std::array<algorithm, collective_count> chosen{};
+  std::array<selection, collective_count> chosen{};
   std::array<bool, collective_count> fastest{};
   bool report = false;
 };
@@ -141,14 +141,22 @@ class arguments {
   [[noreturn, gnu::cold]] void bad_bytes(std::size_t send_bytes, std::size_t recv_bytes) const;
 };
 
+/// `a` on a communicator of p < a.radix ranks: the largest radix p allows (a power of two for the
+/// algorithms that need one), the default below 2 ranks.
+selection radix_within(collective c, selection a, int p);
+
 /// The algorithm serving collective `c`: the selection, or automatic's choice when it is
 /// automatic or cannot keep the rank order a non-commutative op needs. The v-variants pass
-/// what every rank knows alike, as detail::choose_automatic takes it (0 where nothing is).
-inline algorithm choose(collective c, int p, std::size_t bytes, std::size_t count, bool commutative,
+/// what every rank knows alike, as detail::choose_automatic takes it (0 where nothing is). A
+/// radix above a communicator's p runs as the largest radix p allows (make_plan checked it
+/// against MPI_COMM_WORLD's).
+inline selection choose(collective c, int p, std::size_t bytes, std::size_t count, bool commutative,
                         std::size_t largest_block = 0) {
-  const algorithm a = current_plan().chosen[static_cast<std::size_t>(c)];
-  if (a == algorithm::automatic || (!commutative && !keeps_rank_order(c, a)))
+  const selection a = current_plan().chosen[static_cast<std::size_t>(c)];
+  if (a.alg == algorithm::automatic || (!commutative && !keeps_rank_order(c, a.alg)))
     return detail::choose_automatic(c, p, bytes, count, commutative, largest_block);
+  if (a.radix > p) [[unlikely]]
+    return radix_within(c, a, p);
   return a;
 }
 

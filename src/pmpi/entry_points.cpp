@@ -27,7 +27,10 @@ int after_init(int code) {
   if (code != MPI_SUCCESS) return code;
   const settings& s = current_settings();
   if (s.help) exit_with_help();
-  const std::string problem = s.problem.empty() ? fastest_problem(s) : s.problem;
+  int world = 0;
+  PMPI_Comm_size(MPI_COMM_WORLD, &world);
+  std::string problem = s.problem.empty() ? fastest_problem(s) : s.problem;
+  if (problem.empty()) problem = radix_above_world(s, world);
   if (!problem.empty()) {
     // Every rank says why, then the job stops before the application runs. Each rank ends
     // itself (finalize, exit 1) rather than MPI_Abort: an abort lets the launcher kill ranks

@@ -130,7 +130,7 @@ inline std::optional<forward_reason> to_vendor(const arguments& a, const call_sh
                                                std::size_t largest_block, const int* counts) {
   const plan& s = current_plan();
   const std::size_t i = static_cast<std::size_t>(c);
-  if (s.chosen[i] == algorithm::vendor) [[unlikely]]
+  if (s.chosen[i].alg == algorithm::vendor) [[unlikely]]
     return forward_reason::vendor_chosen;
   if (!s.fastest[i]) return std::nullopt;
   // Read before deciding, so that a table or communicator change during the decision is seen.
@@ -192,7 +192,7 @@ inline bool served_as_last_time(mpi_function f, MPI_Comm comm, const call_shape&
 /// The outcome of a call served_as_last_time served.
 inline outcome served_last_time(mpi_function f) {
   const served_shape& last = memory_of(f).served;
-  return {true, last.request.alg, {}, last.bytes, MPI_SUCCESS};
+  return {true, last.request.chosen.alg, {}, last.bytes, MPI_SUCCESS};
 }
 
 /// A datatype whose buffers the library uses where they lie with no question to MPI.

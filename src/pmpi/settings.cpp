@@ -5,11 +5,13 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <cstdlib>
 #include <string_view>
 #include <vector>
 
+#include "dispatch/registry.hpp"
 #include "dispatch/tuning.hpp"
 
 namespace collectives::pmpi {
@@ -47,9 +49,22 @@ std::string any_algorithm_names() {
 }
 
 // Sets collective `c` to `alg`, or to `fastest` (automatic wherever vendor is not faster).
-void set_selection(settings& s, collective c, algorithm alg, bool fastest) {
+void set_selection(settings& s, collective c, selection alg, bool fastest) {
   s.chosen[static_cast<std::size_t>(c)] = alg;
   s.fastest[static_cast<std::size_t>(c)] = fastest;
+}
+
+// What is wrong with the radix of `alg` for `c`, or "" (none, or one `c`'s algorithm takes).
+// Whether it fits the communicator is make_plan's check (MPI_COMM_WORLD) and choose()'s.
+std::string radix_problem(collective c, selection alg) {
+  if (alg.radix == 0) return "";
+  const detail::algorithm_descriptor* d = detail::find_algorithm(c, alg.alg);
+  if (d == nullptr || d->default_radix == 0)
+    return fmt::format("{} {} takes no radix", to_string(c), to_string(alg.alg));
+  if (d->radix_power_of_two && !std::has_single_bit(static_cast<unsigned>(alg.radix)))
+    return fmt::format("{} {} takes a power of two as its radix, given {}", to_string(c), to_string(alg.alg),
+                       alg.radix);
+  return "";
 }
 
 // The problem with one entry, or "" when it is valid (then applied to `s`).
@@ -62,12 +77,15 @@ std::string apply_entry(settings& s, std::string_view entry) {
     return bad(fmt::format("expected collective=algorithm; collectives: {}", collective_names()));
   const std::string_view coll_name = trim(entry.substr(0, eq)), alg_name = trim(entry.substr(eq + 1));
   const bool fastest = alg_name == fastest_name;
-  const std::optional<algorithm> alg = fastest ? algorithm::automatic : parse_algorithm(alg_name);
+  const std::optional<selection> alg = fastest ? selection(algorithm::automatic) : parse_selection(alg_name);
+  const std::size_t colon = alg_name.find(':');
+  if (!alg && colon != std::string_view::npos && parse_algorithm(alg_name.substr(0, colon)))
+    return bad("the radix after ':' must be a whole number of at least 2");
   if (fastest && s.fastest_entry.empty()) s.fastest_entry = entry;
   if (coll_name == "*") {
     bool any = false;
     for (collective c : all_collectives())
-      if (alg && (fastest || supports(c, *alg))) {
+      if (alg && (fastest || supports(c, alg->alg)) && radix_problem(c, *alg).empty()) {
         set_selection(s, c, *alg, fastest);
         any = true;
       }
@@ -77,8 +95,9 @@ std::string apply_entry(settings& s, std::string_view entry) {
   }
   const std::optional<collective> coll = parse_collective(coll_name);
   if (!coll) return bad(fmt::format("unknown collective '{}'; valid: {}", coll_name, collective_names()));
-  if (!alg || !(fastest || supports(*coll, *alg)))
+  if (!alg || !(fastest || supports(*coll, alg->alg)))
     return bad(fmt::format("{} has no algorithm '{}'; valid: {}", coll_name, alg_name, choices_for(*coll)));
+  if (const std::string problem = radix_problem(*coll, *alg); !problem.empty()) return bad(problem);
   set_selection(s, *coll, *alg, fastest);
   return "";
 }
@@ -87,7 +106,7 @@ std::string apply_entry(settings& s, std::string_view entry) {
 
 settings parse_settings(const char* algorithms, const char* report) {
   settings s;
-  s.chosen.assign(all_collectives().size(), algorithm::automatic);
+  s.chosen.assign(all_collectives().size(), selection(algorithm::automatic));
   s.fastest.assign(all_collectives().size(), false);
   if (algorithms != nullptr && trim(algorithms) == "help") {
     s.help = true;
@@ -104,6 +123,18 @@ settings parse_settings(const char* algorithms, const char* report) {
   if (report != nullptr && *report != '\0' && std::string_view(report) != "0")
     s.report_to = std::string_view(report) == "1" ? std::string("-") : std::string(report);
   return s;
+}
+
+std::string radix_above_world(const settings& s, int world_size) {
+  const int most = std::max(world_size, 2);
+  for (collective c : all_collectives()) {
+    const selection a = s.for_collective(c);
+    if (a.radix > most)
+      return fmt::format("collectives_mpi: COLLECTIVES_ALGORITHMS '{}': {} {} takes a radix from 2 to the {} "
+                         "ranks of MPI_COMM_WORLD, given {}",
+                         s.algorithms_text, to_string(c), to_string(a.alg), most, a.radix);
+  }
+  return "";
 }
 
 std::string fastest_problem(const settings& s) {
@@ -128,6 +159,9 @@ std::string help_text() {
       "              automatic (the default: the library's rule, or COLLECTIVES_TUNING's table), or\n"
       "              {} (per call the MPI library or the library, whichever COLLECTIVES_TUNING's\n"
       "              table measured faster)\n"
+      "  algorithm:k the radix-k algorithms (knomial, recursive_multiplying, k_dissemination) at radix\n"
+      "              k >= 2, e.g. allreduce=recursive_multiplying:8 (default 4; at most MPI_COMM_WORLD's\n"
+      "              size, and a smaller communicator's own)\n"
       "Every collective and its algorithms:\n",
       fastest_name);
   for (collective c : all_collectives()) {

@@ -15,8 +15,9 @@
 namespace collectives::pmpi {
 
 struct settings {
-  /// Per collective (indexed by `collective`): automatic, vendor (= forward) or an algorithm.
-  std::vector<algorithm> chosen;
+  /// Per collective (indexed by `collective`): automatic, vendor (= forward) or an algorithm, with
+  /// the radix its entry names (0: none).
+  std::vector<selection> chosen;
   /// Per collective: `fastest` (then `chosen` is automatic: what serves where vendor does not).
   std::vector<bool> fastest;
   std::string fastest_entry;    ///< the first entry that asked for `fastest`, for messages
@@ -29,13 +30,17 @@ struct settings {
   /// Unset: no report; "-" for stderr (COLLECTIVES_MPI_REPORT=1), otherwise a file name.
   std::optional<std::string> report_to;
 
-  algorithm for_collective(collective c) const { return chosen[static_cast<std::size_t>(c)]; }
+  selection for_collective(collective c) const { return chosen[static_cast<std::size_t>(c)]; }
   bool is_fastest(collective c) const { return fastest[static_cast<std::size_t>(c)]; }
 };
 
 /// Parses a COLLECTIVES_ALGORITHMS value (comma-separated `collective=algorithm`, `*=algorithm`;
-/// the algorithm may be `fastest`), or `help`.
+/// the algorithm may be `fastest`, and a radix-k one `algorithm:k`), or `help`.
 settings parse_settings(const char* algorithms, const char* report);
+
+/// A radix above MPI_COMM_WORLD's `world_size` ranks (at least 2) in the selection: the line every
+/// rank prints before the job stops; "" when there is none.
+std::string radix_above_world(const settings& s, int world_size);
 
 /// For a selection with `fastest`: "" when the decision table it needs is in force (loading
 /// COLLECTIVES_TUNING now if it was not), else the one line every rank prints before the job stops

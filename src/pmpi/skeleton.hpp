@@ -156,7 +156,7 @@ template <class Call>
   if constexpr (elements)
     if (!map_reduction(c.op, *s.send.l, c.comm, m))
       return forwarded(forward_reason::op, s.bytes, c.forward());
-  const algorithm alg = choose(coll, a.size, s.decide, elements ? s.elements : s.decide,
+  const selection alg = choose(coll, a.size, s.decide, elements ? s.elements : s.decide,
                                !elements || m.red.commutative, s.largest);
   bytes_t send_scratch, recv_scratch;
   const std::byte* send = s.send.bytes(send_scratch, c.comm);
@@ -180,7 +180,7 @@ template <class Call>
   s.recv.store(recv_scratch, c.comm);
   if constexpr (!detail::is_v_variant(coll))
     remember_served(a, shape, s.send.reusable() && s.recv.reusable(), g, r, s.send.how == use::recv, s.bytes);
-  return served(alg, s.bytes);
+  return served(alg.alg, s.bytes);
 }
 
 /// Steps 2 and 3 out of line: the entry point itself is then a few instructions around its PMPI_

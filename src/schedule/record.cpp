@@ -384,7 +384,8 @@ void record_into(const call_spec& spec, int rank, const record_options& options,
                &op,
                d.has_root ? spec.root : 0,
                b.send_blocks.counts.empty() ? nullptr : &b.send_blocks,
-               b.recv_blocks.counts.empty() ? nullptr : &b.recv_blocks};
+               b.recv_blocks.counts.empty() ? nullptr : &b.recv_blocks,
+               spec.radix != 0 ? spec.radix : default_radix(spec.coll, spec.alg)};
   const active_scope scope(&rec);
   run(c);
   if (options.data != nullptr) options.data->read(rank, send_bytes, recv_bytes);
@@ -500,7 +501,8 @@ std::size_t eager_between(const call_spec& spec, int from, int to) {
 }
 
 std::string describe(const call_spec& spec) {
-  std::string s = fmt::format("{} {}, p {}", to_string(spec.coll), to_string(spec.alg), spec.p);
+  std::string s =
+      fmt::format("{} {}, p {}", to_string(spec.coll), to_string(selection(spec.alg, spec.radix)), spec.p);
   if (is_v_variant(spec.coll)) {
     std::size_t total = 0, empty = 0, largest = 0;
     for (std::size_t c : spec.counts) total += c, empty += c == 0, largest = std::max(largest, c);

@@ -63,6 +63,8 @@ struct host_spec {
 struct call_spec {
   collective coll = collective::barrier;
   algorithm alg = algorithm::naive;
+  /// The radix-k algorithms' radix (kit/call.hpp); 0: the algorithm's default.
+  int radix = 0;
   int p = 1;
   /// Elements of a block (call::count): the whole vector for broadcast, reduce, allreduce, scan,
   /// exscan; one rank's block for the others. The v-variants take `counts` instead.

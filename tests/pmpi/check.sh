@@ -5,7 +5,7 @@
 #   check.sh <what> <np> <libcollectives_mpi.so> <dropin_test> [extra]
 # what: matrix (preloaded; COLLECTIVES_ALGORITHMS from the environment) | linked (extra = the
 #       test linked with the drop-in) | errors | fatal | threads | report | sizes | star | tuning | fastest |
-#       bad_selection | reuse | repeat | help (extra: collbench, whose --list must agree) | hpcc
+#       bad_selection | radix | reuse | repeat | help (extra: collbench, whose --list must agree) | hpcc
 set -euo pipefail
 what=$1 np=$2 lib=$3 prog=$4
 here=$(cd "$(dirname "$0")" && pwd)
@@ -60,6 +60,25 @@ case $what in
     want="collectives_mpi: COLLECTIVES_ALGORITHMS entry 'allreduce=bogus': allreduce has no algorithm 'bogus'; valid: automatic, vendor, naive, ring,"
     [ "$(grep -cF "$want" "$work/out")" -eq "$np" ] || { cat "$work/out"; fail "expected the line once per rank: $want"; }
     ! grep -q "dropin_test matrix" "$work/out" || fail "the program ran"
+    ;;
+  radix)
+    # Entries algorithm:k run the radix-k algorithms at k (the matrix passes); a radix that is not a
+    # whole number of at least 2, one an algorithm does not take, one not a power of two where it
+    # must be, or one above MPI_COMM_WORLD's size stops the job with one line per rank.
+    COLLECTIVES_ALGORITHMS="broadcast=knomial:3,reduce=knomial:2,gather=knomial:$np,scatter=knomial:3,\
+allreduce=recursive_multiplying:2,allgather=recursive_multiplying:2,barrier=k_dissemination:$np" preload "$prog" matrix
+    for case in "broadcast=knomial:1|entry 'broadcast=knomial:1': the radix after ':' must be a whole number of at least 2" \
+      "broadcast=knomial:x|entry 'broadcast=knomial:x': the radix after ':' must be a whole number" \
+      "broadcast=binomial:4|entry 'broadcast=binomial:4': broadcast binomial takes no radix" \
+      "allreduce=recursive_multiplying:3|allreduce recursive_multiplying takes a power of two as its radix, given 3" \
+      "*=knomial:$((np + 6))|broadcast knomial takes a radix from 2 to the $np ranks of MPI_COMM_WORLD, given $((np + 6))"; do
+      entry=${case%%|*} want=${case#*|}
+      if COLLECTIVES_ALGORITHMS=$entry preload "$prog" matrix >"$work/out" 2>&1; then
+        cat "$work/out"; fail "$entry: the job did not stop"
+      fi
+      [ "$(grep -cF "$want" "$work/out")" -eq "$np" ] || { cat "$work/out"; fail "$entry: expected once per rank: $want"; }
+      ! grep -q "dropin_test matrix" "$work/out" || fail "$entry: the program ran"
+    done
     ;;
   help)
     # COLLECTIVES_ALGORITHMS=help: rank 0 prints the syntax and every collective's algorithms, then

@@ -116,6 +116,18 @@ std::vector<T> values(int rank, std::size_t count, std::size_t first_index = 0) 
   return v;
 }
 
+/// Every rank's values(rank, count), one after the other in rank order: what gather leaves at
+/// the root and allgather everywhere.
+template <class T>
+std::vector<T> concatenation(int p, std::size_t count) {
+  std::vector<T> all;
+  for (int r = 0; r < p; ++r) {
+    const std::vector<T> block = values<T>(r, count);
+    all.insert(all.end(), block.begin(), block.end());
+  }
+  return all;
+}
+
 /// x0 ∘ x1 ∘ … ∘ x(p−1) of every rank's values(rank, count), folded in rank order.
 template <class T, class Op>
 std::vector<T> rank_order_fold(int p, std::size_t count, const Op& op) {

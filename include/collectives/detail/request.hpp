@@ -98,7 +98,7 @@ struct request {
   const reduction* op;  ///< null unless the collective reduces
   int root;             ///< ignored by collectives without a root
   MPI_Comm comm;
-  algorithm alg;
+  selection chosen;  ///< the algorithm asked for, and its radix (0: its default)
   /// The v-variants' counts and displacements (null: none given); null for the other
   /// collectives, whose calls thus build no empty ones.
   const block_arguments* blocks = nullptr;

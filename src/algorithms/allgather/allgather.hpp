@@ -96,7 +96,9 @@ inline constexpr algorithm_descriptor allgather_algorithms[] = {
      .alg = algorithm::recursive_multiplying,
      .name = "recursive_multiplying",
      .run = &allgather_recursive_multiplying,
-     .note = "groups of k = 4 swap their runs",
+     .default_radix = 4,
+     .radix_power_of_two = true,
+     .note = "groups of k swap their runs",
      .cost = "below E ⌈log_k p⌉α + (p−1)/p·nβ, above (k−1)⌈log_k p⌉α + (p−1)/p·nβ (+ 2α + (1+1/p)nβ fold)"},
 };
 

@@ -79,7 +79,9 @@ inline constexpr algorithm_descriptor allreduce_algorithms[] = {
      .alg = algorithm::recursive_multiplying,
      .name = "recursive_multiplying",
      .run = &allreduce_recursive_multiplying,
-     .note = "groups of k = 4 swap whole vectors",
+     .default_radix = 4,
+     .radix_power_of_two = true,
+     .note = "groups of k swap whole vectors",
      .cost =
          "below E ⌈log_k p⌉(α + (k−1)n(β + γ)), above (k−1)⌈log_k p⌉(α + nβ + nγ) (+ 2α + 2nβ + nγ fold)"},
 };

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// allreduce_recursive_multiplying — recursive doubling of radix k = 4: each step a rank swaps
-// its running result with the k − 1 other members of its group of k and combines all k, so the
-// ranks that share a result multiply by k: ⌈log_k p⌉ steps instead of log₂ p.
+// allreduce_recursive_multiplying — recursive doubling of radix k (a power of two, default 4):
+// each step a rank swaps its running result with the k − 1 other members of its group of k and
+// combines all k, so the ranks that share a result multiply by k: ⌈log_k p⌉ steps instead of
+// log₂ p.
 //
 // Steps:   over the power-of-two group (pof2_fold), with d = 1, k, k², …: member g's group is
 //          the k members g XOR j·d (j = 0 … k − 1) around it, each holding the reduction of an
 //          aligned run of d members; g sends its result to the other k − 1 and combines the k
 //          results in rank order. Where log₂ pof2 is not a multiple of log₂ k the last step has
-//          a group of 2 (k = 4: an odd log₂ pof2). 16 ranks:
+//          a smaller group, pof2 / d (k = 4: a group of 2 for an odd log₂ pof2). 16 ranks, k = 4:
 //            d = 1: 0, 1, 2, 3 ↔ one another, …, 12–15   every rank: the reduction of its four
 //            d = 4: 0, 4, 8, 12 ↔ one another, …, 3, 7, 11, 15   every rank: x0..15
 //          Non-power-of-two p = pof2 + rem: the even rank of each of the first rem pairs hands
@@ -24,14 +25,15 @@
 // Order:   keeps rank order: a group's runs are adjacent and combined left to right
 //          (x0 ∘ (x1 ∘ (… ∘ x(k−1))), the same on every member), so every rank holds identical
 //          bits; correct for non-commutative ops.
-// Limits:  none.
+// Limits:  k a power of two, 2 ≤ k ≤ p (the call's radix).
 // Memory:  (k − 1) vectors where the peers' results land; the result moves between them and
 //          recv, with at most one copy into recv at the end.
 // Ref:     Wilkins, Wang, Liu, Pham, Guo, Thakur, Dinda, Hardavellas, "Generalized Collective
 //          Algorithms for the Exascale Era", IEEE CLUSTER 2023 (in MPICH as allreduce
 //          recursive_multiplying); MPICH's recexch, the same exchange of radix k.
 
-#include <array>
+#include <algorithm>
+#include <vector>
 
 #include "algorithms/allreduce/allreduce.hpp"
 #include "kit/pof2_fold.hpp"
@@ -41,7 +43,7 @@
 namespace collectives::detail {
 
 void allreduce_recursive_multiplying(const call& c) {
-  constexpr int radix = multiplying_radix;
+  const int radix = c.radix;
   const std::size_t bytes = c.bytes(c.count);
   if (c.count == 0) return;
   if (c.size() == 1) {
@@ -57,17 +59,18 @@ void allreduce_recursive_multiplying(const call& c) {
   // buffers[i]: where group index i's result lies in a step; this rank's own result is in
   // buffers[own], the peers' land in the others, and the combined result ends in buffers[k − 1].
   scratch spare = make_scratch(bytes * (radix - 1));
-  std::array<std::byte*, radix> buffers{c.recv};
+  std::vector<std::byte*> buffers(radix, c.recv);
   for (int i = 1; i < radix; ++i) buffers[i] = spare.get() + bytes * (i - 1);
   copy_bytes(c.recv, c.send, bytes);
   if (fold.carries_partner())
     recv_reduce(c.net, fold.partner, c.recv, buffers[1], c.count, c.elem.size, *c.op, peer_side::lower);
   std::byte* result = c.recv;
+  std::vector<std::byte*> at(radix);
+  std::vector<step_peer> peers(radix - 1);
   for (int d = 1; d < fold.pof2;) {
-    const int k = fold.pof2 / d >= radix ? radix : 2;
+    const int k = std::min(radix, fold.pof2 / d);
     const int own = fold.group_rank / d % k;
     // Buffers for this step: the result where it is, the other ones for the peers.
-    std::array<std::byte*, radix> at{};
     for (int i = 0, free = 0; i < k; ++i) {
       if (i == own) {
         at[i] = result;
@@ -76,7 +79,6 @@ void allreduce_recursive_multiplying(const call& c) {
       while (buffers[free] == result) ++free;
       at[i] = buffers[free++];
     }
-    std::array<step_peer, radix - 1> peers{};
     for (int j = 1; j < k; ++j) {
       const int index = own ^ j;
       const int peer = fold.rank_of(fold.group_rank + (index - own) * d);

@@ -47,7 +47,8 @@ inline constexpr algorithm_descriptor barrier_algorithms[] = {
      .alg = algorithm::k_dissemination,
      .name = "k_dissemination",
      .run = &barrier_k_dissemination,
-     .note = "shifts by j·d, j = 1 … k − 1, d = 1, k, k², … (k = 4)",
+     .default_radix = 4,
+     .note = "shifts by j·d, j = 1 … k − 1, d = 1, k, k², …",
      .cost = "⌈log_k p⌉α below E; (k−1)⌈log_k p⌉α with synchronous sends"},
 };
 

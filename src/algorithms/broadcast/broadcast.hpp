@@ -87,7 +87,8 @@ inline constexpr algorithm_descriptor broadcast_algorithms[] = {
      .alg = algorithm::knomial,
      .name = "knomial",
      .run = &broadcast_knomial,
-     .note = "a tree of radix k = 4: up to k − 1 children per level",
+     .default_radix = 4,
+     .note = "a tree of radix k: up to k − 1 children per level",
      .cost = "(k−1)⌈log_k p⌉(α + nβ); below E ⌈log_k p⌉(α + (k−1)nβ)"},
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// broadcast_knomial — the binomial tree of radix k = 4: every rank that has the vector hands it
-// to up to k − 1 new ranks per level, multiplying the ranks that hold it by k: ⌈log_k p⌉ levels.
+// broadcast_knomial — the binomial tree of radix k (default 4): every rank that has the vector
+// hands it to up to k − 1 new ranks per level, multiplying the ranks that hold it by k: ⌈log_k p⌉
+// levels.
 //
 // Steps:   the tree of kit/binomial_tree.hpp at radix k: a rank receives the whole vector from
 //          its parent, then sends it to its children, level by level. 16 ranks, root 0:
@@ -14,7 +15,7 @@
 //          child has the vector, so the k − 1 sends of a level take k − 1 turns (binomial's
 //          ⌈log₂ p⌉ steps do less); the row is for small vectors.
 // Order:   no reduction.
-// Limits:  none; any root, any p (a level's last piece may be shorter).
+// Limits:  2 ≤ k ≤ p (the call's radix); any root, any p (a level's last piece may be shorter).
 // Memory:  none extra: every rank receives straight into its buffer.
 // Ref:     Open MPI coll/base bcast_intra_knomial (radix 4 by default); MPICH bcast tree
 //          (k-nomial); UCC tl/ucp bcast knomial.
@@ -24,6 +25,6 @@
 
 namespace collectives::detail {
 
-void broadcast_knomial(const call& c) { broadcast_tree(c, knomial_radix); }
+void broadcast_knomial(const call& c) { broadcast_tree(c, c.radix); }
 
 }  // namespace collectives::detail

@@ -52,7 +52,8 @@ inline constexpr algorithm_descriptor gather_algorithms[] = {
      .alg = algorithm::knomial,
      .name = "knomial",
      .run = &gather_knomial,
-     .note = "a tree of radix k = 4: up to k − 1 children per level",
+     .default_radix = 4,
+     .note = "a tree of radix k: up to k − 1 children per level",
      .cost = "(k−1)⌈log_k p⌉α + (p−1)/p·nβ; below E ⌈log_k p⌉α + (p−1)/p·nβ"},
 };
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// gather_knomial — every rank of the binomial tree of radix k = 4 collects its subtree's blocks
-// from up to k − 1 children per level and passes them to its parent in one message: ⌈log_k p⌉
-// levels. The mirror of scatter_knomial.
+// gather_knomial — every rank of the binomial tree of radix k (default 4) collects its subtree's
+// blocks from up to k − 1 children per level and passes them to its parent in one message:
+// ⌈log_k p⌉ levels. The mirror of scatter_knomial.
 //
 // Steps:   the tree of kit/binomial_tree.hpp at radix k, in which every subtree is an interval
 //          of ranks, run as gather_binomial runs radix 2: a subtree's blocks land as one
@@ -14,7 +14,7 @@
 // Transport: blocking sends; a rank receives its children one after the other. Above E each
 //          child's send waits for that receive, so a level takes k − 1 turns.
 // Order:   no reduction.
-// Limits:  none; any root, any p, with no rotation at the root.
+// Limits:  2 ≤ k ≤ p (the call's radix); any root, any p, with no rotation at the root.
 // Memory:  as gather_binomial: root and leaves none; an inner rank holds its subtree's blocks
 //          until passed on: (end − first)·n, at most (p−1)·n.
 // Ref:     MPICH gather tree (k-nomial); UCC tl/ucp gather knomial.
@@ -23,6 +23,6 @@
 
 namespace collectives::detail {
 
-void gather_knomial(const call& c) { gather_tree(c, knomial_radix); }
+void gather_knomial(const call& c) { gather_tree(c, c.radix); }
 
 }  // namespace collectives::detail

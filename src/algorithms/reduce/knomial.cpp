@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// reduce_knomial — partial results flow up the binomial tree of radix k = 4, each rank folding
-// in up to k − 1 children's results per level; the root ends with x0 ∘ x1 ∘ … ∘ x(p−1) after
-// ⌈log_k p⌉ levels.
+// reduce_knomial — partial results flow up the binomial tree of radix k (default 4), each rank
+// folding in up to k − 1 children's results per level; the root ends with x0 ∘ x1 ∘ … ∘ x(p−1)
+// after ⌈log_k p⌉ levels.
 //
 // Steps:   the tree of kit/binomial_tree.hpp at radix k, run bottom-up as reduce_binomial runs
 //          radix 2: a rank folds in its children's results in reverse of the order a broadcast
@@ -17,7 +17,7 @@
 //          result grows. Above E each child's send waits for that receive, so a level takes
 //          k − 1 turns; the row is for small vectors.
 // Order:   exact rank order for every root, as reduce_binomial: correct for non-commutative ops.
-// Limits:  none; any root, any p.
+// Limits:  2 ≤ k ≤ p (the call's radix); any root, any p.
 // Memory:  as reduce_binomial: one n-byte block on ranks with children, a second on inner
 //          non-root ranks.
 // Ref:     Open MPI coll/base reduce_intra_knomial (radix 4 by default); MPICH reduce tree
@@ -28,6 +28,6 @@
 
 namespace collectives::detail {
 
-void reduce_knomial(const call& c) { reduce_tree(c, knomial_radix); }
+void reduce_knomial(const call& c) { reduce_tree(c, c.radix); }
 
 }  // namespace collectives::detail

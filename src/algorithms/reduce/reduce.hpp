@@ -78,7 +78,8 @@ inline constexpr algorithm_descriptor reduce_algorithms[] = {
      .alg = algorithm::knomial,
      .name = "knomial",
      .run = &reduce_knomial,
-     .note = "up a tree of radix k = 4: up to k − 1 children per level",
+     .default_radix = 4,
+     .note = "up a tree of radix k: up to k − 1 children per level",
      .cost = "(k−1)⌈log_k p⌉(α + nβ + nγ); below E ⌈log_k p⌉(α + (k−1)n(β + γ))"},
 };
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // scatter_knomial — the root hands each of up to k − 1 children per level of the binomial tree
-// of radix k = 4 its whole subtree's blocks in one message; every inner rank keeps its own
-// block and forwards its children's sub-ranges: ⌈log_k p⌉ levels.
+// of radix k (default 4) its whole subtree's blocks in one message; every inner rank keeps its
+// own block and forwards its children's sub-ranges: ⌈log_k p⌉ levels.
 //
 // Steps:   the tree of kit/binomial_tree.hpp at radix k, in which every subtree is an interval
 //          of ranks, run as scatter_binomial runs radix 2: a subtree's blocks are one contiguous
@@ -13,7 +13,7 @@
 // Transport: blocking sends, one child after the other. Above E a send returns only once its
 //          child has the blocks, so a level takes k − 1 turns.
 // Order:   no reduction.
-// Limits:  none; any root, any p, with no rotation of the root's buffer.
+// Limits:  2 ≤ k ≤ p (the call's radix); any root, any p, with no rotation of the root's buffer.
 // Memory:  as scatter_binomial: root and leaves none; an inner rank holds its subtree's blocks
 //          until forwarded: (end − first)·n, at most (p−1)·n.
 // Ref:     MPICH scatter tree (k-nomial); UCC tl/ucp scatter knomial.
@@ -22,6 +22,6 @@
 
 namespace collectives::detail {
 
-void scatter_knomial(const call& c) { scatter_tree(c, knomial_radix); }
+void scatter_knomial(const call& c) { scatter_tree(c, c.radix); }
 
 }  // namespace collectives::detail
