@@ -63,7 +63,8 @@ struct texts {
 // Validation beyond CLI11's: throws usage_error.
 void finish(options& o, const texts& t) {
   const std::vector<std::string>& collective_args = t.collective_args;
-  const std::string &min_text = t.min_text, &max_text = t.max_text, &type_text = t.type_text, &op_text = t.op_text;
+  const std::string &min_text = t.min_text, &max_text = t.max_text, &type_text = t.type_text,
+                    &op_text = t.op_text;
   const long long step = t.step;
   if (collective_args.empty() || (collective_args.size() == 1 && collective_args[0] == "all")) {
     const auto all = collectives::all_collectives();
@@ -81,10 +82,11 @@ void finish(options& o, const texts& t) {
   if (o.algorithms.empty()) o.algorithms = {"all"};
   for (const std::string& a : o.algorithms) {
     const bool group = a == "all" || a == "library" || a == "pmpi" || a.starts_with("vendor:");
-    if (!group && !collectives::parse_algorithm(a)) {
+    if (!group && !collectives::parse_selection(a)) {
       throw usage_error{
-          fmt::format("unknown algorithm '{}'; known: all, library, pmpi, vendor:all, vendor:<name>, {}", a,
-                      join_names(library_algorithms(), [](auto x) { return to_string(x); }))};
+          fmt::format("unknown algorithm '{}'; known: all, library, pmpi, vendor:all, vendor:<name>, "
+                      "<radix-k name>:<k ≥ 2>, {}",
+                      a, join_names(library_algorithms(), [](auto x) { return to_string(x); }))};
     }
   }
 
@@ -207,7 +209,8 @@ void add_selection(CLI::App& app, options& o, texts& t) {
   app.add_option(
          "-a,--algorithm", o.algorithms,
          "Algorithms (comma-separated or repeated): all (default: the library's and the vendor's internal "
-         "ones), library (the library's only), an algorithm name (ring, binomial, ...), vendor:<name> "
+         "ones), library (the library's only), an algorithm name (ring, binomial, ...), a radix-k one at a "
+         "radix of its own (knomial:8, recursive_multiplying:16, k_dissemination:3), vendor:<name> "
          "(one of the MPI library's internal algorithms, e.g. vendor:ring), vendor:all, automatic (the "
          "library's choice) or pmpi (PMPI_<Collective>: the MPI library's own even through the drop-in). "
          "The vendor row, MPI_<Collective> as an application calls it, is always measured: it is the "
@@ -333,10 +336,10 @@ parse_result parse_options(int argc, char** argv) {
       t.format_text = o.output.ends_with(".csv") ? "csv" : "json";
     o.format = t.format_text == "csv"    ? output_format::csv
                : t.format_text == "json" ? output_format::json
-                                       : output_format::table;
+                                         : output_format::table;
     o.timing = t.timing_text == "back-to-back" ? timing_mode::back_to_back
                : t.timing_text == "imb"        ? timing_mode::imb
-                                             : timing_mode::synchronized;
+                                               : timing_mode::synchronized;
     finish(o, t);
     o.draw_logical = t.draw_time == "logical";
   } catch (const CLI::CallForHelp&) {

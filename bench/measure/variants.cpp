@@ -137,8 +137,8 @@ vendor_internals::vendor_internals(MPI_Comm base, int ranks) : base_(base) {
     for (std::size_t i = 0; i < names.size(); ++i) {
       const vendor_internal v{c, names[i], static_cast<int>(i), 0};
       if (std::string why = smpi::unusable(c, names[i], ranks); !why.empty())
-        left_out_.emplace_back(v, fmt::format("SimGrid's {} {} {} at {} ranks", smpi::collective_name(c),
-                                              names[i], why, ranks));
+        left_out_.emplace_back(
+            v, fmt::format("SimGrid's {} {} {} at {} ranks", smpi::collective_name(c), names[i], why, ranks));
       else
         available_.push_back(v);
     }
@@ -320,6 +320,12 @@ std::vector<variant> select_variants(collective c, const std::vector<std::string
     const std::string name(to_string(a));
     if (a != algorithm::vendor && wanted(name, is_library_group)) out.push_back({name, a, MPI_COMM_NULL});
   }
+  // A radix-k algorithm at a radix of its own (`knomial:8`): measured only when named, as such.
+  for (const std::string& name : requested) {
+    const std::optional<collectives::selection> s = collectives::parse_selection(name);
+    if (s && s->radix != 0 && collectives::default_radix(c, s->alg) != 0)
+      out.push_back({name, *s, MPI_COMM_NULL});
+  }
   // automatic is not in algorithms_for(), and pmpi is no library algorithm: measured only when named.
   if (std::find(requested.begin(), requested.end(), "automatic") != requested.end())
     out.push_back({"automatic", algorithm::automatic, MPI_COMM_NULL});
@@ -374,8 +380,11 @@ std::string check_selection(std::span<const collective> colls, const std::vector
       }
       continue;
     }
-    const algorithm a = *collectives::parse_algorithm(name);
-    for (collective c : colls) found = found || collectives::supports(c, a);
+    const collectives::selection s = *collectives::parse_selection(name);
+    const algorithm a = s.alg;
+    for (collective c : colls)
+      found =
+          found || (collectives::supports(c, a) && (s.radix == 0 || collectives::default_radix(c, a) != 0));
     if (!found) {
       for (collective c : colls) {
         std::string list;
@@ -383,6 +392,11 @@ std::string check_selection(std::span<const collective> colls, const std::vector
           list += fmt::format("{}{}", list.empty() ? "" : " ", to_string(x));
         offered += fmt::format("\n  {}: {}", to_string(c), list);
       }
+      if (s.radix != 0)
+        return fmt::format(
+            "algorithm '{}': {} takes no radix in {} (the radix-k algorithms: knomial, "
+            "recursive_multiplying, k_dissemination)",
+            name, to_string(a), colls_text);
       return fmt::format("algorithm '{}' does not exist for {}; they have:{}", name, colls_text, offered);
     }
   }

@@ -39,8 +39,9 @@ struct cvar_setting {
 
 struct variant {
   std::string label;  ///< "vendor", "ring", "vendor:ring": the row name
-  /// A library algorithm; `vendor` for the rows that call MPI directly.
-  collectives::algorithm alg = collectives::algorithm::vendor;
+  /// A library algorithm (with a radix for a row named `knomial:8`); `vendor` for the rows that
+  /// call MPI directly.
+  collectives::selection alg = collectives::algorithm::vendor;
   /// A vendor internal: the communicator on which the MPI library is locked to it.
   MPI_Comm forced_comm = MPI_COMM_NULL;
   /// A vendor internal of MPICH: what forcing_scope sets around each call.

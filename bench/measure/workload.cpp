@@ -153,7 +153,7 @@ struct library_call {
   const std::vector<std::size_t>& peer_counts;
   int root;
   MPI_Comm comm;
-  collectives::algorithm alg;
+  collectives::selection alg;
 };
 
 // ...and the MPI collective's, by one of mpi_collectives' names, on the workload's communicator or

@@ -70,9 +70,9 @@ std::optional<schedule::platform> measured_platform(const cost_params& m, collec
 
 std::string_view textbook_cost(collective c, std::string_view algorithm, int p) {
   if (algorithm.starts_with("vendor:")) algorithm = vendor_runs(c, algorithm.substr(7), p, SIZE_MAX);
-  const auto alg = collectives::parse_algorithm(algorithm);
+  const auto alg = collectives::parse_selection(algorithm);
   const collectives::detail::algorithm_descriptor* d =
-      alg ? collectives::detail::find_algorithm(c, *alg) : nullptr;
+      alg ? collectives::detail::find_algorithm(c, alg->alg) : nullptr;
   return d != nullptr ? d->cost : std::string_view{};
 }
 
@@ -89,12 +89,13 @@ std::optional<double> priced_seconds(collectives::collective c, std::string_view
     vendor_net = net;
     vendor_net.eager_bytes = vendor_net.eager_across = std::numeric_limits<std::uint32_t>::max();
   }
-  const auto alg = collectives::parse_algorithm(algorithm);
-  if (!alg || *alg == collectives::algorithm::vendor || *alg == collectives::algorithm::automatic)
+  const auto alg = collectives::parse_selection(algorithm);  // a row name: "knomial:8" too
+  if (!alg || alg->alg == collectives::algorithm::vendor || alg->alg == collectives::algorithm::automatic)
     return std::nullopt;
   schedule::call_spec spec;
   spec.coll = c;
-  spec.alg = *alg;
+  spec.alg = alg->alg;
+  spec.radix = alg->radix;
   spec.p = p;
   spec.count = call_count;
   spec.root = has_root(c) ? root : 0;
@@ -104,7 +105,8 @@ std::optional<double> priced_seconds(collectives::collective c, std::string_view
     // sends its block to every rank.
     const std::vector<std::size_t> blocks = v_counts(static_cast<std::size_t>(p) * call_count, p, skew);
     if (c == collectives::collective::alltoallv)
-      for (std::size_t block : blocks) spec.counts.insert(spec.counts.end(), static_cast<std::size_t>(p), block);
+      for (std::size_t block : blocks)
+        spec.counts.insert(spec.counts.end(), static_cast<std::size_t>(p), block);
     else
       spec.counts = blocks;
   }

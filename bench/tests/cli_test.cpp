@@ -201,10 +201,10 @@ BOOST_AUTO_TEST_CASE(check_counts_results_corrupted_on_purpose) {
   for (const record& r : parse_csv(unchecked.out)) BOOST_TEST(r.at("wrong").empty());
 }
 
-// -a pmpi: every collective by its profiling name (PMPI_…) beside vendor (MPI_…), its result
-// checked against vendor's like any row's: a row that called another collective would be wrong.
-BOOST_AUTO_TEST_CASE(pmpi_row_calls_each_collective_by_its_profiling_name) {
-  const outcome o = launch(ranks, "-b 64 -e 64 -n 2 -w 1 -q -f json -a pmpi --skew 0.5");
+namespace {
+
+// A JSON run's row names by collective, each row's result checked (wrong = 0).
+std::map<std::string, std::set<std::string>> checked_rows(const outcome& o) {
   BOOST_TEST_REQUIRE(o.status == 0, o.err);
   const nlohmann::json doc = nlohmann::json::parse(o.out);
   std::map<std::string, std::set<std::string>> rows;
@@ -212,9 +212,31 @@ BOOST_AUTO_TEST_CASE(pmpi_row_calls_each_collective_by_its_profiling_name) {
     rows[r.at("collective").get<std::string>()].insert(r.at("algorithm").get<std::string>());
     BOOST_TEST(r.at("wrong") == 0, r.dump());
   }
+  return rows;
+}
+
+}  // namespace
+
+// -a pmpi: every collective by its profiling name (PMPI_…) beside vendor (MPI_…), its result
+// checked against vendor's like any row's: a row that called another collective would be wrong.
+BOOST_AUTO_TEST_CASE(pmpi_row_calls_each_collective_by_its_profiling_name) {
+  const outcome o = launch(ranks, "-b 64 -e 64 -n 2 -w 1 -q -f json -a pmpi --skew 0.5");
+  const std::map<std::string, std::set<std::string>> rows = checked_rows(o);
   BOOST_TEST(rows.size() == collectives::all_collectives().size());
   for (const auto& [collective, labels] : rows)
     BOOST_TEST((labels == std::set<std::string>{"vendor", "pmpi"}), collective);
+}
+
+// -a name:k: a radix-k algorithm at a radix of its own is a row of its own, named so, beside the
+// algorithm at its default; its result checked like any row's.
+BOOST_AUTO_TEST_CASE(a_radix_names_a_row_of_its_own) {
+  const outcome o = launch(ranks,
+                           "-c broadcast,allreduce,barrier -b 64 -e 64 -n 2 -w 1 -q -f json "
+                           "-a knomial,knomial:2,recursive_multiplying:2,k_dissemination:3");
+  const std::map<std::string, std::set<std::string>> rows = checked_rows(o);
+  BOOST_TEST((rows.at("broadcast") == std::set<std::string>{"vendor", "knomial", "knomial:2"}));
+  BOOST_TEST((rows.at("allreduce") == std::set<std::string>{"vendor", "recursive_multiplying:2"}));
+  BOOST_TEST((rows.at("barrier") == std::set<std::string>{"vendor", "k_dissemination:3"}));
 }
 
 BOOST_AUTO_TEST_CASE(bad_options_exit_2_with_a_message) {
@@ -222,6 +244,8 @@ BOOST_AUTO_TEST_CASE(bad_options_exit_2_with_a_message) {
       {"-a nosuch", "unknown algorithm 'nosuch'"},
       {"-b 100 -e 120", "size range empty"},
       {"-c scatter -a rabenseifner", "does not exist for scatter"},
+      {"-c allreduce -a ring:4", "ring takes no radix in allreduce"},
+      {"-c broadcast -a knomial:1", "unknown algorithm 'knomial:1'"},
       {"-c allreduce -a vendor:nosuch", "vendor:nosuch"},
       {"-r 5", "--root"},
       {"--output /nonexistent/dir/out.csv", "cannot write"},
