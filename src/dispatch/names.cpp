@@ -8,7 +8,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <charconv>
 #include <iterator>
 #include <ostream>
@@ -143,6 +145,20 @@ int default_radix(collective c, algorithm a) {
   const detail::algorithm_descriptor* d = detail::find_algorithm(c, a);
   return d == nullptr ? 0 : d->default_radix;
 }
+
+namespace detail {
+
+std::string radix_problem(const algorithm_descriptor* d, int k, int size) {
+  if (d == nullptr || d->default_radix == 0) return "takes no radix";
+  const int most = std::max(size, 2);
+  if (k < 2 || (size > 1 && k > size))
+    return fmt::format("takes a radix from 2 to the {} ranks, given {}", most, k);
+  if (d->radix_power_of_two && !std::has_single_bit(static_cast<unsigned>(k)))
+    return fmt::format("takes a power of two as its radix, given {}", k);
+  return "";
+}
+
+}  // namespace detail
 
 std::string to_string(const selection& s) {
   if (s.radix == 0) return std::string(to_string(s.alg));

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstddef>
 #include <span>
+#include <string>
 
 #include "algorithms/allgather/allgather.hpp"
 #include "algorithms/allgatherv/allgatherv.hpp"
@@ -103,5 +104,11 @@ constexpr bool node_aware(collective c, algorithm a) {
   const algorithm_descriptor* d = find_algorithm(c, a);
   return d != nullptr && d->node_aware;
 }
+
+/// What is wrong with radix k (≥ 1 given) for the algorithm `d` (null: automatic) on `size`
+/// ranks, as the end of a sentence naming it: "takes no radix", "takes a power of two as its
+/// radix, given 3", "takes a radix from 2 to the 4 ranks, given 9"; "" when it fits. size 0:
+/// the communicator is not known yet (the drop-in's settings), only 2 ≤ k is checked.
+std::string radix_problem(const algorithm_descriptor* d, int k, int size);
 
 }  // namespace collectives::detail

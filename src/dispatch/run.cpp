@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <bit>
 #include <climits>
 #include <cstdint>
 #include <cstdlib>
@@ -261,8 +260,10 @@ class validator {
   /// A radix named with the call (run_general's calls only: run() sends them there): the
   /// algorithm takes one, and it fits the communicator.
   void check_radix(const algorithm_descriptor* entry) const {
-    if (r_.chosen.radix != 0 && !radix_fits(r_.chosen, size_, entry)) [[unlikely]]
-      fail_radix(here(), r_.chosen, size_, entry);
+    if (r_.chosen.radix == 0) return;
+    const std::string problem = radix_problem(entry, r_.chosen.radix, size_);
+    if (!problem.empty()) [[unlikely]]
+      fail_radix(here(), r_.chosen, entry, problem);
   }
 
   /// vendor hands MPI an int count.
@@ -280,29 +281,17 @@ class validator {
   static std::string_view name_of(data_buffer b) { return b == data_buffer::send ? "send" : "recv"; }
   std::size_t count_of(data_buffer b) const { return b == data_buffer::send ? r_.send_count : r_.recv_count; }
 
-  // A radix named with the call: the algorithm takes one, and it fits the communicator's `size`
-  // ranks.
-  static bool radix_fits(selection chosen, int size, const algorithm_descriptor* entry) {
-    const int k = chosen.radix;
-    return entry != nullptr && entry->default_radix != 0 && k >= 2 && (size <= 1 || k <= size) &&
-           (!entry->radix_power_of_two || std::has_single_bit(static_cast<unsigned>(k)));
-  }
-
-  // What radix_fits found wrong.
-  [[noreturn, gnu::cold, gnu::noinline]] static void fail_radix(site at, selection chosen, int size,
-                                                                const algorithm_descriptor* entry) {
-    const int k = chosen.radix;
-    if (entry == nullptr || entry->default_radix == 0)
-      fail_at(at, "alg",
-              fmt::format("'{}' takes no radix (given {}); the radix-k algorithms of {}: {}",
-                          to_string(chosen.alg), k, to_string(at.coll), radix_algorithms(at.coll)));
-    if (entry->radix_power_of_two && k >= 2 && k <= std::max(size, 2) &&
-        !std::has_single_bit(static_cast<unsigned>(k)))
-      fail_at(at, "alg",
-              fmt::format("'{}' takes a power of two as its radix, given {}", to_string(chosen), k));
+  // A radix_problem of the call's radix, with the collective's radix-k algorithms where the
+  // algorithm takes none.
+  [[noreturn, gnu::cold, gnu::noinline]] static void fail_radix(site at, selection chosen,
+                                                                const algorithm_descriptor* entry,
+                                                                const std::string& problem) {
+    const bool takes_none = entry == nullptr || entry->default_radix == 0;
     fail_at(at, "alg",
-            fmt::format("'{}' takes a radix from 2 to the {} ranks, given {}", to_string(chosen),
-                        std::max(size, 2), k));
+            takes_none
+                ? fmt::format("'{}' {} (given {}); the radix-k algorithms of {}: {}", to_string(chosen.alg),
+                              problem, chosen.radix, to_string(at.coll), radix_algorithms(at.coll))
+                : fmt::format("'{}' {}", to_string(chosen), problem));
   }
 
   static std::string radix_algorithms(collective c) {

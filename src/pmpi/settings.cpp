@@ -5,7 +5,6 @@
 #include <mpi.h>
 
 #include <algorithm>
-#include <bit>
 #include <cstdio>
 #include <cstdlib>
 #include <string_view>
@@ -58,13 +57,8 @@ void set_selection(settings& s, collective c, selection alg, bool fastest) {
 // Whether it fits the communicator is make_plan's check (MPI_COMM_WORLD) and choose()'s.
 std::string radix_problem(collective c, selection alg) {
   if (alg.radix == 0) return "";
-  const detail::algorithm_descriptor* d = detail::find_algorithm(c, alg.alg);
-  if (d == nullptr || d->default_radix == 0)
-    return fmt::format("{} {} takes no radix", to_string(c), to_string(alg.alg));
-  if (d->radix_power_of_two && !std::has_single_bit(static_cast<unsigned>(alg.radix)))
-    return fmt::format("{} {} takes a power of two as its radix, given {}", to_string(c), to_string(alg.alg),
-                       alg.radix);
-  return "";
+  const std::string problem = detail::radix_problem(detail::find_algorithm(c, alg.alg), alg.radix, 0);
+  return problem.empty() ? "" : fmt::format("{} {} {}", to_string(c), to_string(alg.alg), problem);
 }
 
 // The problem with one entry, or "" when it is valid (then applied to `s`).
@@ -130,9 +124,10 @@ std::string radix_above_world(const settings& s, int world_size) {
   for (collective c : all_collectives()) {
     const selection a = s.for_collective(c);
     if (a.radix > most)
-      return fmt::format("collectives_mpi: COLLECTIVES_ALGORITHMS '{}': {} {} takes a radix from 2 to the {} "
-                         "ranks of MPI_COMM_WORLD, given {}",
-                         s.algorithms_text, to_string(c), to_string(a.alg), most, a.radix);
+      return fmt::format(
+          "collectives_mpi: COLLECTIVES_ALGORITHMS '{}': {} {} takes a radix from 2 to the {} "
+          "ranks of MPI_COMM_WORLD, given {}",
+          s.algorithms_text, to_string(c), to_string(a.alg), most, a.radix);
   }
   return "";
 }
