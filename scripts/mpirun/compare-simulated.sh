@@ -24,8 +24,9 @@
 # 16 MiB buffers would not fit in memory), and the plain vendor row is SMPI's binomial broadcast,
 # recursive-doubling all-reduce, … (simulate says why); the selections are the vendor:<name> rows.
 #
-# A simulation runs on one core: each collective's sizes are dealt over --jobs launches at once
-# (sizes 1, 3, 5, … to one, 2, 4, 6, … to the other), which collreport joins again.
+# A simulation runs on one core: each collective's sizes are dealt over --jobs launches (sizes 1,
+# 3, 5, … to one, 2, 4, 6, … to the other), which collreport joins again; --jobs launches run at
+# once, across collectives and process counts (a launch starts when one ends).
 # Some rows are left out where SMPI cannot simulate them in a useful time: above 256 ranks those
 # whose schedule has p − 1 steps of p messages (rings, pairwise reduce_scatter), from 256 ranks
 # all-to-all's vendor:ompi and vendor:basic_linear (its linear all-to-all: p² flows at once),
@@ -188,7 +189,9 @@ smoke_bytes() {
 }
 source "$root/scripts/mpirun/simulated-rows.sh"
 
-jsons=()
+jsons=() pids=()
+# A launch that fails stops the comparison, and the launches still running with it.
+trap 'kill $(jobs -rp) 2> /dev/null || true' EXIT
 for np in $nps; do
   low=$min_bytes high=$max_bytes
   [[ ${COLLECTIVES_SMOKE:-0} != 0 ]] && low=$(smoke_bytes "$np") high=$low
@@ -211,9 +214,9 @@ for np in $nps; do
     ((user_algorithms)) && algorithms=()
     echo "compare.sh --simulate: np = $np on $platform: $c${left_out:+ (left out: $left_out)}" >&2
     # Launch j of the jobs takes the sizes min·step^j, min·step^(j + jobs), …
-    pids=()
     for ((j = 0, first = low; j < jobs && first <= high; j++, first *= step)); do
       json=$out/np$np-$c.$j.json
+      while (($(jobs -rp | wc -l) >= jobs)); do wait -n; done
       COLLECTIVES_TUNING= "$root/scripts/mpirun/simulate" --platform "$platform" -n "$np" --benchmark \
         "$build/bench/collbench" --model --no-check --iterations 1 --warmup 1 --min-iterations 1 --quiet \
         --skip-left-out \
@@ -222,9 +225,10 @@ for np in $nps; do
       pids+=($!)
       jsons+=("$json")
     done
-    for pid in "${pids[@]}"; do wait "$pid"; done
   done
 done
+for pid in "${pids[@]}"; do wait "$pid"; done
+trap - EXIT
 
 # collreport, built by SMPI's wrappers, is a shared object that smpirun loads: one simulated rank.
 "$root/scripts/mpirun/simulate" -n 1 "$build/bench/collreport" --out "$out" "${jsons[@]}"
