@@ -78,6 +78,19 @@ BOOST_AUTO_TEST_CASE(recursive_multiplying_at_every_power_of_two_radix) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(k_bruck_at_every_radix) {
+  for (const test_comm& tc : test_comms()) {
+    const int rank = rank_of(tc.comm), p = size_of(tc.comm);
+    for (int k : radixes(collective::allgather, algorithm::k_bruck, p))
+      for (std::size_t count : test_counts(p, false)) {
+        const selection s{algorithm::k_bruck, k};
+        std::vector<std::int32_t> all(count * static_cast<std::size_t>(p), poison<std::int32_t>());
+        allgather(values<std::int32_t>(rank, count), all, tc.comm, s);
+        same_bits(all, concatenation<std::int32_t>(p, count), "allgather " + what(tc, s, count));
+      }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(k_dissemination_at_every_radix_completes) {
   for (const test_comm& tc : test_comms())
     for (int k : radixes(collective::barrier, algorithm::k_dissemination, size_of(tc.comm))) {
@@ -144,5 +157,6 @@ BOOST_AUTO_TEST_CASE(selections_are_spelt_name_colon_radix) {
   BOOST_TEST(default_radix(collective::broadcast, algorithm::knomial) == 4);
   BOOST_TEST(default_radix(collective::allreduce, algorithm::recursive_multiplying) == 4);
   BOOST_TEST(default_radix(collective::barrier, algorithm::k_dissemination) == 4);
+  BOOST_TEST(default_radix(collective::allgather, algorithm::k_bruck) == 4);
   BOOST_TEST(default_radix(collective::broadcast, algorithm::binomial) == 0);
 }

@@ -395,7 +395,7 @@ std::string check_selection(std::span<const collective> colls, const std::vector
       if (s.radix != 0)
         return fmt::format(
             "algorithm '{}': {} takes no radix in {} (the radix-k algorithms: knomial, "
-            "recursive_multiplying, k_dissemination)",
+            "recursive_multiplying, k_dissemination, k_bruck)",
             name, to_string(a), colls_text);
       return fmt::format("algorithm '{}' does not exist for {}; they have:{}", name, colls_text, offered);
     }

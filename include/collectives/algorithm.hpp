@@ -39,6 +39,8 @@ enum class algorithm {
   knomial,                     ///< the tree of radix k (default 4): up to k − 1 children per level
   recursive_multiplying,       ///< recursive doubling of radix k (default 4): groups of k swap their data
   k_dissemination,             ///< barrier: dissemination of radix k (default 4), k − 1 shifts a round
+  k_bruck,                     ///< allgather: Bruck's dissemination of radix k (default 4), k − 1 shifts a step
+  sparbit,                     ///< allgather: distance halving, far partners first, blocks in place
 };
 
 enum class collective {
@@ -61,10 +63,10 @@ enum class collective {
 };
 
 /// What a call runs: an algorithm and, for the radix-k algorithms (`knomial`,
-/// `recursive_multiplying`, `k_dissemination`), the radix k: up to k − 1 peers a step, ⌈log_k p⌉
-/// steps. 0 takes the algorithm's default_radix(); otherwise 2 ≤ k ≤ p (p = 1: any k ≥ 2), a power
-/// of two for recursive_multiplying; a radix given to another algorithm is an error. Made from an
-/// algorithm, so `algorithm::ring` and `{algorithm::knomial, 8}` both name one.
+/// `recursive_multiplying`, `k_dissemination`, `k_bruck`), the radix k: up to k − 1 peers a step,
+/// ⌈log_k p⌉ steps. 0 takes the algorithm's default_radix(); otherwise 2 ≤ k ≤ p (p = 1: any
+/// k ≥ 2), a power of two for recursive_multiplying; a radix given to another algorithm is an
+/// error. Made from an algorithm, so `algorithm::ring` and `{algorithm::knomial, 8}` both name one.
 struct selection {
   algorithm alg = algorithm::automatic;
   int radix = 0;

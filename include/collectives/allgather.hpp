@@ -8,7 +8,7 @@ namespace collectives {
 /// Every rank contributes `send` (n elements); every rank receives all of them in rank order
 /// in `recv` (p·n elements).
 /// Algorithms: `vendor` (MPI_Allgather), `naive`, `ring`, `recursive_doubling`, `bruck`, `hierarchical`
-/// (node-aware), `swing`, `recursive_multiplying`.
+/// (node-aware), `swing`, `recursive_multiplying`, `k_bruck`, `sparbit`.
 template <detail::buffer S, detail::buffer R>
 void allgather(S&& send, R&& recv, MPI_Comm comm, selection alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();

@@ -154,8 +154,8 @@ std::string help_text() {
       "              automatic (the default: the library's rule, or COLLECTIVES_TUNING's table), or\n"
       "              {} (per call the MPI library or the library, whichever COLLECTIVES_TUNING's\n"
       "              table measured faster)\n"
-      "  algorithm:k the radix-k algorithms (knomial, recursive_multiplying, k_dissemination) at radix\n"
-      "              k >= 2, e.g. allreduce=recursive_multiplying:8 (default 4; at most MPI_COMM_WORLD's\n"
+      "  algorithm:k the radix-k algorithms (knomial, recursive_multiplying, k_dissemination, k_bruck)\n"
+      "              at radix k >= 2, e.g. allreduce=recursive_multiplying:8 (default 4; at most MPI_COMM_WORLD's\n"
       "              size, and a smaller communicator's own)\n"
       "Every collective and its algorithms:\n",
       fastest_name);

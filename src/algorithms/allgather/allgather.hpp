@@ -19,6 +19,8 @@ void allgather_bruck(const call& c);
 void allgather_hierarchical(const call& c);
 void allgather_swing(const call& c);
 void allgather_recursive_multiplying(const call& c);
+void allgather_k_bruck(const call& c);
+void allgather_sparbit(const call& c);
 
 /// All-gather over an uneven partition of `buf` into net.size() blocks: on entry block
 /// net.rank() holds this rank's part; on exit every block is filled on every rank. The
@@ -100,6 +102,19 @@ inline constexpr algorithm_descriptor allgather_algorithms[] = {
      .radix_power_of_two = true,
      .note = "groups of k swap their runs",
      .cost = "below E ⌈log_k p⌉α + (p−1)/p·nβ, above (k−1)⌈log_k p⌉α + (p−1)/p·nβ (+ 2α + (1+1/p)nβ fold)"},
+    {.coll = collective::allgather,
+     .alg = algorithm::k_bruck,
+     .name = "k_bruck",
+     .run = &allgather_k_bruck,
+     .default_radix = 4,
+     .note = "Bruck's dissemination to k − 1 ranks a step",
+     .cost = "below E ⌈log_k p⌉α + (p−1)/p·nβ + local rotation, above (k−1)⌈log_k p⌉α + (p−1)/p·nβ + local rotation"},
+    {.coll = collective::allgather,
+     .alg = algorithm::sparbit,
+     .name = "sparbit",
+     .run = &allgather_sparbit,
+     .note = "distance halving: farthest partner first, blocks straight to their places",
+     .cost = "⌈log p⌉α + (p−1)/p·nβ + local packing"},
 };
 
 }  // namespace collectives::detail
