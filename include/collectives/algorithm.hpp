@@ -40,7 +40,7 @@ enum class algorithm {
   recursive_multiplying,       ///< recursive doubling of radix k (default 4): groups of k swap their data
   k_dissemination,             ///< barrier: dissemination of radix k (default 4), k − 1 shifts a round
   k_bruck,                     ///< allgather: Bruck's dissemination of radix k (default 4), k − 1 shifts a step
-  sparbit,                     ///< allgather: distance halving, far partners first, blocks in place
+  sparbit,                     ///< allgather(v): distance halving, far partners first, blocks in place
 };
 
 enum class collective {

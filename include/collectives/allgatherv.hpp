@@ -9,7 +9,7 @@ namespace collectives {
 /// block in `recv` at element recv_displs[r], or packed in rank order without displacements.
 /// Every rank passes the same recv_counts (and recv_displs), as in MPI_Allgatherv.
 /// Counts and displacements: any contiguous range of an integral type, in elements.
-/// Algorithms: `vendor` (MPI_Allgatherv), `naive`, `ring`, `recursive_doubling`, `bruck`.
+/// Algorithms: `vendor` (MPI_Allgatherv), `naive`, `ring`, `recursive_doubling`, `bruck`, `sparbit`.
 template <detail::buffer S, detail::buffer R, detail::index_range C>
 void allgatherv(S&& send, R&& recv, C&& recv_counts, MPI_Comm comm, selection alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();

@@ -28,6 +28,12 @@ void allgather_sparbit(const call& c);
 void allgather_ring_blocks(const transport& net, std::byte* buf, const block_partition& blocks,
                            std::size_t elem_size);
 
+/// Sparbit all-gather over a partition of `buf` into net.size() > 1 blocks: on entry block
+/// net.rank() holds this rank's part; on exit every block is filled on every rank, each straight
+/// in its place. The core of allgather_sparbit and allgatherv_sparbit.
+void allgather_sparbit_blocks(const transport& net, std::byte* buf, const block_partition& blocks,
+                              std::size_t elem_size);
+
 /// An allgather over the power-of-two group of pof2_fold, around `core`: a folded-out rank hands
 /// its block to its partner and gets the whole result back from it; every member has its own
 /// block, and its partner's, in place in recv when it runs `core`, which gathers the rest among
@@ -108,7 +114,8 @@ inline constexpr algorithm_descriptor allgather_algorithms[] = {
      .run = &allgather_k_bruck,
      .default_radix = 4,
      .note = "Bruck's dissemination to k − 1 ranks a step",
-     .cost = "below E ⌈log_k p⌉α + (p−1)/p·nβ + local rotation, above (k−1)⌈log_k p⌉α + (p−1)/p·nβ + local rotation"},
+     .cost = "below E ⌈log_k p⌉α + (p−1)/p·nβ + local rotation, "
+             "above (k−1)⌈log_k p⌉α + (p−1)/p·nβ + local rotation"},
     {.coll = collective::allgather,
      .alg = algorithm::sparbit,
      .name = "sparbit",

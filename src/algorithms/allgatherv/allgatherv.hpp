@@ -16,6 +16,7 @@ void allgatherv_naive(const call& c);
 void allgatherv_ring(const call& c);
 void allgatherv_recursive_doubling(const call& c);
 void allgatherv_bruck(const call& c);
+void allgatherv_sparbit(const call& c);
 
 /// Runs `gather(buf, blocks)` on the result packed in rank order (`blocks`: every rank's block,
 /// packed): straight in recv when the user's displacements pack the blocks so, else in a packed
@@ -57,6 +58,12 @@ inline constexpr algorithm_descriptor allgatherv_algorithms[] = {
      .name = "bruck",
      .run = &allgatherv_bruck,
      .cost = "⌈log p⌉α + (p−1)/p·Nβ equal + local rotation"},
+    {.coll = collective::allgatherv,
+     .alg = algorithm::sparbit,
+     .name = "sparbit",
+     .run = &allgatherv_sparbit,
+     .note = "distance halving: farthest partner first, blocks straight to their places",
+     .cost = "⌈log p⌉α + (p−1)/p·Nβ equal + local packing"},
 };
 
 }  // namespace collectives::detail
