@@ -2,6 +2,7 @@
 #include "measure/variants.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
@@ -392,11 +393,18 @@ std::string check_selection(std::span<const collective> colls, const std::vector
           list += fmt::format("{}{}", list.empty() ? "" : " ", to_string(x));
         offered += fmt::format("\n  {}: {}", to_string(c), list);
       }
-      if (s.radix != 0)
-        return fmt::format(
-            "algorithm '{}': {} takes no radix in {} (the radix-k algorithms: knomial, "
-            "recursive_multiplying, k_dissemination, k_bruck)",
-            name, to_string(a), colls_text);
+      if (s.radix != 0) {
+        // The radix-k algorithms of the collectives asked for, each once, from the descriptors.
+        std::vector<std::string_view> radix_k;
+        for (collective c : colls)
+          for (algorithm x : collectives::algorithms_for(c))
+            if (collectives::default_radix(c, x) != 0 &&
+                std::find(radix_k.begin(), radix_k.end(), to_string(x)) == radix_k.end())
+              radix_k.push_back(to_string(x));
+        return fmt::format("algorithm '{}': {} takes no radix in {} (the radix-k algorithms: {})", name,
+                           to_string(a), colls_text,
+                           radix_k.empty() ? "none" : fmt::to_string(fmt::join(radix_k, ", ")));
+      }
       return fmt::format("algorithm '{}' does not exist for {}; they have:{}", name, colls_text, offered);
     }
   }
