@@ -105,14 +105,16 @@ fi
 # The matrix and the drop-in's tests (labelled with their send mode, standard or ssend) with Open
 # MPI: their ranks mostly wait on one another (idle ranks yield their core), so several tests at
 # once finish sooner than one after another (two 8-rank ones at a time on 2 cores: --parallel slots
-# = 8 per core, a test taking as many as its ranks); the rest (builds, the proof, the documented
-# commands, collbench's timed runs) as before.
-matrix='^(standard|ssend)$'
-run_matrix() { ctest --test-dir "$build" --output-on-failure -j "$((8 * $(nproc)))" -L "$matrix" -LE '^large$' "$@"; }
+# = 8 per core, a test taking as many as its ranks). The tests that only compute or compile (the
+# proof, the schedule checker, the packaging checks and the docs' fresh builds: labels proof,
+# schedules, packaging) run among them, on the cycles the waiting ranks leave; the rest (the
+# documented commands, collbench's timed runs) after them, as before.
+many='^(standard|ssend|proof|schedules|packaging)$'
+run_many() { ctest --test-dir "$build" --output-on-failure -j "$((8 * $(nproc)))" "$@"; }
 if [[ $mpi == openmpi && $sanitize == OFF ]]; then
   status=0
-  run_matrix "$@" || status=1
-  run_ctest -LE "^large\$|$matrix" "$@" || status=1
+  run_many -L "$many" -LE '^large$' "$@" || status=1
+  run_ctest -LE "^large\$|$many" "$@" || status=1
   exit $status
 fi
 # MPICH and the sanitizers: standard sends, the ranks configured above (every test carries its
@@ -124,10 +126,12 @@ if [[ $sanitize == ON && -z ${ASAN_OPTIONS:-} ]]; then
   # (build-sanitize/test_environment.cmake): full unwinding at every allocation, so that the MPI
   # library's own leaks are told apart by its frames, and the check itself at exit. So leaks are
   # checked at np 3 (not a power of two: the folding paths too), with the build's settings; every
-  # other test runs with AddressSanitizer and UBSan but without the leak check.
+  # other test runs with AddressSanitizer and UBSan but without the leak check. Both passes run
+  # several tests at once, as the Open MPI matrix does (8 slots per core): a launch here spends
+  # much of its time starting, unwinding and checking on one core of the two.
   status=0
-  ASAN_OPTIONS=detect_leaks=0 run_ctest -LE "$skip|^np3$" "$@" || status=1
-  run_ctest -LE "$skip" -L '^np3$' "$@" || status=1
+  ASAN_OPTIONS=detect_leaks=0 run_many -LE "$skip|^np3$" "$@" || status=1
+  run_many -LE "$skip" -L '^np3$' "$@" || status=1
   exit $status
 fi
 run_ctest -LE "$skip" "$@"
