@@ -74,6 +74,15 @@ BOOST_AUTO_TEST_CASE(recursive_multiplying_at_every_power_of_two_radix) {
         std::vector<std::int32_t> all(count * static_cast<std::size_t>(p), poison<std::int32_t>());
         allgather(values<std::int32_t>(rank, count), all, tc.comm, s);
         same_bits(all, concatenation<std::int32_t>(p, count), "allgather " + what(tc, s, count));
+        // reduce_scatter combines by distance: commutative sums, block r of the rank-order fold.
+        const std::size_t total = count * static_cast<std::size_t>(p);
+        const std::vector<std::int64_t> folded = rank_order_fold<std::int64_t>(p, total, ops::sum{});
+        const auto mine =
+            folded.begin() + static_cast<std::ptrdiff_t>(count * static_cast<std::size_t>(rank));
+        std::vector<std::int64_t> block(count, poison<std::int64_t>());
+        reduce_scatter(values<std::int64_t>(rank, total), block, ops::sum{}, tc.comm, s);
+        same_bits(block, std::vector<std::int64_t>(mine, mine + static_cast<std::ptrdiff_t>(count)),
+                  "reduce_scatter " + what(tc, s, count));
       }
   }
 }
@@ -87,6 +96,26 @@ BOOST_AUTO_TEST_CASE(k_bruck_at_every_radix) {
         std::vector<std::int32_t> all(count * static_cast<std::size_t>(p), poison<std::int32_t>());
         allgather(values<std::int32_t>(rank, count), all, tc.comm, s);
         same_bits(all, concatenation<std::int32_t>(p, count), "allgather " + what(tc, s, count));
+      }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(alltoall_k_bruck_at_every_radix) {
+  for (const test_comm& tc : test_comms()) {
+    const int rank = rank_of(tc.comm), p = size_of(tc.comm);
+    for (int k : radixes(collective::alltoall, algorithm::k_bruck, p))
+      for (std::size_t count : test_counts(p, false)) {
+        const selection s{algorithm::k_bruck, k};
+        // Block j of rank i holds values(i, …) at indices [j·n, (j+1)·n): rank r receives block r
+        // of every rank, in rank order.
+        std::vector<std::int32_t> expected;
+        for (int sender = 0; sender < p; ++sender) {
+          const auto block = values<std::int32_t>(sender, count, count * static_cast<std::size_t>(rank));
+          expected.insert(expected.end(), block.begin(), block.end());
+        }
+        std::vector<std::int32_t> recv(count * static_cast<std::size_t>(p), poison<std::int32_t>());
+        alltoall(values<std::int32_t>(rank, count * static_cast<std::size_t>(p)), recv, tc.comm, s);
+        same_bits(recv, expected, "alltoall " + what(tc, s, count));
       }
   }
 }
@@ -156,7 +185,9 @@ BOOST_AUTO_TEST_CASE(selections_are_spelt_name_colon_radix) {
     BOOST_TEST(!parse_selection(bad).has_value(), bad);
   BOOST_TEST(default_radix(collective::broadcast, algorithm::knomial) == 4);
   BOOST_TEST(default_radix(collective::allreduce, algorithm::recursive_multiplying) == 4);
+  BOOST_TEST(default_radix(collective::reduce_scatter, algorithm::recursive_multiplying) == 4);
   BOOST_TEST(default_radix(collective::barrier, algorithm::k_dissemination) == 4);
   BOOST_TEST(default_radix(collective::allgather, algorithm::k_bruck) == 4);
+  BOOST_TEST(default_radix(collective::alltoall, algorithm::k_bruck) == 4);
   BOOST_TEST(default_radix(collective::broadcast, algorithm::binomial) == 0);
 }

@@ -37,9 +37,9 @@ enum class algorithm {
   swing_latency,               ///< allreduce: whole-vector exchanges with Swing's partners, far first
   bine_bandwidth,              ///< broadcast, reduce: Swing's scatter + all-gather, reduce-scatter + gather
   knomial,                     ///< the tree of radix k (default 4): up to k − 1 children per level
-  recursive_multiplying,       ///< recursive doubling of radix k (default 4): groups of k swap their data
+  recursive_multiplying,       ///< recursive doubling (halving) of radix k (default 4): groups of k swap their data
   k_dissemination,             ///< barrier: dissemination of radix k (default 4), k − 1 shifts a round
-  k_bruck,                     ///< allgather: Bruck's dissemination of radix k (default 4), k − 1 shifts a step
+  k_bruck,                     ///< allgather, alltoall: Bruck of radix k (default 4), k − 1 shifts a step
   sparbit,                     ///< allgather(v): distance halving, far partners first, blocks in place
 };
 

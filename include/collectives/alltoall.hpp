@@ -7,7 +7,7 @@ namespace collectives {
 
 /// Every rank holds p blocks of n elements in `send`; block j of rank i lands as block i of
 /// rank j's `recv` (p·n elements).
-/// Algorithms: `vendor` (MPI_Alltoall), `naive`, `pairwise`, `bruck`.
+/// Algorithms: `vendor` (MPI_Alltoall), `naive`, `pairwise`, `bruck`, `k_bruck`.
 template <detail::buffer S, detail::buffer R>
 void alltoall(S&& send, R&& recv, MPI_Comm comm, selection alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();

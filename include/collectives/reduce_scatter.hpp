@@ -9,7 +9,7 @@ namespace collectives {
 /// rank i receives in `recv` (n elements) block i of x0 ∘ x1 ∘ … ∘ x(p−1).
 /// Algorithms: `vendor` (MPI_Reduce_scatter_block), `naive`, `ring` (commutative ops only),
 /// `recursive_halving` (commutative ops only), `pairwise` (commutative ops only), `swing` (commutative ops
-/// only).
+/// only), `recursive_multiplying` (commutative ops only).
 template <detail::buffer S, detail::buffer R, class Op>
 void reduce_scatter(S&& send, R&& recv, Op op, MPI_Comm comm, selection alg = algorithm::automatic) {
   detail::check_buffer_types<S, R>();

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 namespace collectives::detail {
 
@@ -66,24 +67,34 @@ void exchange_with_peers(const transport& net, std::span<const step_peer> peers,
   // Every message of the step both ways at most E (E is the same both ways between two ranks):
   // then no send waits, and no peer cuts its message into segments (transport::exchange cuts
   // only above E), so plain sends and receives meet whatever path each peer takes.
+  const auto message = [&](const step_peer& peer) {
+    return peer.out != nullptr ? std::pair<const void*, std::size_t>(peer.out, peer.out_bytes)
+                               : std::pair<const void*, std::size_t>(out, out_bytes);
+  };
   const bool all_eager = std::all_of(peers.begin(), peers.end(), [&](const step_peer& peer) {
-    return net.sends_eagerly(peer.to, out_bytes) && net.sends_eagerly(peer.from, peer.in_bytes);
+    return net.sends_eagerly(peer.to, message(peer).second) && net.sends_eagerly(peer.from, peer.in_bytes);
   });
   if (!all_eager) {
     for (const step_peer& peer : peers) {
       const trace_blocks mark(peer.sent, peer.received, parts);
-      net.exchange(peer.to, out, out_bytes, peer.from, peer.in, peer.in_bytes);
+      const auto [buf, bytes] = message(peer);
+      net.exchange(peer.to, buf, bytes, peer.from, peer.in, peer.in_bytes);
     }
     return;
   }
   for (const step_peer& peer : peers) {
     const trace_blocks mark(peer.sent, {}, parts);
-    net.send(peer.to, out, out_bytes);
+    const auto [buf, bytes] = message(peer);
+    net.send(peer.to, buf, bytes);
   }
   for (const step_peer& peer : peers) {
     const trace_blocks mark({}, peer.received, parts);
     net.recv(peer.from, peer.in, peer.in_bytes);
   }
+}
+
+void exchange_with_peers(const transport& net, std::span<const step_peer> peers, int parts) {
+  exchange_with_peers(net, peers, nullptr, 0, parts);
 }
 
 }  // namespace collectives::detail

@@ -85,12 +85,15 @@ void recv_reduce(const transport& net, int source, std::byte* inout, std::byte* 
 
 /// A peer of one step of a radix-k exchange: the rank this rank sends to and the one it hears
 /// from (the same rank in a pairing), where its message lands, and the blocks of the partition
-/// into `parts` that each way carries (trace_blocks; empty where unknown).
+/// into `parts` that each way carries (trace_blocks; empty where unknown). `out`, where set, is
+/// the message this peer alone gets (`out_bytes`), in place of the step's shared one.
 struct step_peer {
   int to, from;
   std::byte* in;
   std::size_t in_bytes;
   block_range sent = {}, received = {};
+  const std::byte* out = nullptr;
+  std::size_t out_bytes = 0;
 };
 
 /// One step of a radix-k exchange: `out` to every peer of `peers`, each peer's message into its
@@ -102,5 +105,8 @@ struct step_peer {
 /// Peers may take either path in one step: a plain send meets an exchange's receive and back.
 void exchange_with_peers(const transport& net, std::span<const step_peer> peers, const void* out,
                          std::size_t out_bytes, int parts);
+
+/// The same step where every peer gets a message of its own (step_peer::out).
+void exchange_with_peers(const transport& net, std::span<const step_peer> peers, int parts);
 
 }  // namespace collectives::detail

@@ -12,6 +12,10 @@ void alltoall_vendor(const call& c);
 void alltoall_naive(const call& c);
 void alltoall_pairwise(const call& c);
 void alltoall_bruck(const call& c);
+void alltoall_k_bruck(const call& c);
+
+/// Bruck's all-to-all at radix 2 ≤ `radix` ≤ p (k_bruck.cpp): bruck and k_bruck both run it.
+void alltoall_bruck_of_radix(const call& c, int radix);
 
 // Vendor first: it is the baseline row of the benchmark. The order is algorithms_for()'s.
 inline constexpr algorithm_descriptor alltoall_algorithms[] = {
@@ -32,6 +36,14 @@ inline constexpr algorithm_descriptor alltoall_algorithms[] = {
      .name = "bruck",
      .run = &alltoall_bruck,
      .cost = "⌈log p⌉(α + n/2·β) + local packing"},
+    {.coll = collective::alltoall,
+     .alg = algorithm::k_bruck,
+     .name = "k_bruck",
+     .run = &alltoall_k_bruck,
+     .default_radix = 4,
+     .note = "Bruck's all-to-all of radix k: k − 1 shifts a step",
+     .cost =
+         "below E ⌈log_k p⌉α + ⌈log_k p⌉·(k−1)/k·nβ + local packing, above (k−1)⌈log_k p⌉α + the same bytes"},
 };
 
 }  // namespace collectives::detail

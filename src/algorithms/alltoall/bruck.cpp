@@ -17,47 +17,16 @@
 //          pairwise, more bytes; wins for small n.
 // Order:   no reduction.
 // Limits:  none; any p (for p not a power of two the last step just has fewer positions).
-// Memory:  two buffers of ⌊p/2⌋ blocks (the packed message out and the one coming in);
+// Memory:  two buffers of at most ⌊p/2⌋ blocks (the packed message out and the one coming in);
 //          recv itself is the rotated copy and both rotations work in place there.
 // Ref:     Bruck, Ho, Kipnis, Upfal, Weathersby, "Efficient algorithms for all-to-all
 //          communications in multiport message-passing systems", IEEE TPDS 8(11), 1997.
 
 #include "algorithms/alltoall/alltoall.hpp"
-#include "kit/primitives.hpp"
-#include "kit/scratch.hpp"
 
 namespace collectives::detail {
 
-void alltoall_bruck(const call& c) {
-  if (c.count == 0) return;
-  const int p = c.size(), rank = c.rank();
-  const std::size_t block = c.bytes(c.count);
-  if (p == 1) {
-    copy_bytes(c.recv, c.send, block);
-    return;
-  }
-
-  // Position j holds the block bound for rank r+j: j is the distance it still has to travel.
-  for (int j = 0; j < p; ++j) copy_bytes(c.block(c.recv, j), c.block(c.send, (rank + j) % p), block);
-
-  // At most ⌊p/2⌋ positions below p have any given bit set.
-  const std::size_t most = block * static_cast<std::size_t>(p / 2);
-  const scratch out = make_scratch(most), in = make_scratch(most);
-  for (int d = 1; d < p; d *= 2) {
-    std::size_t packed = 0;
-    for (int j = d; j < p; ++j)
-      if (j & d) copy_bytes(out.get() + block * packed++, c.block(c.recv, j), block);
-    c.net.exchange((rank + d) % p, out.get(), block * packed, (rank - d + p) % p, in.get(), block * packed);
-    packed = 0;
-    for (int j = d; j < p; ++j)
-      if (j & d) copy_bytes(c.block(c.recv, j), in.get() + block * packed++, block);
-  }
-
-  // Position j now holds the block from rank r−j; i ↦ r−i is its own inverse, so swap pairs.
-  for (int i = 0; i < p; ++i) {
-    const int j = (rank - i + p) % p;
-    if (i < j) swap_bytes(c.block(c.recv, i), c.block(c.recv, j), block);
-  }
-}
+// The steps are those of Bruck's all-to-all of any radix (k_bruck.cpp), at radix 2.
+void alltoall_bruck(const call& c) { alltoall_bruck_of_radix(c, 2); }
 
 }  // namespace collectives::detail

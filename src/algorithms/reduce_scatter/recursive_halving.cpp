@@ -102,7 +102,8 @@ void reduce_scatter_recursive_halving_blocks(const transport& net, const pof2_fo
   }
 }
 
-void reduce_scatter_recursive_halving(const call& c) {
+void reduce_scatter_folded(const call& c,
+                           void (*core)(const call& c, const pof2_fold& fold, std::byte* acc)) {
   const std::size_t bytes = c.bytes(c.count);
   if (c.count == 0) return;
   if (c.size() == 1) {
@@ -112,8 +113,7 @@ void reduce_scatter_recursive_halving(const call& c) {
   const pof2_fold fold(c.rank(), c.size());
   const std::size_t total = c.count * static_cast<std::size_t>(c.size());
   scratch acc = fold.sits_out() ? nullptr : make_scratch(c.bytes(total));
-  reduce_scatter_recursive_halving_blocks(c.net, fold, halving_order::far_first, c.send, acc.get(),
-                                          block_partition(total, c.size()), c.elem.size, *c.op);
+  core(c, fold, acc.get());
   // Unfold: a rank that carried its partner reduced both their blocks and hands back the partner's.
   const trace_blocks mark(fold.partner, c.rank(), c.size());
   if (fold.sits_out()) {
@@ -122,6 +122,14 @@ void reduce_scatter_recursive_halving(const call& c) {
   }
   if (fold.carries_partner()) c.net.send(fold.partner, c.block(acc.get(), fold.partner), bytes);
   copy_bytes(c.recv, c.block(acc.get(), c.rank()), bytes);
+}
+
+void reduce_scatter_recursive_halving(const call& c) {
+  reduce_scatter_folded(c, [](const call& c, const pof2_fold& fold, std::byte* acc) {
+    reduce_scatter_recursive_halving_blocks(
+        c.net, fold, halving_order::far_first, c.send, acc,
+        block_partition(c.count * static_cast<std::size_t>(c.size()), c.size()), c.elem.size, *c.op);
+  });
 }
 
 }  // namespace collectives::detail

@@ -17,6 +17,7 @@ void reduce_scatter_ring(const call& c);
 void reduce_scatter_recursive_halving(const call& c);
 void reduce_scatter_pairwise(const call& c);
 void reduce_scatter_swing(const call& c);
+void reduce_scatter_recursive_multiplying(const call& c);
 
 /// Ring reduce-scatter over an uneven partition of a vector into net.size() blocks, for a
 /// commutative op: `in` is this rank's whole vector (read only); on exit block net.rank() of
@@ -25,6 +26,13 @@ void reduce_scatter_swing(const call& c);
 /// is taken). The first half of allreduce_ring.
 void reduce_scatter_ring_blocks(const transport& net, const std::byte* in, std::byte* acc,
                                 const block_partition& blocks, std::size_t elem_size, const reduction& op);
+
+/// A reduce_scatter over the power-of-two group of pof2_fold, around `core`: it runs on every
+/// rank with a p·n accumulator `acc` (null on a rank that sits out) and leaves group member g's
+/// blocks reduced in place there (a *_blocks function over one block per original rank, far_first);
+/// then a member that carried its partner hands the partner's block back. The fold of
+/// reduce_scatter_recursive_halving and reduce_scatter_recursive_multiplying.
+void reduce_scatter_folded(const call& c, void (*core)(const call& c, const pof2_fold& fold, std::byte* acc));
 
 /// Recursive-halving reduce-scatter among the power-of-two group of `fold`, for a commutative
 /// op, over the parts that pof2_fold::first_block_of cuts from `blocks`, pairing the members in
@@ -39,6 +47,17 @@ void reduce_scatter_recursive_halving_blocks(const transport& net, const pof2_fo
                                              const std::byte* in, std::byte* acc,
                                              const block_partition& blocks, std::size_t elem_size,
                                              const reduction& op);
+
+/// Recursive halving of radix `radix` (a power of two, 2 ≤ radix) among the power-of-two group of
+/// `fold`, for a commutative op, over the parts that pof2_fold::first_block_of cuts from
+/// `blocks`: as reduce_scatter_recursive_halving_blocks (far_first) with the run split `radix`
+/// ways a step. On exit group member g holds part g reduced over every rank in that part of
+/// `acc`, the rest of `acc` being clobbered; a rank that sits out hands its vector to its
+/// partner and returns. `acc` may equal `in` (in place). Scratch: (k − 1)/k of the vector.
+void reduce_scatter_recursive_multiplying_blocks(const transport& net, const pof2_fold& fold, int radix,
+                                                 const std::byte* in, std::byte* acc,
+                                                 const block_partition& blocks, std::size_t elem_size,
+                                                 const reduction& op);
 
 /// Swing reduce-scatter among the power-of-two group of `fold`, for a commutative op, over the
 /// pof2 runs of `runs` laid out in the order of `map` (run x is the part of member map.member(x)).
@@ -87,6 +106,15 @@ inline constexpr algorithm_descriptor reduce_scatter_algorithms[] = {
      .keeps_rank_order = false,
      .note = "halving with partners at distance ρ(s) = 1, −1, 3, −5, …, blocks in Swing's block map",
      .cost = "log p·α + (p−1)/p·n(β + γ) (+ fold)"},
+    {.coll = collective::reduce_scatter,
+     .alg = algorithm::recursive_multiplying,
+     .name = "recursive_multiplying",
+     .run = &reduce_scatter_recursive_multiplying,
+     .keeps_rank_order = false,
+     .default_radix = 4,
+     .radix_power_of_two = true,
+     .note = "groups of k split their run k ways",
+     .cost = "below E ⌈log_k p⌉α + (p−1)/p·n(β + γ), above (k−1)⌈log_k p⌉α + the same bytes (+ fold)"},
 };
 
 }  // namespace collectives::detail
